@@ -1,0 +1,404 @@
+package canonical
+
+import (
+	"context"
+	"iter"
+	"math/bits"
+	"sync"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/enumerate"
+)
+
+// The search for canonical representatives.
+//
+// Let p be canonical and c = p[0]. Every image's first entry is one of the
+// 8 distances of a border queen from a corner along its side: p[0] and
+// m-p[0] (top row), p[m] and m-p[m] (bottom row), q[0] and m-q[0] (left
+// column), q[m] and m-q[m] (right column). Since p is the smallest image,
+// c is the smallest of them, which the search enforces as it goes:
+//   - c <= m-c: the first-row queen is in the left half;
+//   - the queens of the left and right columns lie in rows c..m-c;
+//   - the queen of the bottom row lies in columns c..m-c.
+// When c = 0 (a corner queen) no other queen can sit in a corner, so the
+// only image that can tie on the first entry is the transpose, and
+// p < transpose(p) holds exactly when the queen of column 1 lies below row
+// p[1]. No solution of n > 1 is symmetric under the transpose, so every
+// corner candidate is canonical with orbit 8. Other candidates are
+// compared with their 7 images when complete, which also yields the orbit.
+
+// Unit is an independent part of the search for the canonical
+// representatives of a board: those whose first rows hold the queens of
+// Prefix. The units of a board, in the order Units returns them, partition
+// its classes and list them in lexicographic order.
+type Unit struct {
+	n      uint8
+	depth  uint8
+	prefix [maxDepth]uint8
+}
+
+const maxDepth = 10
+
+// N returns the board size of the unit.
+func (u Unit) N() int { return int(u.n) }
+
+// Prefix returns the columns of the queens the unit fixes, row by row, in a
+// new slice.
+func (u Unit) Prefix() []int {
+	out := make([]int, u.depth)
+	for i := range out {
+		out[i] = int(u.prefix[i])
+	}
+	return out
+}
+
+// UnitDepth returns how many rows the units of a board of n fix: one more
+// than the plain search's units (enumerate.UnitDepth), since this search
+// prunes about seven eighths of the tree, and at least 2, so that a unit
+// fixes the rows that shape the pruning.
+func UnitDepth(n int) int {
+	return min(max(enumerate.UnitDepth(n)+1, 2), n, maxDepth)
+}
+
+// forbidden returns, for every row, the columns the pruning rules out for a
+// board of n whose first two queens are in columns c and p1.
+func forbidden(n, c, p1 int) [nqueens.MaxN]uint32 {
+	var f [nqueens.MaxN]uint32
+	m := n - 1
+	if n < 2 {
+		return f
+	}
+	if c == 0 {
+		for r := 2; r < p1 && r < n; r++ {
+			f[r] = 1 << 1
+		}
+		return f
+	}
+	sides := uint32(1) | uint32(1)<<uint(m)
+	for r := 1; r < n; r++ {
+		if r < c || r > m-c {
+			f[r] |= sides
+		}
+	}
+	var mid uint32
+	for col := c; col <= m-c; col++ {
+		mid |= 1 << uint(col)
+	}
+	f[m] |= full(n) &^ mid
+	return f
+}
+
+func full(n int) uint32 { return uint32(1<<uint(n) - 1) }
+
+// Units returns the work units of a board of n in lexicographic order of
+// their prefixes, each fixing UnitDepth(n) rows. Prefixes the pruning
+// rules out are left out. It panics if n is outside 1..nqueens.MaxN.
+func Units(n int) []Unit {
+	if err := nqueens.CheckN(n); err != nil {
+		panic("canonical: " + err.Error())
+	}
+	if n == 1 {
+		return []Unit{{n: 1, depth: 1}}
+	}
+	d := UnitDepth(n)
+	all := full(n)
+	var units []Unit
+	u := Unit{n: uint8(n), depth: uint8(d)}
+	var f [nqueens.MaxN]uint32
+	var rec func(row int, cols, ld, rd uint32)
+	rec = func(row int, cols, ld, rd uint32) {
+		if row == d {
+			units = append(units, u)
+			return
+		}
+		avail := all &^ (cols | ld | rd | f[row])
+		if row == 0 {
+			avail &= full((n + 1) / 2)
+		}
+		for ; avail != 0; avail &= avail - 1 {
+			bit := avail & -avail
+			col := bits.TrailingZeros32(bit)
+			u.prefix[row] = uint8(col)
+			if row == 1 {
+				f = forbidden(n, int(u.prefix[0]), col)
+			}
+			if row == 0 {
+				// Check row 1's mask as the search will: rules for c apply
+				// from row 1 on, whatever p1 turns out to be.
+				f = forbidden(n, col, n)
+			}
+			rec(row+1, cols|bit, (ld|bit)<<1, (rd|bit)>>1)
+		}
+	}
+	rec(0, 0, 0, 0)
+	return units
+}
+
+// searcher runs the pruned search below one unit's prefix.
+type searcher struct {
+	n      int
+	forbid [nqueens.MaxN]uint32
+	p      [nqueens.MaxN]uint8
+	counts nqueens.Counts
+	// emit, when set, receives every canonical solution found; the array is
+	// reused, so emit copies what it keeps.
+	emit func(p *[nqueens.MaxN]uint8, s nqueens.Symmetry)
+}
+
+// run searches the unit's subtree, adding what it finds to s.counts and
+// calling s.emit.
+func (s *searcher) run(u Unit) {
+	n := int(u.n)
+	s.n = n
+	if n == 1 {
+		s.p[0] = 0
+		s.found(nqueens.SymFull)
+		return
+	}
+	c := int(u.prefix[0])
+	p1 := n
+	if u.depth > 1 {
+		p1 = int(u.prefix[1])
+	}
+	s.forbid = forbidden(n, c, p1)
+	var cols, ld, rd uint32
+	for r := range int(u.depth) {
+		bit := uint32(1) << u.prefix[r]
+		if (cols|ld|rd|s.forbid[r])&bit != 0 {
+			return
+		}
+		s.p[r] = u.prefix[r]
+		cols, ld, rd = cols|bit, (ld|bit)<<1, (rd|bit)>>1
+	}
+	start := int(u.depth)
+	corner := c == 0
+	if start == n {
+		s.leaf(corner)
+		return
+	}
+	all := full(n)
+	last := n - 1
+	var avail, cs, ls, rs [nqueens.MaxN]uint32
+	r := start
+	cs[r], ls[r], rs[r] = cols, ld, rd
+	avail[r] = all &^ (cols | ld | rd | s.forbid[r])
+	for {
+		a := avail[r]
+		if a == 0 {
+			if r == start {
+				return
+			}
+			r--
+			continue
+		}
+		bit := a & -a
+		avail[r] = a ^ bit
+		s.p[r] = uint8(bits.TrailingZeros32(bit))
+		if r == last {
+			s.leaf(corner)
+			continue
+		}
+		cc, l, d := cs[r]|bit, (ls[r]|bit)<<1, (rs[r]|bit)>>1
+		r++
+		cs[r], ls[r], rs[r] = cc, l, d
+		avail[r] = all &^ (cc | l | d | s.forbid[r])
+	}
+}
+
+func (s *searcher) found(sym nqueens.Symmetry) {
+	s.counts.Add(sym)
+	if s.emit != nil {
+		s.emit(&s.p, sym)
+	}
+}
+
+// leaf handles a complete candidate in s.p.
+func (s *searcher) leaf(corner bool) {
+	if corner {
+		s.found(nqueens.SymNone)
+		return
+	}
+	if sym, ok := classify(&s.p, s.n); ok {
+		s.found(sym)
+	}
+}
+
+// classify reports whether the solution p of a board of n is the smallest
+// of its images and, if so, its symmetry.
+func classify(p *[nqueens.MaxN]uint8, n int) (nqueens.Symmetry, bool) {
+	var q [nqueens.MaxN]uint8
+	for r := range n {
+		q[p[r]] = uint8(r)
+	}
+	m := uint8(n - 1)
+	// cmp reports -1 if the image is smaller than p (p is not canonical),
+	// 0 if equal, +1 if greater. Each case is spelled out so the compiler
+	// inlines the arithmetic.
+	var eq90, eq180 bool
+	// 1: rotation by 90: m - q[r]
+	res := 0
+	for r := range n {
+		if v := m - q[r]; v != p[r] {
+			if v < p[r] {
+				return 0, false
+			}
+			res = 1
+			break
+		}
+	}
+	eq90 = res == 0
+	// 2: rotation by 180: m - p[m-r]
+	res = 0
+	for r := range n {
+		if v := m - p[n-1-r]; v != p[r] {
+			if v < p[r] {
+				return 0, false
+			}
+			res = 1
+			break
+		}
+	}
+	eq180 = res == 0
+	// 3: rotation by 270: q[m-r]
+	for r := range n {
+		if v := q[n-1-r]; v != p[r] {
+			if v < p[r] {
+				return 0, false
+			}
+			break
+		}
+	}
+	// 4: mirror: m - p[r]
+	for r := range n {
+		if v := m - p[r]; v != p[r] {
+			if v < p[r] {
+				return 0, false
+			}
+			break
+		}
+	}
+	// 5: flip: p[m-r]
+	for r := range n {
+		if v := p[n-1-r]; v != p[r] {
+			if v < p[r] {
+				return 0, false
+			}
+			break
+		}
+	}
+	// 6: transpose: q[r]
+	for r := range n {
+		if v := q[r]; v != p[r] {
+			if v < p[r] {
+				return 0, false
+			}
+			break
+		}
+	}
+	// 7: anti-transpose: m - q[m-r]
+	for r := range n {
+		if v := m - q[n-1-r]; v != p[r] {
+			if v < p[r] {
+				return 0, false
+			}
+			break
+		}
+	}
+	switch {
+	case eq90:
+		return nqueens.SymRot90, true
+	case eq180:
+		return nqueens.SymRot180, true
+	}
+	return nqueens.SymNone, true
+}
+
+// Count returns the unit's tallies: its classes by orbit size and the
+// solutions they hold.
+func (u Unit) Count() nqueens.Counts {
+	var s searcher
+	s.run(u)
+	return s.counts
+}
+
+// Classes returns an iterator over the canonical representatives below the
+// unit's prefix, in lexicographic order, with their symmetries. The Class
+// field of the layouts is 0: numbering is the caller's. The iterator can be
+// used more than once.
+func (u Unit) Classes() iter.Seq[nqueens.Layout] {
+	return func(yield func(nqueens.Layout) bool) {
+		for _, l := range u.collect(nil) {
+			if !yield(l) {
+				return
+			}
+		}
+	}
+}
+
+// collect appends the unit's classes to buf and returns it.
+func (u Unit) collect(buf []nqueens.Layout) []nqueens.Layout {
+	var s searcher
+	n := int(u.n)
+	s.emit = func(p *[nqueens.MaxN]uint8, sym nqueens.Symmetry) {
+		buf = append(buf, nqueens.Layout{Placement: nqueens.FromBytes(p[:n]), Symmetry: sym})
+	}
+	s.run(u)
+	return buf
+}
+
+// Count returns the tallies of a board of n: total solutions, classes, and
+// classes by orbit size, from the pruned search on workers goroutines (all
+// cores when workers < 1). It returns ctx.Err() with partial tallies if ctx
+// is cancelled first. It panics if n is outside 1..nqueens.MaxN.
+func Count(ctx context.Context, n, workers int) (nqueens.Counts, error) {
+	units := Units(n)
+	var mu sync.Mutex
+	var total nqueens.Counts
+	err := enumerate.Each(ctx, len(units), workers, func(_ context.Context, i int) {
+		c := units[i].Count()
+		mu.Lock()
+		total.Merge(c)
+		mu.Unlock()
+	})
+	return total, err
+}
+
+// UnitClasses searches units[from:] on workers goroutines (all cores when
+// workers < 1) and yields, in unit order, each unit's index in units and
+// its classes in lexicographic order (Class fields 0). The yielded slice is
+// the caller's. Memory is bounded by a few units' classes. Breaking out of
+// the loop or cancelling ctx stops the search. The iterator is single-use.
+func UnitClasses(ctx context.Context, units []Unit, from, workers int) iter.Seq2[int, []nqueens.Layout] {
+	return func(yield func(int, []nqueens.Layout) bool) {
+		rest := units[from:]
+		work := func(_ context.Context, i int) []nqueens.Layout {
+			return rest[i].collect(nil)
+		}
+		for i, batch := range enumerate.Ordered(ctx, len(rest), workers, work) {
+			if !yield(from+i, batch) {
+				return
+			}
+		}
+	}
+}
+
+// Classes returns an iterator over the classes of a board of n, in
+// lexicographic order of their canonical representatives, numbered from 1
+// in that order, searched on workers goroutines (all cores when workers <
+// 1). Breaking out of the loop or cancelling ctx stops the search. It
+// panics if n is outside 1..nqueens.MaxN.
+func Classes(ctx context.Context, n, workers int) iter.Seq[nqueens.Layout] {
+	units := Units(n)
+	return func(yield func(nqueens.Layout) bool) {
+		var k int64
+		for _, batch := range UnitClasses(ctx, units, 0, workers) {
+			for _, l := range batch {
+				k++
+				l.Class = k
+				if !yield(l) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/store"
+)
+
+func (a *app) exportCmd() *cobra.Command {
+	var (
+		format string
+		all    bool
+		out    string
+	)
+	cmd := &cobra.Command{
+		Use:   "export N --format json|csv|leetcode [--all] [-o FILE]",
+		Short: "Write the classes (or all solutions) of n as JSON, CSV or LeetCode grids",
+		Long: `Export writes the layouts of one n from the catalog: by default one canonical
+placement per class, in lexicographic order; with --all every solution, class
+by class, each class's members in lexicographic order. Output goes to stdout,
+or with -o to FILE, which is written under a temporary name and renamed into
+place only when complete, so a failed export leaves no file behind.`,
+		Example: "  nqueens export 8 --format json\n  nqueens export 6 --format leetcode --all\n  nqueens export 16 --format csv -o classes16.csv",
+		Args:    exactArgs(1, "one n"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := nqueens.ParseN(args[0])
+			if err != nil {
+				return usageError{err}
+			}
+			if _, err := export.New(format, io.Discard); err != nil {
+				return usageError{err}
+			}
+			return a.export(cmd.Context(), n, format, all, out)
+		},
+	}
+	cmd.Flags().StringVarP(&format, "format", "f", "json", "json, csv or leetcode")
+	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
+	return cmd
+}
+
+func (a *app) export(ctx context.Context, n int, format string, all bool, out string) error {
+	db, err := store.Open(ctx, a.cfg.DB, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	b, err := completeBuild(ctx, db, n)
+	if err != nil {
+		return err
+	}
+	want := b.Unique
+	if all {
+		want = b.Total
+	}
+	write := func(w io.Writer) error {
+		ew, _ := export.New(format, w)
+		var written uint64
+		for l, err := range db.Classes(ctx, n) {
+			if err != nil {
+				return err
+			}
+			if !all {
+				if err := ew.Write(l); err != nil {
+					return err
+				}
+				written++
+				continue
+			}
+			for _, p := range canonical.Orbit(l.Placement) {
+				m := l
+				m.Placement = p
+				if err := ew.Write(m); err != nil {
+					return err
+				}
+				written++
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return errors.New("export interrupted")
+		}
+		if err := ew.Close(); err != nil {
+			return err
+		}
+		if written != want {
+			return fmt.Errorf("export n=%d: wrote %d layouts, the catalog records %d; run nqueens verify %d", n, written, want, n)
+		}
+		return nil
+	}
+	if out == "" {
+		return write(a.stdout)
+	}
+	if err := writeFileAtomic(out, write); err != nil {
+		return err
+	}
+	a.logf("wrote %d layouts of n=%d to %s", want, n, out)
+	return nil
+}
+
+// completeBuild returns the build of n, or an error saying how to make it
+// if the catalog lacks n or holds it incomplete.
+func completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error) {
+	b, err := db.Build(ctx, n)
+	if errors.Is(err, store.ErrNotBuilt) {
+		return b, fmt.Errorf("n=%d is not in the catalog %s: run nqueens build %d first", n, db.Path(), n)
+	}
+	if err != nil {
+		return b, err
+	}
+	if !b.Complete {
+		return b, fmt.Errorf("n=%d is only partly built in %s (%d of %d work units): run nqueens build %d to finish it", n, db.Path(), b.UnitsDone, b.UnitsTotal, n)
+	}
+	return b, nil
+}
+
+// writeFileAtomic calls write with a temporary file beside path and, if it
+// succeeds, renames the file to path. On any failure the temporary file is
+// removed and path is left as it was.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("output %s: is a directory", path)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("output %s: %w", path, errors.Unwrap(err))
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("output %s: cannot write there: %w", path, pathReason(err))
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err := write(f); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return fmt.Errorf("output %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("output %s: %w", path, pathReason(err))
+	}
+	return nil
+}
+
+// pathReason strips the path from a *fs.PathError, which the caller's
+// message already names.
+func pathReason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

@@ -1,0 +1,82 @@
+// Command nqueens builds and queries a catalog of N-Queens solutions: it
+// enumerates every solution of a board with a bitmask search, folds the 8
+// symmetries of the square into classes, stores the classes in a SQLite
+// file, and exports them as JSON, CSV or LeetCode grids.
+//
+// Usage:
+//
+//	nqueens build 1-14          # build n = 1..14 into the catalog, print the counts
+//	nqueens count 16            # count solutions and classes by search alone
+//	nqueens stats [--json]      # what the catalog holds
+//	nqueens export 8 --format json|csv|leetcode [--all] [-o FILE]
+//	nqueens show 8 [--class K]  # draw boards as text
+//	nqueens verify [n...]       # re-check the catalog
+//
+// Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitMismatch = 3
+)
+
+func main() {
+	os.Exit(mainExit())
+}
+
+// mainExit runs the command with the process's arguments and streams and
+// returns its exit code.
+func mainExit() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(os.Stderr, "nqueens: %s\n", oneLine(err.Error()))
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.Is(err, errMismatch):
+		return exitMismatch
+	}
+	return exitError
+}
+
+// oneLine keeps an error message on one line.
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
+}
+
+// usageError marks an error in how the command was called: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// errMismatch is wrapped by verify's error when the catalog does not check
+// out: exit status 3.
+var errMismatch = errors.New("verification failed")
+
+// run executes the command line args, writing results to stdout and
+// progress and messages to stderr.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	return root.ExecuteContext(ctx)
+}

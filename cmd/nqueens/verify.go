@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/store"
+)
+
+func (a *app) verifyCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "verify [N-LIST...]",
+		Short: "Re-check the catalog and exit 3 on any mismatch",
+		Long: `Verify re-reads the classes of each n (default: every n in the catalog) and
+checks that every placement is a valid solution, is its class's canonical
+representative, and appears once, in order; that every orbit size matches
+the placement's symmetry; that the orbits sum to the recorded total and the
+classes to the recorded unique count; that the build is complete; and that
+the counts equal the published ones (OEIS A000170 and A002562). It names each
+mismatch and exits with status 3 if there is any.`,
+		Example: "  nqueens verify\n  nqueens verify 8 16",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ns, err := nArgs(args)
+			if err != nil {
+				return err
+			}
+			return a.verify(cmd.Context(), ns, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
+	return cmd
+}
+
+// verifyJSON is the shape of one object of verify --json.
+type verifyJSON struct {
+	N        int      `json:"n"`
+	OK       bool     `json:"ok"`
+	Total    uint64   `json:"total"`
+	Unique   uint64   `json:"unique"`
+	Problems []string `json:"problems"`
+}
+
+// maxProblems bounds the mismatches reported per n.
+const maxProblems = 20
+
+func (a *app) verify(ctx context.Context, ns []int, asJSON bool) error {
+	db, err := store.Open(ctx, a.cfg.DB, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	builds, err := db.Builds(ctx)
+	if err != nil {
+		return err
+	}
+	if len(ns) == 0 {
+		for _, b := range builds {
+			ns = append(ns, b.N)
+		}
+		if len(ns) == 0 {
+			return fmt.Errorf("the catalog %s holds nothing to verify", db.Path())
+		}
+	}
+	var results []verifyJSON
+	bad := 0
+	for _, n := range ns {
+		i := slices.IndexFunc(builds, func(b store.Build) bool { return b.N == n })
+		var r verifyJSON
+		if i < 0 {
+			r = verifyJSON{N: n, Problems: []string{fmt.Sprintf("n=%d is not in the catalog", n)}}
+		} else {
+			r, err = verifyBuild(ctx, db, builds[i])
+			if err != nil {
+				return err
+			}
+		}
+		r.OK = len(r.Problems) == 0
+		if r.Problems == nil {
+			r.Problems = []string{}
+		}
+		if !r.OK {
+			bad++
+		}
+		results = append(results, r)
+		if !asJSON {
+			if r.OK {
+				fmt.Fprintf(a.stdout, "n=%d ok: %d solutions in %d classes\n", n, r.Total, r.Unique)
+			}
+			for _, p := range r.Problems {
+				fmt.Fprintf(a.stdout, "n=%d MISMATCH: %s\n", n, p)
+			}
+		}
+	}
+	if asJSON {
+		if err := writeJSON(a.stdout, results); err != nil {
+			return err
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("%w: %d of %d n do not check out", errMismatch, bad, len(ns))
+	}
+	return nil
+}
+
+// verifyBuild checks the stored classes of one build against themselves,
+// its recorded counts, and the published counts.
+func verifyBuild(ctx context.Context, db *store.DB, b store.Build) (verifyJSON, error) {
+	n := b.N
+	r := verifyJSON{N: n, Total: b.Total, Unique: b.Unique}
+	problem := func(format string, args ...any) {
+		if len(r.Problems) < maxProblems {
+			r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
+		} else if len(r.Problems) == maxProblems {
+			r.Problems = append(r.Problems, "more mismatches not shown")
+		}
+	}
+	if !b.Complete {
+		problem("build is incomplete (%d of %d work units)", b.UnitsDone, b.UnitsTotal)
+	}
+	var got nqueens.Counts
+	var prev nqueens.Placement
+	for l, err := range db.Classes(ctx, n) {
+		if err != nil {
+			if errors.Is(err, store.ErrCorrupt) || ctx.Err() != nil {
+				return r, err
+			}
+			problem("unreadable row: %v", err)
+			break
+		}
+		p := l.Placement
+		switch {
+		case p.Valid() != nil:
+			problem("class %d (%s) is not a solution: %v", l.Class, p, p.Valid())
+		case !canonical.IsCanonical(p):
+			problem("class %d (%s) is not canonical: its class's representative is %s", l.Class, p, canonical.Fold(p))
+		case canonical.SymmetryOf(p) != l.Symmetry:
+			problem("class %d (%s) has orbit %d recorded, but its orbit is %d", l.Class, p, l.Symmetry.Orbit(), canonical.SymmetryOf(p).Orbit())
+		}
+		if l.Class > 1 && p.Compare(prev) <= 0 {
+			problem("class %d (%s) is out of order or repeated after %s", l.Class, p, prev)
+		}
+		prev = p
+		got.Add(l.Symmetry)
+	}
+	if err := ctx.Err(); err != nil {
+		return r, errors.New("verify interrupted")
+	}
+	if got != b.Counts {
+		problem("stored classes add up to total %d, unique %d (orbit 8/4/2/1: %d/%d/%d/%d), the build records total %d, unique %d (%d/%d/%d/%d)",
+			got.Total, got.Unique, got.Orbit8, got.Orbit4, got.Orbit2, got.Orbit1,
+			b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1)
+	}
+	if k, ok := nqueens.KnownCounts(n); ok && b.Complete && (got.Total != k.Total || got.Unique != k.Unique) {
+		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
+	}
+	return r, nil
+}

@@ -1,0 +1,375 @@
+// Package enumerate is the N-Queens search: a bitmask backtracking over the
+// rows of the board that keeps the occupied columns and both diagonals as
+// bit sets in machine words and tries the free squares of a row lowest bit
+// (leftmost column) first, so solutions come out in lexicographic order of
+// their column sequences.
+//
+// Solutions streams every solution of a board; Count counts them on several
+// goroutines. The search splits into work units, one per valid placement of
+// the queens of the first rows (Units), that run independently; Ordered
+// runs such units in parallel and hands back their results in unit order,
+// which keeps parallel output deterministic.
+package enumerate
+
+import (
+	"context"
+	"iter"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nqueens/nqueens"
+)
+
+// mustN panics unless n is a board size the search accepts: the functions of
+// this package treat a bad n as a programming error, since the edges of the
+// program (the command) check it with nqueens.CheckN first.
+func mustN(n int) {
+	if err := nqueens.CheckN(n); err != nil {
+		panic("enumerate: " + err.Error())
+	}
+}
+
+// full returns the bit set of the n columns of a row.
+func full(n int) uint32 {
+	return uint32(1<<uint(n) - 1)
+}
+
+// Unit is one independent part of the search: the solutions whose first
+// Depth rows hold the queens of Prefix. The units of a board, in the order
+// Units returns them, partition its solutions and list them in
+// lexicographic order.
+type Unit struct {
+	n      uint8
+	depth  uint8
+	prefix [maxDepth]uint8
+}
+
+// maxDepth bounds the number of rows a unit fixes.
+const maxDepth = 8
+
+// N returns the board size of the unit.
+func (u Unit) N() int { return int(u.n) }
+
+// Prefix returns the columns of the queens the unit fixes, row by row, in a
+// new slice.
+func (u Unit) Prefix() []int {
+	out := make([]int, u.depth)
+	for i := range out {
+		out[i] = int(u.prefix[i])
+	}
+	return out
+}
+
+// UnitDepth returns how many rows the units of a board of n fix: enough
+// for many more units than cores, so the search balances across them, and
+// few enough that each unit does real work. It grows with n, so that the
+// time of one unit stays in milliseconds to seconds up to n = 22 or so.
+func UnitDepth(n int) int {
+	d := (n - 5) / 3
+	d = max(d, 1)
+	d = min(d, n-1, maxDepth)
+	return max(d, 0)
+}
+
+// Units returns the work units of a board of n in lexicographic order of
+// their prefixes, each fixing UnitDepth(n) rows. Prefixes that already hold
+// attacking queens are left out. It panics if n is outside 1..nqueens.MaxN.
+func Units(n int) []Unit {
+	mustN(n)
+	d := UnitDepth(n)
+	if d == 0 {
+		return []Unit{{n: uint8(n)}}
+	}
+	var units []Unit
+	var u Unit
+	u.n, u.depth = uint8(n), uint8(d)
+	all := full(n)
+	var rec func(row int, cols, ld, rd uint32)
+	rec = func(row int, cols, ld, rd uint32) {
+		if row == d {
+			units = append(units, u)
+			return
+		}
+		for avail := all &^ (cols | ld | rd); avail != 0; avail &= avail - 1 {
+			bit := avail & -avail
+			u.prefix[row] = uint8(bits.TrailingZeros32(bit))
+			rec(row+1, cols|bit, (ld|bit)<<1, (rd|bit)>>1)
+		}
+	}
+	rec(0, 0, 0, 0)
+	return units
+}
+
+// state returns the occupied columns and diagonals after the unit's prefix,
+// and false if the prefix holds attacking queens.
+func (u Unit) state() (cols, ld, rd uint32, ok bool) {
+	for r := range int(u.depth) {
+		bit := uint32(1) << u.prefix[r]
+		if (cols|ld|rd)&bit != 0 || int(u.prefix[r]) >= int(u.n) {
+			return 0, 0, 0, false
+		}
+		cols, ld, rd = cols|bit, (ld|bit)<<1, (rd|bit)>>1
+	}
+	return cols, ld, rd, true
+}
+
+// walk runs the backtracking search below the unit's prefix and calls yield
+// with the board (its first n entries) for every solution, in lexicographic
+// order, until yield returns false. The array is reused: yield must copy
+// what it keeps. walk reports whether it ran to the end.
+func (u Unit) walk(yield func(p *[nqueens.MaxN]uint8) bool) bool {
+	n := int(u.n)
+	var p [nqueens.MaxN]uint8
+	copy(p[:], u.prefix[:u.depth])
+	cols, ld, rd, ok := u.state()
+	if !ok {
+		return true
+	}
+	start := int(u.depth)
+	if start == n {
+		return yield(&p)
+	}
+	all := full(n)
+	var avail, cs, ls, rs [nqueens.MaxN]uint32
+	r := start
+	cs[r], ls[r], rs[r] = cols, ld, rd
+	avail[r] = all &^ (cols | ld | rd)
+	last := n - 1
+	for {
+		a := avail[r]
+		if a == 0 {
+			if r == start {
+				return true
+			}
+			r--
+			continue
+		}
+		bit := a & -a
+		avail[r] = a ^ bit
+		p[r] = uint8(bits.TrailingZeros32(bit))
+		if r == last {
+			if !yield(&p) {
+				return false
+			}
+			continue
+		}
+		c, l, d := cs[r]|bit, (ls[r]|bit)<<1, (rs[r]|bit)>>1
+		r++
+		cs[r], ls[r], rs[r] = c, l, d
+		avail[r] = all &^ (c | l | d)
+	}
+}
+
+// Solutions returns an iterator over the solutions below the unit's
+// prefix, in lexicographic order. The iterator can be used more than once;
+// each use searches again.
+func (u Unit) Solutions() iter.Seq[nqueens.Placement] {
+	n := int(u.n)
+	return func(yield func(nqueens.Placement) bool) {
+		u.walk(func(p *[nqueens.MaxN]uint8) bool {
+			return yield(nqueens.FromBytes(p[:n]))
+		})
+	}
+}
+
+// Count returns the number of solutions below the unit's prefix.
+func (u Unit) Count() uint64 {
+	n := int(u.n)
+	cols, ld, rd, ok := u.state()
+	if !ok {
+		return 0
+	}
+	if int(u.depth) == n {
+		return 1
+	}
+	return countFrom(full(n), cols, ld, rd)
+}
+
+// countFrom counts the completions of a partial board whose occupied
+// columns and diagonals (for the next row) are cols, ld and rd.
+func countFrom(all, cols, ld, rd uint32) uint64 {
+	var total uint64
+	var avail, cs, ls, rs [nqueens.MaxN + 1]uint32
+	r := 0
+	cs[0], ls[0], rs[0] = cols, ld, rd
+	avail[0] = all &^ (cols | ld | rd)
+	for {
+		a := avail[r]
+		if a == 0 {
+			if r == 0 {
+				return total
+			}
+			r--
+			continue
+		}
+		bit := a & -a
+		avail[r] = a ^ bit
+		c := cs[r] | bit
+		if c == all {
+			total++
+			continue
+		}
+		l, d := (ls[r]|bit)<<1, (rs[r]|bit)>>1
+		r++
+		cs[r], ls[r], rs[r] = c, l, d
+		avail[r] = all &^ (c | l | d)
+	}
+}
+
+// Solutions returns an iterator over every solution of the n-queens puzzle
+// on one goroutine, in lexicographic order of the column sequences. It
+// allocates nothing per solution. The iterator can be used more than once;
+// each use searches again, and the search stops as soon as yield returns
+// false. It panics if n is outside 1..nqueens.MaxN.
+func Solutions(n int) iter.Seq[nqueens.Placement] {
+	mustN(n)
+	return Unit{n: uint8(n)}.Solutions()
+}
+
+// ParallelSolutions is like Solutions but searches the units of the board
+// on workers goroutines (all cores when workers < 1). The order is the
+// same as that of Solutions. At most a few units' solutions are held in
+// memory at once. Cancelling ctx or breaking out of the loop stops the
+// workers.
+func ParallelSolutions(ctx context.Context, n, workers int) iter.Seq[nqueens.Placement] {
+	mustN(n)
+	units := Units(n)
+	return func(yield func(nqueens.Placement) bool) {
+		work := func(_ context.Context, i int) []nqueens.Placement {
+			var out []nqueens.Placement
+			for p := range units[i].Solutions() {
+				out = append(out, p)
+			}
+			return out
+		}
+		for _, batch := range Ordered(ctx, len(units), workers, work) {
+			for _, p := range batch {
+				if !yield(p) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Count returns the number of solutions of the n-queens puzzle, searched on
+// workers goroutines (all cores when workers < 1), using the mirror
+// symmetry of the first row to search only half of the board. It returns
+// ctx.Err() if ctx is cancelled first. It panics if n is outside
+// 1..nqueens.MaxN.
+func Count(ctx context.Context, n, workers int) (uint64, error) {
+	mustN(n)
+	units := Units(n)
+	half := (n + 1) / 2 // first-row columns 0..half-1; the middle one of odd n counts once
+	var total atomic.Uint64
+	err := Each(ctx, len(units), workers, func(_ context.Context, i int) {
+		u := units[i]
+		c := int(u.prefix[0])
+		if u.depth == 0 || c >= half {
+			if u.depth == 0 {
+				total.Add(u.Count())
+			}
+			return
+		}
+		k := u.Count()
+		if n%2 == 0 || c != n/2 {
+			k *= 2
+		}
+		total.Add(k)
+	})
+	return total.Load(), err
+}
+
+// Workers returns the number of goroutines to use for a requested count:
+// the request itself when positive, GOMAXPROCS otherwise.
+func Workers(requested int) int {
+	if requested > 0 {
+		return requested
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Each calls work(ctx, i) for every i in [0, count) on workers goroutines
+// (all cores when workers < 1), in no particular order, and returns when
+// all calls have returned. Once ctx is cancelled no new call starts and Each
+// returns ctx.Err().
+func Each(ctx context.Context, count, workers int, work func(ctx context.Context, i int)) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(Workers(workers), max(count, 1)) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= count {
+					return
+				}
+				work(ctx, i)
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// Ordered calls work(ctx, i) for every i in [0, count) on workers goroutines
+// (all cores when workers < 1) and yields each index with its result in
+// increasing order of i, whatever order the calls finish in. At most
+// 2*workers results are computed ahead of the one being yielded, which
+// bounds memory. Breaking out of the loop or cancelling ctx stops the
+// workers: the context passed to work is cancelled, no new call starts, and
+// the iterator returns once the running calls have returned. The iterator
+// is single-use.
+func Ordered[T any](ctx context.Context, count, workers int, work func(ctx context.Context, i int) T) iter.Seq2[int, T] {
+	return func(yield func(int, T) bool) {
+		if count <= 0 {
+			return
+		}
+		w := min(Workers(workers), count)
+		window := 2 * w
+		ctx, cancel := context.WithCancel(ctx)
+		slots := make([]chan T, window)
+		for i := range slots {
+			slots[i] = make(chan T, 1)
+		}
+		// A worker takes a ticket before it claims an index, so the indexes
+		// in flight are always the window after the last one yielded.
+		tickets := make(chan struct{}, window)
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range w {
+			wg.Go(func() {
+				for {
+					select {
+					case tickets <- struct{}{}:
+					case <-ctx.Done():
+						return
+					}
+					i := int(next.Add(1) - 1)
+					if i >= count || ctx.Err() != nil {
+						<-tickets
+						return
+					}
+					slots[i%window] <- work(ctx, i)
+				}
+			})
+		}
+		defer func() {
+			cancel()
+			wg.Wait()
+		}()
+		for i := range count {
+			var v T
+			select {
+			case v = <-slots[i%window]:
+			case <-ctx.Done():
+				return
+			}
+			<-tickets
+			if ctx.Err() != nil || !yield(i, v) {
+				return
+			}
+		}
+	}
+}

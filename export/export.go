@@ -1,0 +1,226 @@
+// Package export writes N-Queens layouts as bytes: a JSON array of objects,
+// CSV with a header row, or LeetCode 51's array of string grids. Writers
+// stream: each layout is encoded as it comes, through a buffer, so an
+// export of millions of layouts holds only one at a time. They never touch
+// the catalog; the caller feeds them layouts in the order it wants written.
+//
+// Every writer follows encoding/csv: NewX(w) wraps an io.Writer, Write adds
+// one layout, and Close flushes the buffer and ends the document (a JSON
+// array's closing bracket). The caller must call Close, even for an empty
+// export, and must check its error; Close does not close w.
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/nqueens/nqueens"
+)
+
+// Writer writes layouts in one format.
+type Writer interface {
+	// Write encodes one layout. Errors from the underlying writer may be
+	// reported here or only by Close.
+	Write(l nqueens.Layout) error
+	// Close flushes what is buffered and ends the document. It returns the
+	// first error met while writing, if any.
+	Close() error
+}
+
+// Formats lists the names New accepts, in the order the CLI documents them.
+var Formats = []string{"json", "csv", "leetcode"}
+
+// New returns a writer of the named format to w. It returns an error naming
+// the formats allowed for an unknown name.
+func New(format string, w io.Writer) (Writer, error) {
+	switch format {
+	case "json":
+		return NewJSON(w), nil
+	case "csv":
+		return NewCSV(w), nil
+	case "leetcode":
+		return NewLeetCode(w), nil
+	}
+	return nil, fmt.Errorf("unknown format %q: must be one of %s", format, strings.Join(Formats, ", "))
+}
+
+// base holds what every writer shares: the buffer, the first error, and
+// how many layouts were written.
+type base struct {
+	w     *bufio.Writer
+	buf   []byte
+	count int64
+	err   error
+}
+
+func newBase(w io.Writer) base {
+	return base{w: bufio.NewWriterSize(w, 64<<10), buf: make([]byte, 0, 256)}
+}
+
+// put writes b.buf, remembering the first error.
+func (b *base) put() error {
+	if b.err == nil {
+		_, b.err = b.w.Write(b.buf)
+	}
+	b.buf = b.buf[:0]
+	return b.err
+}
+
+// finish writes tail, flushes, and returns the first error.
+func (b *base) finish(tail string) error {
+	if b.err == nil {
+		_, b.err = b.w.WriteString(tail)
+	}
+	if b.err == nil {
+		b.err = b.w.Flush()
+	}
+	return b.err
+}
+
+// appendCols appends the placement's columns separated by sep.
+func appendCols(buf []byte, p nqueens.Placement, sep byte) []byte {
+	for r := range p.N() {
+		if r > 0 {
+			buf = append(buf, sep)
+		}
+		buf = strconv.AppendInt(buf, int64(p.Col(r)), 10)
+	}
+	return buf
+}
+
+// JSON writes a JSON array with one object per layout, one object per line:
+//
+//	[
+//	{"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
+//	]
+//
+// placement holds the 0-based columns row by row; class is the class's
+// number (see nqueens.Layout); symmetry is one of none, rot180, rot90, full.
+type JSON struct{ base }
+
+// NewJSON returns a JSON writer to w. The caller must call Close.
+func NewJSON(w io.Writer) *JSON { return &JSON{newBase(w)} }
+
+// Write adds one object to the array.
+func (j *JSON) Write(l nqueens.Layout) error {
+	if j.count == 0 {
+		j.buf = append(j.buf, "[\n"...)
+	} else {
+		j.buf = append(j.buf, ",\n"...)
+	}
+	j.count++
+	j.buf = append(j.buf, `{"n":`...)
+	j.buf = strconv.AppendInt(j.buf, int64(l.N()), 10)
+	j.buf = append(j.buf, `,"class":`...)
+	j.buf = strconv.AppendInt(j.buf, l.Class, 10)
+	j.buf = append(j.buf, `,"placement":[`...)
+	j.buf = appendCols(j.buf, l.Placement, ',')
+	j.buf = append(j.buf, `],"orbit":`...)
+	j.buf = strconv.AppendInt(j.buf, int64(l.Symmetry.Orbit()), 10)
+	j.buf = append(j.buf, `,"symmetry":"`...)
+	j.buf = append(j.buf, l.Symmetry.String()...)
+	j.buf = append(j.buf, `"}`...)
+	return j.put()
+}
+
+// Close ends the array ("[]" when nothing was written) and flushes.
+func (j *JSON) Close() error {
+	if j.count == 0 {
+		return j.finish("[]\n")
+	}
+	return j.finish("\n]\n")
+}
+
+// CSVHeader is the first row of a CSV export.
+const CSVHeader = "n,class,orbit,symmetry,placement"
+
+// CSV writes a header row (CSVHeader) and one row per layout:
+//
+//	n,class,orbit,symmetry,placement
+//	4,1,2,rot90,1 3 0 2
+//
+// placement holds the 0-based columns row by row separated by single
+// spaces. No field ever needs quoting.
+type CSV struct{ base }
+
+// NewCSV returns a CSV writer to w. The caller must call Close.
+func NewCSV(w io.Writer) *CSV { return &CSV{newBase(w)} }
+
+// Write adds one row, after the header if it is the first.
+func (c *CSV) Write(l nqueens.Layout) error {
+	if c.count == 0 {
+		c.buf = append(c.buf, CSVHeader+"\n"...)
+	}
+	c.count++
+	c.buf = strconv.AppendInt(c.buf, int64(l.N()), 10)
+	c.buf = append(c.buf, ',')
+	c.buf = strconv.AppendInt(c.buf, l.Class, 10)
+	c.buf = append(c.buf, ',')
+	c.buf = strconv.AppendInt(c.buf, int64(l.Symmetry.Orbit()), 10)
+	c.buf = append(c.buf, ',')
+	c.buf = append(c.buf, l.Symmetry.String()...)
+	c.buf = append(c.buf, ',')
+	c.buf = appendCols(c.buf, l.Placement, ' ')
+	c.buf = append(c.buf, '\n')
+	return c.put()
+}
+
+// Close writes the header if no row was written, and flushes.
+func (c *CSV) Close() error {
+	if c.count == 0 {
+		return c.finish(CSVHeader + "\n")
+	}
+	return c.finish("")
+}
+
+// LeetCode writes the output form of LeetCode 51 (N-Queens): a JSON array
+// of boards, each an array of row strings with 'Q' for the queen and '.'
+// for an empty square, on one line followed by a newline:
+//
+//	[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]
+//
+// Only the boards are written; class numbers and symmetries are not.
+type LeetCode struct{ base }
+
+// NewLeetCode returns a LeetCode writer to w. The caller must call Close.
+func NewLeetCode(w io.Writer) *LeetCode { return &LeetCode{newBase(w)} }
+
+// Write adds one board to the array.
+func (lc *LeetCode) Write(l nqueens.Layout) error {
+	if lc.count == 0 {
+		lc.buf = append(lc.buf, '[')
+	} else {
+		lc.buf = append(lc.buf, ',')
+	}
+	lc.count++
+	n := l.N()
+	lc.buf = append(lc.buf, '[')
+	for r := range n {
+		if r > 0 {
+			lc.buf = append(lc.buf, ',')
+		}
+		lc.buf = append(lc.buf, '"')
+		c := l.Placement.Col(r)
+		for k := range n {
+			if k == c {
+				lc.buf = append(lc.buf, 'Q')
+			} else {
+				lc.buf = append(lc.buf, '.')
+			}
+		}
+		lc.buf = append(lc.buf, '"')
+	}
+	lc.buf = append(lc.buf, ']')
+	return lc.put()
+}
+
+// Close ends the array ("[]" when nothing was written) and flushes.
+func (lc *LeetCode) Close() error {
+	if lc.count == 0 {
+		return lc.finish("[]\n")
+	}
+	return lc.finish("]\n")
+}

@@ -1,0 +1,87 @@
+package nqueens
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ParseN reads one board size written in decimal ASCII digits ("8") and
+// checks it with CheckN. Signs, spaces, exponents and non-ASCII digits are
+// refused.
+func ParseN(s string) (int, error) {
+	const maxDigits = 4
+	if s == "" {
+		return 0, fmt.Errorf("n must be a number between 1 and %d, got an empty string", MaxN)
+	}
+	if len(s) > maxDigits {
+		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, quoteShort(s))
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, quoteShort(s))
+		}
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, quoteShort(s))
+	}
+	if err := CheckN(n); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// ParseNList reads a list of board sizes: numbers and ranges separated by
+// commas, such as "8", "4-12", "1,5,9" or "1-3,7". Every n must be in
+// 1..MaxN and every range must run upwards. It returns the sizes in
+// increasing order, each once.
+func ParseNList(s string) ([]int, error) {
+	const maxLen = 256
+	if len(s) > maxLen {
+		return nil, fmt.Errorf("list of n is %d bytes long, at most %d allowed", len(s), maxLen)
+	}
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("list of n is empty: give a number, a range like 4-12, or a list like 1,5,9")
+	}
+	seen := make(map[int]bool)
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, fmt.Errorf("list of n %s has an empty item", quoteShort(s))
+		}
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := ParseN(lo)
+		if err != nil {
+			return nil, fmt.Errorf("in %s: %w", quoteShort(part), err)
+		}
+		b := a
+		if isRange {
+			if b, err = ParseN(hi); err != nil {
+				return nil, fmt.Errorf("in range %s: %w", quoteShort(part), err)
+			}
+			if b < a {
+				return nil, fmt.Errorf("range %s runs backwards: write %d-%d", quoteShort(part), b, a)
+			}
+		}
+		for n := a; n <= b; n++ {
+			seen[n] = true
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// quoteShort quotes s for an error message, cutting it if it is long.
+func quoteShort(s string) string {
+	const max = 40
+	if len(s) > max {
+		return strconv.Quote(s[:max]) + fmt.Sprintf("... (%d bytes)", len(s))
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,365 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"github.com/nqueens/nqueens"
+)
+
+// Build is what the catalog records of one board size.
+type Build struct {
+	N int `db:"n" json:"n"`
+	nqueens.Counts
+	// Complete is true once every work unit's classes are stored; until
+	// then the counts cover only the first UnitsDone units.
+	Complete   bool `db:"complete" json:"complete"`
+	UnitsDone  int  `db:"units_done" json:"units_done"`
+	UnitsTotal int  `db:"units_total" json:"units_total"`
+	// StartedAt is when the first run of the build started, FinishedAt when
+	// it completed (zero while incomplete).
+	StartedAt  time.Time `db:"-" json:"started_at"`
+	FinishedAt time.Time `db:"-" json:"finished_at,omitzero"`
+	// Seconds is the time spent building, summed over the runs.
+	Seconds float64 `db:"seconds" json:"seconds"`
+}
+
+// buildRow is the scan target for a builds row.
+type buildRow struct {
+	N          int            `db:"n"`
+	Total      uint64         `db:"total"`
+	Unique     uint64         `db:"unique_count"`
+	Orbit8     uint64         `db:"orbit8"`
+	Orbit4     uint64         `db:"orbit4"`
+	Orbit2     uint64         `db:"orbit2"`
+	Orbit1     uint64         `db:"orbit1"`
+	Complete   bool           `db:"complete"`
+	UnitsDone  int            `db:"units_done"`
+	UnitsTotal int            `db:"units_total"`
+	StartedAt  string         `db:"started_at"`
+	FinishedAt sql.NullString `db:"finished_at"`
+	Seconds    float64        `db:"seconds"`
+}
+
+const buildColumns = `n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, finished_at, seconds`
+
+func (r buildRow) build() Build {
+	b := Build{
+		N: r.N,
+		Counts: nqueens.Counts{Total: r.Total, Unique: r.Unique,
+			Orbit8: r.Orbit8, Orbit4: r.Orbit4, Orbit2: r.Orbit2, Orbit1: r.Orbit1},
+		Complete: r.Complete, UnitsDone: r.UnitsDone, UnitsTotal: r.UnitsTotal,
+		Seconds: r.Seconds,
+	}
+	b.StartedAt, _ = time.Parse(time.RFC3339Nano, r.StartedAt)
+	if r.FinishedAt.Valid {
+		b.FinishedAt, _ = time.Parse(time.RFC3339Nano, r.FinishedAt.String)
+	}
+	return b
+}
+
+// Builds returns what the catalog records of every n it has started, in
+// increasing n.
+func (db *DB) Builds(ctx context.Context) ([]Build, error) {
+	var rows []buildRow
+	if err := db.db.SelectContext(ctx, &rows, `SELECT `+buildColumns+` FROM builds ORDER BY n`); err != nil {
+		return nil, fmt.Errorf("read builds: %w", translate(err))
+	}
+	out := make([]Build, len(rows))
+	for i, r := range rows {
+		out[i] = r.build()
+	}
+	return out, nil
+}
+
+// Build returns what the catalog records of n, or an error wrapping
+// ErrNotBuilt if no build of n was ever started.
+func (db *DB) Build(ctx context.Context, n int) (Build, error) {
+	return getBuild(ctx, db.db, n)
+}
+
+func getBuild(ctx context.Context, q sqlx.QueryerContext, n int) (Build, error) {
+	var r buildRow
+	err := sqlx.GetContext(ctx, q, &r, `SELECT `+buildColumns+` FROM builds WHERE n = ?`, n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Build{}, fmt.Errorf("n=%d: %w", n, ErrNotBuilt)
+	}
+	if err != nil {
+		return Build{}, fmt.Errorf("read build n=%d: %w", n, translate(err))
+	}
+	return r.build(), nil
+}
+
+// Builder writes the classes of one n into the catalog, a work unit at a
+// time, committing regularly so that an interrupted build keeps what it
+// has done: the catalog then holds the classes of the first UnitsDone
+// units exactly, and the n stays marked incomplete until Finish.
+type Builder struct {
+	db     *DB
+	n      int
+	unlock func()
+	ctx    context.Context // not cancelled by the caller's cancellation: writes finish
+
+	tx     *sqlx.Tx
+	stmt   *sql.Stmt // multi-row insert of batchRows rows
+	args   []any
+	key    []byte
+	state  Build
+	resume int
+
+	runStart    time.Time
+	lastCommit  time.Time
+	sinceCommit int
+	done        bool
+}
+
+const (
+	batchRows   = 500                    // rows per INSERT statement
+	commitRows  = 200_000                // rows per transaction, at most
+	commitEvery = 500 * time.Millisecond // time between commits, at most
+)
+
+// Begin starts or resumes the build of n, whose search has unitsTotal work
+// units. It takes the catalog's build lock first, and fails at once with
+// ErrBusy if another Builder (in this process or another) holds it. If n
+// is complete it returns an error wrapping ErrComplete. If an earlier build
+// of n stopped part way, the new Builder resumes after the units it
+// committed (see Resume); if that build split the search differently, its
+// classes are dropped and the build starts over. The caller must call
+// Finish or Close.
+func (db *DB) Begin(ctx context.Context, n, unitsTotal int) (*Builder, error) {
+	if err := nqueens.CheckN(n); err != nil {
+		return nil, err
+	}
+	unlock, err := lockFile(db.path + ".lock")
+	if err != nil {
+		return nil, fmt.Errorf("build n=%d: %w", n, err)
+	}
+	b := &Builder{db: db, n: n, unlock: unlock, ctx: context.WithoutCancel(ctx)}
+	if err := b.start(unitsTotal); err != nil {
+		unlock()
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *Builder) start(unitsTotal int) error {
+	ctx := b.ctx
+	now := time.Now().UTC()
+	tx, err := b.db.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+	}
+	defer tx.Rollback()
+	st, err := getBuild(ctx, tx, b.n)
+	switch {
+	case errors.Is(err, ErrNotBuilt):
+		st = Build{N: b.n, UnitsTotal: unitsTotal, StartedAt: now}
+		_, err = tx.ExecContext(ctx, `INSERT INTO builds (n, units_total, started_at) VALUES (?, ?, ?)`,
+			b.n, unitsTotal, now.Format(time.RFC3339Nano))
+	case err != nil:
+	case st.Complete:
+		return fmt.Errorf("n=%d: %w", b.n, ErrComplete)
+	case st.UnitsTotal != unitsTotal:
+		// The search is split differently from when the build began: its
+		// units do not line up, so start again from nothing.
+		st = Build{N: b.n, UnitsTotal: unitsTotal, StartedAt: st.StartedAt, Seconds: st.Seconds}
+		if _, err = tx.ExecContext(ctx, `DELETE FROM classes WHERE n = ?`, b.n); err == nil {
+			err = b.saveState(tx, st, false)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+	}
+	b.state = st
+	b.resume = st.UnitsDone
+	b.runStart = time.Now()
+	return b.begin()
+}
+
+// Resume returns the index of the first work unit the build still needs:
+// 0 for a new build.
+func (b *Builder) Resume() int { return b.resume }
+
+// State returns what the builder has recorded so far.
+func (b *Builder) State() Build { return b.state }
+
+// begin opens the next write transaction.
+func (b *Builder) begin() error {
+	tx, err := b.db.db.BeginTxx(b.ctx, nil)
+	if err != nil {
+		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+	}
+	b.tx = tx
+	b.stmt = nil
+	b.lastCommit = time.Now()
+	b.sinceCommit = 0
+	return nil
+}
+
+// Add stores the classes of work unit i, which must be the next unit the
+// build needs (Resume, then one more per call). The layouts' Class fields
+// are ignored.
+func (b *Builder) Add(i int, classes []nqueens.Layout) error {
+	if b.done {
+		return errors.New("build: Add after Finish or Close")
+	}
+	if i != b.state.UnitsDone {
+		return fmt.Errorf("build n=%d: got unit %d, want unit %d", b.n, i, b.state.UnitsDone)
+	}
+	for _, l := range classes {
+		if l.Placement.N() != b.n {
+			return fmt.Errorf("build n=%d: placement of size %d", b.n, l.Placement.N())
+		}
+		b.key = l.Placement.AppendKey(b.key[:0])
+		b.args = append(b.args, b.n, string(b.key), l.Symmetry.Orbit())
+		b.state.Counts.Add(l.Symmetry)
+		if len(b.args) == 3*batchRows {
+			if err := b.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	b.state.UnitsDone++
+	b.sinceCommit += len(classes)
+	if b.sinceCommit >= commitRows || time.Since(b.lastCommit) >= commitEvery {
+		if err := b.checkpoint(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flush inserts the buffered rows.
+func (b *Builder) flush() error {
+	rows := len(b.args) / 3
+	if rows == 0 {
+		return nil
+	}
+	var err error
+	if rows == batchRows {
+		if b.stmt == nil {
+			b.stmt, err = b.tx.PrepareContext(b.ctx, insertSQL(batchRows))
+			if err != nil {
+				return fmt.Errorf("build n=%d: prepare insert: %w", b.n, translate(err))
+			}
+		}
+		_, err = b.stmt.ExecContext(b.ctx, b.args...)
+	} else {
+		_, err = b.tx.ExecContext(b.ctx, insertSQL(rows), b.args...)
+	}
+	if err != nil {
+		return fmt.Errorf("build n=%d: insert classes: %w", b.n, translate(err))
+	}
+	b.args = b.args[:0]
+	return nil
+}
+
+// insertSQL returns a statement inserting rows classes.
+func insertSQL(rows int) string {
+	var s strings.Builder
+	s.WriteString("INSERT INTO classes (n, placement, orbit) VALUES ")
+	for i := range rows {
+		if i > 0 {
+			s.WriteByte(',')
+		}
+		s.WriteString("(?,?,?)")
+	}
+	return s.String()
+}
+
+// saveState writes st to the builds row of its n inside tx.
+func (b *Builder) saveState(tx *sqlx.Tx, st Build, complete bool) error {
+	var finished any
+	if complete {
+		finished = st.FinishedAt.Format(time.RFC3339Nano)
+	}
+	_, err := tx.ExecContext(b.ctx, `UPDATE builds SET total = ?, unique_count = ?, orbit8 = ?, orbit4 = ?,
+		orbit2 = ?, orbit1 = ?, complete = ?, units_done = ?, units_total = ?, finished_at = ?, seconds = ?
+		WHERE n = ?`,
+		st.Total, st.Unique, st.Orbit8, st.Orbit4, st.Orbit2, st.Orbit1, complete,
+		st.UnitsDone, st.UnitsTotal, finished, st.Seconds, st.N)
+	return err
+}
+
+// checkpoint commits the rows and progress so far and opens a new
+// transaction.
+func (b *Builder) checkpoint() error {
+	if err := b.commit(false); err != nil {
+		return err
+	}
+	return b.begin()
+}
+
+// commit flushes, records progress (and completion) and commits.
+func (b *Builder) commit(complete bool) error {
+	if err := b.flush(); err != nil {
+		return err
+	}
+	st := b.state
+	now := time.Now()
+	st.Seconds += now.Sub(b.runStart).Seconds()
+	if complete {
+		st.Complete = true
+		st.FinishedAt = now.UTC()
+	}
+	if err := b.saveState(b.tx, st, complete); err != nil {
+		return fmt.Errorf("build n=%d: record progress: %w", b.n, translate(err))
+	}
+	if b.stmt != nil {
+		b.stmt.Close()
+		b.stmt = nil
+	}
+	if err := b.tx.Commit(); err != nil {
+		return fmt.Errorf("build n=%d: commit: %w", b.n, translate(err))
+	}
+	b.tx = nil
+	b.state = st
+	b.runStart = now
+	return nil
+}
+
+// Finish commits the last classes and marks n complete. Every work unit
+// must have been added. It releases the build lock; the Builder cannot be
+// used afterwards.
+func (b *Builder) Finish() (Build, error) {
+	if b.done {
+		return Build{}, errors.New("build: Finish after Finish or Close")
+	}
+	if b.state.UnitsDone != b.state.UnitsTotal {
+		return Build{}, fmt.Errorf("build n=%d: finish after %d of %d units", b.n, b.state.UnitsDone, b.state.UnitsTotal)
+	}
+	err := b.commit(true)
+	b.release()
+	return b.state, err
+}
+
+// Close commits what has been added and releases the build lock, leaving
+// n incomplete unless Finish was called; a later Begin resumes from here.
+// It is a no-op after Finish.
+func (b *Builder) Close() error {
+	if b.done {
+		return nil
+	}
+	err := b.commit(false)
+	b.release()
+	return err
+}
+
+func (b *Builder) release() {
+	if b.tx != nil {
+		b.tx.Rollback()
+		b.tx = nil
+	}
+	b.done = true
+	b.unlock()
+}

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/nqueens/nqueens"
+)
+
+// Classes returns an iterator over the stored classes of n in
+// lexicographic order of their canonical placements, numbered from 1 in
+// that order. For an incomplete build it yields the classes stored so far.
+// A read or decoding error is yielded once, with a zero Layout, and ends
+// the iteration. The iterator can be used more than once; each use queries
+// again.
+func (db *DB) Classes(ctx context.Context, n int) iter.Seq2[nqueens.Layout, error] {
+	return db.classes(ctx, n, `SELECT placement, orbit FROM classes WHERE n = ? ORDER BY placement`, n)
+}
+
+func (db *DB) classes(ctx context.Context, n int, query string, args ...any) iter.Seq2[nqueens.Layout, error] {
+	return func(yield func(nqueens.Layout, error) bool) {
+		rows, err := db.db.QueryContext(ctx, query, args...)
+		if err != nil {
+			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, translate(err)))
+			return
+		}
+		defer rows.Close()
+		var k int64
+		var key string
+		var orbit int
+		for rows.Next() {
+			if err := rows.Scan(&key, &orbit); err != nil {
+				yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, translate(err)))
+				return
+			}
+			k++
+			l, err := decode(n, k, key, orbit)
+			if !yield(l, err) || err != nil {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, translate(err)))
+		}
+	}
+}
+
+// decode turns a stored row into a layout, checking what the schema cannot.
+func decode(n int, k int64, key string, orbit int) (nqueens.Layout, error) {
+	p, err := nqueens.ParseKey(key)
+	if err == nil && p.N() != n {
+		err = fmt.Errorf("placement %q has %d rows", key, p.N())
+	}
+	if err != nil {
+		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w", n, k, err)
+	}
+	sym, err := nqueens.SymmetryOfOrbit(orbit)
+	if err != nil {
+		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w", n, k, err)
+	}
+	return nqueens.Layout{Class: k, Placement: p, Symmetry: sym}, nil
+}
+
+// Class returns class k (1-based, in lexicographic order) of n. It returns
+// an error wrapping ErrNotBuilt if the catalog holds no class k of n.
+func (db *DB) Class(ctx context.Context, n int, k int64) (nqueens.Layout, error) {
+	if k < 1 {
+		return nqueens.Layout{}, fmt.Errorf("class must be 1 or more, got %d", k)
+	}
+	var key string
+	var orbit int
+	err := db.db.QueryRowContext(ctx,
+		`SELECT placement, orbit FROM classes WHERE n = ? ORDER BY placement LIMIT 1 OFFSET ?`, n, k-1).
+		Scan(&key, &orbit)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w", n, k, ErrNotBuilt)
+	}
+	if err != nil {
+		return nqueens.Layout{}, fmt.Errorf("read n=%d class %d: %w", n, k, translate(err))
+	}
+	return decode(n, k, key, orbit)
+}

@@ -213,4 +213,3 @@ func minArgs(k int, what string) cobra.PositionalArgs {
 		return nil
 	}
 }
-

@@ -1,0 +1,252 @@
+package canonical_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
+)
+
+// counts is OEIS A000170 (total) and A002562 (unique) for n = 1..14, from
+// ../shared/oeis/counts.tsv.
+var counts = []struct {
+	n             int
+	total, unique uint64
+}{
+	{1, 1, 1}, {2, 0, 0}, {3, 0, 0}, {4, 2, 1}, {5, 10, 2}, {6, 4, 1}, {7, 40, 6},
+	{8, 92, 12}, {9, 352, 46}, {10, 724, 92}, {11, 2680, 341}, {12, 14200, 1787},
+	{13, 73712, 9233}, {14, 365596, 45752},
+}
+
+func TestCountMatchesOEIS(t *testing.T) {
+	for _, tt := range counts {
+		for _, workers := range []int{1, 2, 5} {
+			c, err := canonical.Count(context.Background(), tt.n, workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Total != tt.total || c.Unique != tt.unique {
+				t.Errorf("Count(%d, workers=%d) = total %d unique %d, want %d %d", tt.n, workers, c.Total, c.Unique, tt.total, tt.unique)
+			}
+			if sum := 8*c.Orbit8 + 4*c.Orbit4 + 2*c.Orbit2 + c.Orbit1; sum != c.Total {
+				t.Errorf("n=%d: orbits sum to %d, total %d", tt.n, sum, c.Total)
+			}
+			if c.Orbit8+c.Orbit4+c.Orbit2+c.Orbit1 != c.Unique {
+				t.Errorf("n=%d: orbit classes %+v do not sum to unique", tt.n, c)
+			}
+		}
+	}
+}
+
+// foldAll is the slow path: enumerate every solution, keep those equal to
+// their fold.
+func foldAll(n int) []nqueens.Layout {
+	var out []nqueens.Layout
+	for p := range enumerate.Solutions(n) {
+		if canonical.Fold(p) == p {
+			out = append(out, nqueens.Layout{Class: int64(len(out) + 1), Placement: p, Symmetry: canonical.SymmetryOf(p)})
+		}
+	}
+	return out
+}
+
+func TestClassesSameAsEnumerateThenFold(t *testing.T) {
+	for _, tt := range counts {
+		if tt.n > 12 && testing.Short() {
+			continue
+		}
+		want := foldAll(tt.n)
+		got := slices.Collect(canonical.Classes(context.Background(), tt.n, 3))
+		if !slices.Equal(got, want) {
+			t.Errorf("n=%d: pruned search gives %d classes, enumerate-then-fold %d, or they differ", tt.n, len(got), len(want))
+			continue
+		}
+		if uint64(len(got)) != tt.unique {
+			t.Errorf("n=%d: %d classes, want %d", tt.n, len(got), tt.unique)
+		}
+		var total uint64
+		for _, l := range got {
+			orbit := canonical.Orbit(l.Placement)
+			if len(orbit) != l.Symmetry.Orbit() || orbit[0] != l.Placement {
+				t.Fatalf("n=%d class %d: orbit %v, symmetry %v", tt.n, l.Class, orbit, l.Symmetry)
+			}
+			total += uint64(len(orbit))
+		}
+		if total != tt.total {
+			t.Errorf("n=%d: orbits hold %d solutions, want %d", tt.n, total, tt.total)
+		}
+	}
+}
+
+func TestOrbitsPartitionAllSolutions(t *testing.T) {
+	for _, n := range []int{4, 5, 6, 8, 10} {
+		seen := map[nqueens.Placement]bool{}
+		for l := range canonical.Classes(context.Background(), n, 1) {
+			for _, p := range canonical.Orbit(l.Placement) {
+				if seen[p] {
+					t.Fatalf("n=%d: %v in two orbits", n, p)
+				}
+				seen[p] = true
+			}
+		}
+		all := slices.Collect(enumerate.Solutions(n))
+		if len(all) != len(seen) {
+			t.Fatalf("n=%d: orbits cover %d solutions, there are %d", n, len(seen), len(all))
+		}
+		for _, p := range all {
+			if !seen[p] {
+				t.Fatalf("n=%d: %v in no orbit", n, p)
+			}
+		}
+	}
+}
+
+// applyByCoordinates maps each queen (r, c) through f and rebuilds the
+// placement: the definition the Transform formulas must agree with.
+func applyByCoordinates(p nqueens.Placement, f func(r, c, m int) (int, int)) nqueens.Placement {
+	n := p.N()
+	cols := make([]int, n)
+	for r := range n {
+		r2, c2 := f(r, p.Col(r), n-1)
+		cols[r2] = c2
+	}
+	return nqueens.MustNew(cols...)
+}
+
+func TestTransformsMatchGeometry(t *testing.T) {
+	geometry := map[canonical.Transform]func(r, c, m int) (int, int){
+		0: func(r, c, m int) (int, int) { return r, c },
+		1: func(r, c, m int) (int, int) { return c, m - r },     // clockwise quarter turn
+		2: func(r, c, m int) (int, int) { return m - r, m - c }, // half turn
+		3: func(r, c, m int) (int, int) { return m - c, r },     // anticlockwise
+		4: func(r, c, m int) (int, int) { return r, m - c },     // left-right
+		5: func(r, c, m int) (int, int) { return m - r, c },     // top-bottom
+		6: func(r, c, m int) (int, int) { return c, r },         // main diagonal
+		7: func(r, c, m int) (int, int) { return m - c, m - r }, // anti-diagonal
+	}
+	p := nqueens.MustNew(0, 4, 7, 5, 2, 6, 1, 3)
+	for _, tr := range canonical.Transforms {
+		if got, want := tr.Apply(p), applyByCoordinates(p, geometry[tr]); got != want {
+			t.Errorf("%v: Apply = %v, geometry = %v", tr, got, want)
+		}
+		if tr.Apply(p).Valid() != nil {
+			t.Errorf("%v maps a solution to a non-solution", tr)
+		}
+	}
+	r := p
+	for range 4 {
+		r = canonical.Transform(1).Apply(r)
+	}
+	if r != p {
+		t.Errorf("four quarter turns give %v", r)
+	}
+}
+
+func TestSymmetryExamples(t *testing.T) {
+	tests := []struct {
+		p    nqueens.Placement
+		want nqueens.Symmetry
+	}{
+		{nqueens.MustNew(0), nqueens.SymFull},
+		{nqueens.MustNew(1, 3, 0, 2), nqueens.SymRot90},
+		{nqueens.MustNew(1, 3, 5, 0, 2, 4), nqueens.SymRot180},
+		{nqueens.MustNew(0, 4, 7, 5, 2, 6, 1, 3), nqueens.SymNone},
+	}
+	for _, tt := range tests {
+		if got := canonical.SymmetryOf(tt.p); got != tt.want {
+			t.Errorf("SymmetryOf(%v) = %v, want %v", tt.p, got, tt.want)
+		}
+		if got := len(canonical.Orbit(tt.p)); got != tt.want.Orbit() {
+			t.Errorf("len(Orbit(%v)) = %d, want %d", tt.p, got, tt.want.Orbit())
+		}
+	}
+}
+
+// FuzzFold checks on arbitrary permutations (solutions or not) that Fold is
+// idempotent, gives the same placement for all 8 images, is one of them,
+// and is no greater than any of them.
+func FuzzFold(f *testing.F) {
+	f.Add([]byte{1, 3, 0, 2})
+	f.Add([]byte{0, 4, 7, 5, 2, 6, 1, 3})
+	f.Add([]byte{5})
+	f.Add([]byte{9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 31, 30})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, ok := permutation(data)
+		if !ok {
+			t.Skip()
+		}
+		fp := canonical.Fold(p)
+		if canonical.Fold(fp) != fp {
+			t.Fatalf("Fold not idempotent on %v: %v then %v", p, fp, canonical.Fold(fp))
+		}
+		imgs := canonical.Images(p)
+		if !slices.Contains(imgs[:], fp) {
+			t.Fatalf("Fold(%v) = %v is not an image", p, fp)
+		}
+		for i, img := range imgs {
+			if got := canonical.Fold(img); got != fp {
+				t.Fatalf("Fold of image %d (%v) = %v, want %v", i, img, got, fp)
+			}
+			if img.Compare(fp) < 0 {
+				t.Fatalf("image %v is smaller than Fold %v", img, fp)
+			}
+		}
+		if orbit := canonical.Orbit(p); orbit[0] != fp {
+			t.Fatalf("Orbit(%v)[0] = %v, want %v", p, orbit[0], fp)
+		}
+	})
+}
+
+// permutation turns data into a permutation of 0..len-1 (the order of the
+// bytes' ranks), or false if data has no size in 1..MaxN.
+func permutation(data []byte) (nqueens.Placement, bool) {
+	n := len(data)
+	if n < 1 || n > nqueens.MaxN {
+		return nqueens.Placement{}, false
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return int(data[a]) - int(data[b]) })
+	cols := make([]int, n)
+	for rank, i := range idx {
+		cols[i] = rank
+	}
+	p, err := nqueens.New(cols)
+	return p, err == nil
+}
+
+func ExampleFold() {
+	p := nqueens.MustNew(2, 0, 3, 1)
+	fmt.Println(canonical.Fold(p), canonical.SymmetryOf(p), canonical.Orbit(p))
+	// Output: 1 3 0 2 rot90 [1 3 0 2 2 0 3 1]
+}
+
+func ExampleClasses() {
+	for l := range canonical.Classes(context.Background(), 6, 0) {
+		fmt.Println(l.Class, l.Placement, l.Symmetry.Orbit(), l.Symmetry)
+	}
+	// Output: 1 1 3 5 0 2 4 4 rot180
+}
+
+func BenchmarkCount(b *testing.B) {
+	for _, n := range []int{12, 14} {
+		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
+			for b.Loop() {
+				canonical.Count(context.Background(), n, 0)
+			}
+		})
+	}
+}
+
+func BenchmarkClasses(b *testing.B) {
+	for b.Loop() {
+		for range canonical.Classes(context.Background(), 13, 0) {
+		}
+	}
+}

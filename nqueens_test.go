@@ -1,0 +1,241 @@
+package nqueens_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+)
+
+func TestParseAndString(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    string // String() of the result; "" for an error
+		wantErr string
+	}{
+		{in: "1 3 0 2", want: "1 3 0 2"},
+		{in: "[1, 3, 0, 2]", want: "1 3 0 2"},
+		{in: "1,3,0,2", want: "1 3 0 2"},
+		{in: "0", want: "0"},
+		{in: "", wantErr: "no columns"},
+		{in: "1 4 0 2", wantErr: `column "4" in row 1`},
+		{in: "1 -3 0 2", wantErr: "not a number"},
+		{in: "1 +3 0 2", wantErr: "not a number"},
+		{in: "a b", wantErr: "not a number"},
+		{in: strings.Repeat("0 ", 33), wantErr: "at most 32"},
+		{in: strings.Repeat("1", 1000), wantErr: "too long"},
+	}
+	for _, tt := range tests {
+		p, err := nqueens.Parse(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Parse(%q) error = %v, want one containing %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || p.String() != tt.want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", tt.in, p, err, tt.want)
+		}
+	}
+}
+
+func TestValid(t *testing.T) {
+	tests := []struct {
+		cols  []int
+		valid bool
+	}{
+		{[]int{0}, true},
+		{[]int{1, 3, 0, 2}, true},
+		{[]int{0, 4, 7, 5, 2, 6, 1, 3}, true},
+		{[]int{0, 1}, false}, // diagonal
+		{[]int{1, 0}, false}, // anti-diagonal
+		{[]int{0, 0}, false}, // column
+		{[]int{3, 1, 0, 2}, false},
+	}
+	for _, tt := range tests {
+		p := nqueens.MustNew(tt.cols...)
+		err := p.Valid()
+		if (err == nil) != tt.valid {
+			t.Errorf("%v.Valid() = %v, want valid=%v", tt.cols, err, tt.valid)
+		}
+	}
+	if err := (nqueens.Placement{}).Valid(); err == nil {
+		t.Error("zero Placement is valid")
+	}
+	err := nqueens.MustNew(1, 3, 2, 0).Valid()
+	if err == nil || !strings.Contains(err.Error(), "row 1 column 3 and row 2 column 2") {
+		t.Errorf("Valid error = %v, want it to name the attacking pair", err)
+	}
+}
+
+func TestValidAgainstBruteForce(t *testing.T) {
+	// Every permutation of 0..5: Valid agrees with a direct check.
+	var perm func(p []int, k int)
+	checked := 0
+	perm = func(p []int, k int) {
+		if k == len(p) {
+			ok := true
+			for i := range p {
+				for j := range i {
+					if p[i]-p[j] == i-j || p[j]-p[i] == i-j {
+						ok = false
+					}
+				}
+			}
+			if got := nqueens.MustNew(p...).Valid() == nil; got != ok {
+				t.Errorf("%v: Valid says %v, brute force says %v", p, got, ok)
+			}
+			checked++
+			return
+		}
+		for i := k; i < len(p); i++ {
+			p[k], p[i] = p[i], p[k]
+			perm(p, k+1)
+			p[k], p[i] = p[i], p[k]
+		}
+	}
+	perm([]int{0, 1, 2, 3, 4, 5}, 0)
+	if checked != 720 {
+		t.Fatalf("checked %d permutations", checked)
+	}
+}
+
+func TestKeyOrderMatchesCompare(t *testing.T) {
+	ps := []nqueens.Placement{
+		nqueens.MustNew(0, 10, 2, 3, 4, 5, 6, 7, 8, 9, 1),
+		nqueens.MustNew(0, 9, 2, 3, 4, 5, 6, 7, 8, 10, 1),
+		nqueens.MustNew(1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+	}
+	for _, p := range ps {
+		q, err := nqueens.ParseKey(p.Key())
+		if err != nil || q != p {
+			t.Errorf("ParseKey(%q) = %v, %v; want %v", p.Key(), q, err, p)
+		}
+		for _, r := range ps {
+			if got, want := strings.Compare(p.Key(), r.Key()), p.Compare(r); got != want {
+				t.Errorf("key order of %v, %v = %d, Compare = %d", p, r, got, want)
+			}
+		}
+	}
+	if k := nqueens.MustNew(1, 3, 0, 2).Key(); k != "1302" {
+		t.Errorf("Key = %q, want 1302", k)
+	}
+	for _, bad := range []string{"", "14", "1x", strings.Repeat("0", 33)} {
+		if _, err := nqueens.ParseKey(bad); err == nil {
+			t.Errorf("ParseKey(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestGrid(t *testing.T) {
+	got := strings.Join(nqueens.MustNew(1, 3, 0, 2).Grid(), ",")
+	if want := ".Q..,...Q,Q...,..Q."; got != want {
+		t.Errorf("Grid = %s, want %s", got, want)
+	}
+}
+
+func TestParseNList(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    string
+		wantErr string
+	}{
+		{in: "8", want: "[8]"},
+		{in: "4-7", want: "[4 5 6 7]"},
+		{in: "1,5,9", want: "[1 5 9]"},
+		{in: "9,1-3,2", want: "[1 2 3 9]"},
+		{in: "32", want: "[32]"},
+		{in: "0", wantErr: "between 1 and 32, got 0"},
+		{in: "33", wantErr: "between 1 and 32, got 33"},
+		{in: "-1", wantErr: "empty string"},
+		{in: "1e3", wantErr: `got "1e3"`},
+		{in: "８", wantErr: `got "８"`},
+		{in: "1-", wantErr: "empty string"},
+		{in: "5-3", wantErr: "runs backwards"},
+		{in: "1,,2", wantErr: "empty item"},
+		{in: "", wantErr: "empty"},
+		{in: " ", wantErr: "empty"},
+		{in: "+5", wantErr: `got "+5"`},
+		{in: "00008", wantErr: `got "00008"`},
+		{in: strings.Repeat("1", 10<<20), wantErr: "at most 256"},
+	}
+	for _, tt := range tests {
+		got, err := nqueens.ParseNList(tt.in)
+		name := tt.in
+		if len(name) > 20 {
+			name = name[:20] + "..."
+		}
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseNList(%q) = %v, %v; want error containing %q", name, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || fmt.Sprint(got) != tt.want {
+			t.Errorf("ParseNList(%q) = %v, %v; want %s", name, got, err, tt.want)
+		}
+	}
+}
+
+func TestKnownCounts(t *testing.T) {
+	k, ok := nqueens.KnownCounts(8)
+	if !ok || k.Total != 92 || k.Unique != 12 {
+		t.Errorf("KnownCounts(8) = %v, %v", k, ok)
+	}
+	k, ok = nqueens.KnownCounts(27)
+	if !ok || k.Total != 234907967154122528 || k.Unique != 29363495934315694 {
+		t.Errorf("KnownCounts(27) = %v, %v", k, ok)
+	}
+	for _, n := range []int{0, 28, -1} {
+		if _, ok := nqueens.KnownCounts(n); ok {
+			t.Errorf("KnownCounts(%d) ok", n)
+		}
+	}
+}
+
+func FuzzParseNList(f *testing.F) {
+	for _, s := range []string{"8", "4-12", "1,5,9", "1-", "5-3", "1,,2", "1e3", "８", "", "-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ns, err := nqueens.ParseNList(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("multi-line error %q", err)
+			}
+			return
+		}
+		if len(ns) == 0 {
+			t.Fatalf("ParseNList(%q) gave no n and no error", s)
+		}
+		for i, n := range ns {
+			if n < 1 || n > nqueens.MaxN || (i > 0 && n <= ns[i-1]) {
+				t.Fatalf("ParseNList(%q) = %v: bad or unordered n", s, ns)
+			}
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"1 3 0 2", "[0]", "0,4,7,5,2,6,1,3", "1 1", "", "9 9 9"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := nqueens.Parse(s)
+		if err != nil {
+			return
+		}
+		if p.N() < 1 || p.N() > nqueens.MaxN {
+			t.Fatalf("Parse(%q) = board of %d", s, p.N())
+		}
+		q, err := nqueens.Parse(p.String())
+		if err != nil || q != p {
+			t.Fatalf("Parse(String()) of %v = %v, %v", p, q, err)
+		}
+		k, err := nqueens.ParseKey(p.Key())
+		if err != nil || k != p {
+			t.Fatalf("ParseKey(Key()) of %v = %v, %v", p, k, err)
+		}
+	})
+}

@@ -1,0 +1,280 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/store"
+)
+
+var ctx = context.Background()
+
+func open(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(ctx, path, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// build stores the classes of n from the canonical search, units [from, to).
+func build(t *testing.T, b *store.Builder, units []canonical.Unit, from, to int) {
+	t.Helper()
+	for i := from; i < to; i++ {
+		if err := b.Add(i, slices.Collect(units[i].Classes())); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestBuildAndRead(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "c.db"))
+	for _, tt := range []struct {
+		n             int
+		total, unique uint64
+	}{{1, 1, 1}, {3, 0, 0}, {6, 4, 1}, {8, 92, 12}, {10, 724, 92}} {
+		units := canonical.Units(tt.n)
+		b, err := db.Begin(ctx, tt.n, len(units))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Resume() != 0 {
+			t.Fatalf("n=%d: new build resumes at %d", tt.n, b.Resume())
+		}
+		build(t, b, units, 0, len(units))
+		got, err := b.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Complete || got.Total != tt.total || got.Unique != tt.unique {
+			t.Errorf("n=%d: Finish = %+v", tt.n, got)
+		}
+		want := slices.Collect(canonical.Classes(ctx, tt.n, 1))
+		var read []nqueens.Layout
+		for l, err := range db.Classes(ctx, tt.n) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			read = append(read, l)
+		}
+		if !slices.Equal(read, want) {
+			t.Errorf("n=%d: read back %d classes, want %d (or they differ)", tt.n, len(read), len(want))
+		}
+		if tt.unique > 0 {
+			last, err := db.Class(ctx, tt.n, int64(tt.unique))
+			if err != nil || last != want[len(want)-1] {
+				t.Errorf("n=%d: Class(last) = %v, %v", tt.n, last, err)
+			}
+		}
+		if _, err := db.Class(ctx, tt.n, int64(tt.unique)+1); !errors.Is(err, store.ErrNotBuilt) {
+			t.Errorf("n=%d: Class(unique+1) error = %v, want ErrNotBuilt", tt.n, err)
+		}
+	}
+	builds, err := db.Builds(ctx)
+	if err != nil || len(builds) != 5 || builds[3].N != 8 || builds[3].Orbit8 != 11 || builds[3].Orbit4 != 1 {
+		t.Errorf("Builds = %+v, %v", builds, err)
+	}
+	if _, err := db.Build(ctx, 9); !errors.Is(err, store.ErrNotBuilt) {
+		t.Errorf("Build(9) error = %v, want ErrNotBuilt", err)
+	}
+	if _, err := db.Begin(ctx, 8, len(canonical.Units(8))); !errors.Is(err, store.ErrComplete) {
+		t.Errorf("Begin of a complete n: %v, want ErrComplete", err)
+	}
+}
+
+func TestResumeAfterClose(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db := open(t, path)
+	const n = 11
+	units := canonical.Units(n)
+	b, err := db.Begin(ctx, n, len(units))
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := len(units) / 2
+	build(t, b, units, 0, half)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := db.Build(ctx, n)
+	if err != nil || st.Complete || st.UnitsDone != half {
+		t.Fatalf("after Close: %+v, %v", st, err)
+	}
+	db.Close()
+
+	db = open(t, path)
+	b, err = db.Begin(ctx, n, len(units))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Resume() != half {
+		t.Fatalf("Resume = %d, want %d", b.Resume(), half)
+	}
+	if err := b.Add(half+1, nil); err == nil {
+		t.Fatal("Add out of order succeeded")
+	}
+	build(t, b, units, half, len(units))
+	got, err := b.Finish()
+	if err != nil || got.Total != 2680 || got.Unique != 341 || !got.Complete {
+		t.Fatalf("Finish = %+v, %v", got, err)
+	}
+	var k int
+	for _, err := range db.Classes(ctx, n) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		k++
+	}
+	if k != 341 {
+		t.Fatalf("%d classes stored, want 341", k)
+	}
+}
+
+func TestRestartWhenUnitsDiffer(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "c.db"))
+	units := canonical.Units(9)
+	b, _ := db.Begin(ctx, 9, len(units))
+	build(t, b, units, 0, 3)
+	b.Close()
+	b, err := db.Begin(ctx, 9, len(units)+1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.Resume() != 0 || b.State().Unique != 0 {
+		t.Fatalf("resume %d with %d classes, want a fresh start", b.Resume(), b.State().Unique)
+	}
+}
+
+func TestOneBuilderAtATime(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db1, db2 := open(t, path), open(t, path)
+	b, err := db1.Begin(ctx, 8, len(canonical.Units(8)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db2.Begin(ctx, 9, len(canonical.Units(9))); !errors.Is(err, store.ErrBusy) {
+		t.Fatalf("second Begin: %v, want ErrBusy", err)
+	}
+	b.Close()
+	b2, err := db2.Begin(ctx, 9, len(canonical.Units(9)))
+	if err != nil {
+		t.Fatalf("Begin after the first closed: %v", err)
+	}
+	b2.Close()
+}
+
+func hash(t *testing.T, path string) [32]byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(data)
+}
+
+func TestOpenRefusesForeignFilesUntouched(t *testing.T) {
+	dir := t.TempDir()
+
+	notSQLite := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notSQLite, bytes.Repeat([]byte("not a database\n"), 100), 0o644)
+
+	foreign := filepath.Join(dir, "foreign.db")
+	fdb, err := sql.Open("sqlite", foreign)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fdb.Exec(`CREATE TABLE t (x); INSERT INTO t VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	fdb.Close()
+
+	newer := filepath.Join(dir, "newer.db")
+	db, err := store.Open(ctx, newer, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ndb, _ := sql.Open("sqlite", newer)
+	if _, err := ndb.Exec(`INSERT INTO goose_db_version (version_id, is_applied) VALUES (999, 1); PRAGMA journal_mode=DELETE`); err != nil {
+		t.Fatal(err)
+	}
+	ndb.Close()
+
+	truncated := filepath.Join(dir, "truncated.db")
+	db, _ = store.Open(ctx, truncated, store.Options{Create: true})
+	b, _ := db.Begin(ctx, 10, len(canonical.Units(10)))
+	build(t, b, canonical.Units(10), 0, len(canonical.Units(10)))
+	b.Finish()
+	db.Close()
+	data, _ := os.ReadFile(truncated)
+	os.WriteFile(truncated, data[:len(data)/2+100], 0o644)
+
+	for _, tt := range []struct {
+		path string
+		want error
+	}{
+		{notSQLite, store.ErrNotCatalog},
+		{foreign, store.ErrNotCatalog},
+		{newer, store.ErrNewerSchema},
+		{truncated, store.ErrCorrupt},
+	} {
+		before := hash(t, tt.path)
+		_, err := store.Open(ctx, tt.path, store.Options{Create: true})
+		if !errors.Is(err, tt.want) {
+			t.Errorf("Open(%s) error = %v, want %v", filepath.Base(tt.path), err, tt.want)
+		}
+		if hash(t, tt.path) != before {
+			t.Errorf("Open(%s) changed the file", filepath.Base(tt.path))
+		}
+	}
+}
+
+func TestOpenMissing(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := store.Open(ctx, filepath.Join(dir, "none.db"), store.Options{}); !errors.Is(err, store.ErrNoCatalog) {
+		t.Errorf("Open of a missing file: %v, want ErrNoCatalog", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "none.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("Open without Create made a file")
+	}
+	if _, err := store.Open(ctx, filepath.Join(dir, "no", "such", "dir.db"), store.Options{Create: true}); err == nil {
+		t.Error("Open in a missing directory succeeded")
+	}
+	if _, err := store.Open(ctx, dir, store.Options{Create: true}); err == nil {
+		t.Error("Open of a directory succeeded")
+	}
+}
+
+func TestPathsWithSpecialCharacters(t *testing.T) {
+	for _, name := range []string{"a b.db", "q'uote\".db", "semi;colon.db", "what?mode=ro#x.db", "100%.db"} {
+		path := filepath.Join(t.TempDir(), name)
+		db, err := store.Open(ctx, path, store.Options{Create: true})
+		if err != nil {
+			t.Fatalf("Open(%q): %v", name, err)
+		}
+		b, err := db.Begin(ctx, 4, len(canonical.Units(4)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		build(t, b, canonical.Units(4), 0, len(canonical.Units(4)))
+		if _, err := b.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("catalog %q not at its path: %v", name, err)
+		}
+	}
+}

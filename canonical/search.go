@@ -136,8 +136,13 @@ func Units(n int) []Unit {
 
 // searcher runs the pruned search below one unit's prefix.
 type searcher struct {
-	n      int
-	forbid [nqueens.MaxN]uint32
+	n    int
+	last int
+	// block holds, for every row, the squares the pruning rules out plus
+	// every bit beyond the board, so that ^(cols|ld|rd|block[r]) is exactly
+	// the free squares of row r.
+	block  [nqueens.MaxN]uint32
+	corner bool
 	p      [nqueens.MaxN]uint8
 	counts nqueens.Counts
 	// emit, when set, receives every canonical solution found; the array is
@@ -149,7 +154,7 @@ type searcher struct {
 // calling s.emit.
 func (s *searcher) run(u Unit) {
 	n := int(u.n)
-	s.n = n
+	s.n, s.last = n, n-1
 	if n == 1 {
 		s.p[0] = 0
 		s.found(nqueens.SymFull)
@@ -160,48 +165,51 @@ func (s *searcher) run(u Unit) {
 	if u.depth > 1 {
 		p1 = int(u.prefix[1])
 	}
-	s.forbid = forbidden(n, c, p1)
+	s.corner = c == 0
+	f := forbidden(n, c, p1)
+	off := ^full(n)
+	for r := range f {
+		s.block[r] = f[r] | off
+	}
 	var cols, ld, rd uint32
 	for r := range int(u.depth) {
 		bit := uint32(1) << u.prefix[r]
-		if (cols|ld|rd|s.forbid[r])&bit != 0 {
+		if (cols|ld|rd|s.block[r])&bit != 0 {
 			return
 		}
 		s.p[r] = u.prefix[r]
 		cols, ld, rd = cols|bit, (ld|bit)<<1, (rd|bit)>>1
 	}
 	start := int(u.depth)
-	corner := c == 0
 	if start == n {
-		s.leaf(corner)
+		s.leaf()
 		return
 	}
-	all := full(n)
-	last := n - 1
-	var avail, cs, ls, rs [nqueens.MaxN]uint32
-	r := start
-	cs[r], ls[r], rs[r] = cols, ld, rd
-	avail[r] = all &^ (cols | ld | rd | s.forbid[r])
-	for {
-		a := avail[r]
-		if a == 0 {
-			if r == start {
-				return
-			}
-			r--
-			continue
+	if free := ^(cols | ld | rd | s.block[start]); free != 0 {
+		s.place(start, free, cols, ld, rd)
+	}
+}
+
+// place tries every square of free, the non-empty set of free squares of
+// row r, given the columns and diagonals the rows above occupy. It looks
+// one row ahead: a square that leaves the next row no free square is not
+// descended into.
+func (s *searcher) place(r int, free, cols, ld, rd uint32) {
+	if r == s.last {
+		// One column is left, and free says it is open.
+		s.p[r] = uint8(bits.TrailingZeros32(free))
+		s.leaf()
+		return
+	}
+	block := s.block[r+1]
+	for free != 0 {
+		bit := free & -free
+		free ^= bit
+		c, l, d := cols|bit, (ld|bit)<<1, (rd|bit)>>1
+		if next := ^(c | l | d | block); next != 0 {
+			s.p[r] = uint8(bits.TrailingZeros32(bit))
+			s.place(r+1, next, c, l, d)
 		}
-		bit := a & -a
-		avail[r] = a ^ bit
-		s.p[r] = uint8(bits.TrailingZeros32(bit))
-		if r == last {
-			s.leaf(corner)
-			continue
-		}
-		cc, l, d := cs[r]|bit, (ls[r]|bit)<<1, (rs[r]|bit)>>1
-		r++
-		cs[r], ls[r], rs[r] = cc, l, d
-		avail[r] = all &^ (cc | l | d | s.forbid[r])
 	}
 }
 
@@ -213,8 +221,8 @@ func (s *searcher) found(sym nqueens.Symmetry) {
 }
 
 // leaf handles a complete candidate in s.p.
-func (s *searcher) leaf(corner bool) {
-	if corner {
+func (s *searcher) leaf() {
+	if s.corner {
 		s.found(nqueens.SymNone)
 		return
 	}

@@ -190,32 +190,34 @@ func (u Unit) Count() uint64 {
 // countFrom counts the completions of a partial board whose occupied
 // columns and diagonals (for the next row) are cols, ld and rd.
 func countFrom(all, cols, ld, rd uint32) uint64 {
-	var total uint64
-	var avail, cs, ls, rs [nqueens.MaxN + 1]uint32
-	r := 0
-	cs[0], ls[0], rs[0] = cols, ld, rd
-	avail[0] = all &^ (cols | ld | rd)
-	for {
-		a := avail[r]
-		if a == 0 {
-			if r == 0 {
-				return total
-			}
-			r--
-			continue
-		}
-		bit := a & -a
-		avail[r] = a ^ bit
-		c := cs[r] | bit
-		if c == all {
-			total++
-			continue
-		}
-		l, d := (ls[r]|bit)<<1, (rs[r]|bit)>>1
-		r++
-		cs[r], ls[r], rs[r] = c, l, d
-		avail[r] = all &^ (c | l | d)
+	if cols == all {
+		return 1
 	}
+	free := all &^ (cols | ld | rd)
+	if free == 0 {
+		return 0
+	}
+	return count(all, free, cols, ld, rd)
+}
+
+// count counts the completions of a partial board given free, the
+// non-empty set of free squares of the next row. It looks one row ahead:
+// a square that leaves the row after no free square is not descended into.
+func count(all, free, cols, ld, rd uint32) uint64 {
+	var total uint64
+	for free != 0 {
+		bit := free & -free
+		free ^= bit
+		c := cols | bit
+		if c == all {
+			return 1 // the last row has exactly one free square
+		}
+		l, d := (ld|bit)<<1, (rd|bit)>>1
+		if next := all &^ (c | l | d); next != 0 {
+			total += count(all, next, c, l, d)
+		}
+	}
+	return total
 }
 
 // Solutions returns an iterator over every solution of the n-queens puzzle

@@ -45,9 +45,9 @@ func (a *app) build(ctx context.Context, ns []int) error {
 	for _, n := range ns {
 		if n > a.cfg.MaxBuildN {
 			k, _ := nqueens.KnownCounts(n)
-			size := "an unknown number of"
+			size := "more rows than OEIS has counted"
 			if k.Unique > 0 {
-				size = fmt.Sprintf("%d rows, about %s,", k.Unique, humanBytes(k.Unique*bytesPerClass(n)))
+				size = fmt.Sprintf("%d rows, about %s", k.Unique, humanBytes(k.Unique*bytesPerClass(n)))
 			}
 			return usageError{fmt.Errorf("n=%d is above the build limit %d: its catalog would hold %s; raise max_build_n (--max-n) to build it anyway",
 				n, a.cfg.MaxBuildN, size)}

@@ -221,9 +221,9 @@ func (b *Builder) Add(i int, classes []nqueens.Layout) error {
 			return fmt.Errorf("build n=%d: placement of size %d", b.n, l.Placement.N())
 		}
 		b.key = l.Placement.AppendKey(b.key[:0])
-		b.args = append(b.args, b.n, string(b.key), l.Symmetry.Orbit())
+		b.args = append(b.args, string(b.key), l.Symmetry.Orbit())
 		b.state.Counts.Add(l.Symmetry)
-		if len(b.args) == 3*batchRows {
+		if len(b.args) == 2*batchRows {
 			if err := b.flush(); err != nil {
 				return err
 			}
@@ -241,21 +241,21 @@ func (b *Builder) Add(i int, classes []nqueens.Layout) error {
 
 // flush inserts the buffered rows.
 func (b *Builder) flush() error {
-	rows := len(b.args) / 3
+	rows := len(b.args) / 2
 	if rows == 0 {
 		return nil
 	}
 	var err error
 	if rows == batchRows {
 		if b.stmt == nil {
-			b.stmt, err = b.tx.PrepareContext(b.ctx, insertSQL(batchRows))
+			b.stmt, err = b.tx.PrepareContext(b.ctx, insertSQL(b.n, batchRows))
 			if err != nil {
 				return fmt.Errorf("build n=%d: prepare insert: %w", b.n, translate(err))
 			}
 		}
 		_, err = b.stmt.ExecContext(b.ctx, b.args...)
 	} else {
-		_, err = b.tx.ExecContext(b.ctx, insertSQL(rows), b.args...)
+		_, err = b.tx.ExecContext(b.ctx, insertSQL(b.n, rows), b.args...)
 	}
 	if err != nil {
 		return fmt.Errorf("build n=%d: insert classes: %w", b.n, translate(err))
@@ -264,15 +264,17 @@ func (b *Builder) flush() error {
 	return nil
 }
 
-// insertSQL returns a statement inserting rows classes.
-func insertSQL(rows int) string {
+// insertSQL returns a statement inserting rows classes of n, each bound as
+// placement and orbit. n, an int checked by Begin, is written in the text.
+func insertSQL(n, rows int) string {
 	var s strings.Builder
 	s.WriteString("INSERT INTO classes (n, placement, orbit) VALUES ")
+	row := fmt.Sprintf("(%d,?,?)", n)
 	for i := range rows {
 		if i > 0 {
 			s.WriteByte(',')
 		}
-		s.WriteString("(?,?,?)")
+		s.WriteString(row)
 	}
 	return s.String()
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/go-viper/mapstructure/v2"
@@ -40,6 +41,29 @@ type app struct {
 	cfg    config
 	stdout io.Writer
 	stderr io.Writer
+	prof   *os.File
+}
+
+// startProfile starts CPU profiling if --cpuprofile names a file.
+func (a *app) startProfile(cmd *cobra.Command) error {
+	path, _ := cmd.Flags().GetString("cpuprofile")
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	a.prof = f
+	return pprof.StartCPUProfile(f)
+}
+
+// stopProfile ends CPU profiling, if it was started.
+func (a *app) stopProfile() {
+	if a.prof != nil {
+		pprof.StopCPUProfile()
+		a.prof.Close()
+	}
 }
 
 // logf writes a progress message to stderr unless quiet.
@@ -68,8 +92,12 @@ Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			return a.load(cmd)
+			if err := a.load(cmd); err != nil {
+				return err
+			}
+			return a.startProfile(cmd)
 		},
+		PersistentPostRun: func(*cobra.Command, []string) { a.stopProfile() },
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -79,6 +107,8 @@ Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 	pf.Int("workers", defaults.Workers, "search goroutines (0: all cores)")
 	pf.String("config", defaultConfigFile, "config file (YAML)")
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
+	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
+	pf.MarkHidden("cpuprofile")
 	root.AddCommand(a.buildCmd(), a.countCmd(), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd())
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root

@@ -13,8 +13,9 @@ import (
 // Classes returns an iterator over the stored classes of n in
 // lexicographic order of their canonical placements, numbered from 1 in
 // that order. For an incomplete build it yields the classes stored so far.
-// A read or decoding error is yielded once, with a zero Layout, and ends
-// the iteration. The iterator can be used more than once; each use queries
+// A row that cannot be decoded is yielded as an error naming its class
+// number, and the iteration goes on; a read error is yielded once, with a
+// zero Layout, and ends it. The iterator can be used more than once; each use queries
 // again.
 func (db *DB) Classes(ctx context.Context, n int) iter.Seq2[nqueens.Layout, error] {
 	return db.classes(ctx, n, `SELECT placement, orbit FROM classes WHERE n = ? ORDER BY placement`, n)
@@ -37,8 +38,7 @@ func (db *DB) classes(ctx context.Context, n int, query string, args ...any) ite
 				return
 			}
 			k++
-			l, err := decode(n, k, key, orbit)
-			if !yield(l, err) || err != nil {
+			if !yield(decode(n, k, key, orbit)) {
 				return
 			}
 		}

@@ -132,7 +132,7 @@ func verifyBuild(ctx context.Context, db *store.DB, b store.Build) (verifyJSON, 
 				return r, err
 			}
 			problem("unreadable row: %v", err)
-			break
+			continue
 		}
 		p := l.Placement
 		switch {

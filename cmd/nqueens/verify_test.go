@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+// runCLI runs the command in-process and returns its stdout, stderr and
+// error.
+func runCLI(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), args, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+// TestVerifyCatchesTampering edits a built catalog behind nqueens' back in
+// each way a row can go wrong and checks that verify names the n and the
+// class and fails with errMismatch (exit status 3).
+func TestVerifyCatchesTampering(t *testing.T) {
+	tests := []struct {
+		name string
+		sql  string
+		want string
+	}{
+		{"edited placement", `UPDATE classes SET placement = '05726341' WHERE n = 8 AND placement = '05726314'`, "is not a solution"},
+		{"non-canonical placement", `UPDATE classes SET placement = '46152037' WHERE n = 8 AND placement = '04752613'`, "(4 6 1 5 2 0 3 7) is not canonical: its class's representative is 0 4 7 5 2 6 1 3"},
+		{"deleted row", `DELETE FROM classes WHERE n = 8 AND placement = '05726314'`, "stored classes add up to total 84, unique 11"},
+		{"duplicated class (another member stored)", `INSERT INTO classes VALUES (8, '73025164', 8)`, "(7 3 0 2 5 1 6 4) is not canonical: its class's representative is 0 4 7 5 2 6 1 3"},
+		{"short placement", `INSERT INTO classes VALUES (8, '0475261', 8)`, `unreadable row: n=8 class 1: parse key "0475261"`},
+		{"wrong orbit", `UPDATE classes SET orbit = 4 WHERE n = 8 AND placement = '04752613'`, "has orbit 4 recorded, but its orbit is 8"},
+		{"bad orbit value", `UPDATE classes SET orbit = 3 WHERE n = 8 AND placement = '04752613'`, "orbit size must be 8, 4, 2 or 1, got 3"},
+		{"wrong count", `UPDATE builds SET total = 93 WHERE n = 8`, "the build records total 93"},
+		{"counts agree but differ from OEIS", `DELETE FROM classes WHERE n = 8 AND placement = '05726314'; UPDATE builds SET total = 84, unique_count = 11, orbit8 = 10 WHERE n = 8`, "differ from OEIS"},
+		{"incomplete", `UPDATE builds SET complete = 0 WHERE n = 8`, "build is incomplete"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "c.db")
+			if _, _, err := runCLI(t, "--db", db, "-q", "build", "7,8"); err != nil {
+				t.Fatal(err)
+			}
+			if out, _, err := runCLI(t, "--db", db, "verify"); err != nil {
+				t.Fatalf("verify before tampering: %v\n%s", err, out)
+			}
+			sdb, err := sql.Open("sqlite", db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sdb.Exec(tt.sql); err != nil {
+				t.Fatal(err)
+			}
+			sdb.Close()
+			out, _, err := runCLI(t, "--db", db, "verify")
+			if !errors.Is(err, errMismatch) {
+				t.Fatalf("verify after %s: err = %v, want errMismatch\n%s", tt.name, err, out)
+			}
+			if !strings.Contains(out, "n=8 MISMATCH: ") || !strings.Contains(out, tt.want) {
+				t.Errorf("verify output does not name the problem %q:\n%s", tt.want, out)
+			}
+			if !strings.Contains(out, "n=7 ok: 40 solutions in 6 classes") {
+				t.Errorf("verify output does not pass the untouched n=7:\n%s", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,310 @@
+package export_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/export"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// layouts returns the classes of n, or with all every solution class by
+// class, as the command exports them.
+func layouts(n int, all bool) []nqueens.Layout {
+	var out []nqueens.Layout
+	for l := range canonical.Classes(context.Background(), n, 1) {
+		if !all {
+			out = append(out, l)
+			continue
+		}
+		for _, p := range canonical.Orbit(l.Placement) {
+			m := l
+			m.Placement = p
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func write(t testing.TB, format string, ls []nqueens.Layout) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := export.New(format, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range ls {
+		if err := w.Write(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	for _, format := range export.Formats {
+		for _, n := range []int{4, 6, 8} {
+			for _, all := range []bool{false, true} {
+				name := fmt.Sprintf("%s-%d", format, n)
+				if all {
+					name += "-all"
+				}
+				t.Run(name, func(t *testing.T) {
+					got := write(t, format, layouts(n, all))
+					path := filepath.Join("testdata", name+".golden")
+					if *update {
+						if err := os.WriteFile(path, got, 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
+					want, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatalf("%v (run go test ./export -update to create it)", err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("%s differs from %s:\n%s", name, path, got)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestLeetCodeExact(t *testing.T) {
+	got := string(write(t, "leetcode", layouts(4, true)))
+	want := `[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]` + "\n"
+	if got != want {
+		t.Errorf("leetcode n=4 --all = %q, want %q", got, want)
+	}
+}
+
+// jsonLayout is the documented shape of one JSON object.
+type jsonLayout struct {
+	N         int    `json:"n"`
+	Class     int64  `json:"class"`
+	Placement []int  `json:"placement"`
+	Orbit     int    `json:"orbit"`
+	Symmetry  string `json:"symmetry"`
+}
+
+func TestJSONParsesBack(t *testing.T) {
+	for _, tt := range []struct {
+		n           int
+		all         bool
+		want, class int
+	}{{8, false, 12, 12}, {8, true, 92, 12}, {6, true, 4, 1}, {10, true, 724, 92}} {
+		ls := layouts(tt.n, tt.all)
+		var got []jsonLayout
+		if err := json.Unmarshal(write(t, "json", ls), &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != tt.want {
+			t.Fatalf("n=%d all=%v: %d objects, want %d", tt.n, tt.all, len(got), tt.want)
+		}
+		seen := map[nqueens.Placement]bool{}
+		for i, j := range got {
+			p, err := nqueens.New(j.Placement)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Valid(); err != nil {
+				t.Errorf("object %d: %v", i, err)
+			}
+			if seen[p] {
+				t.Errorf("object %d: %v written twice", i, p)
+			}
+			seen[p] = true
+			l := ls[i]
+			if j.N != tt.n || p != l.Placement || j.Class != l.Class || j.Orbit != l.Symmetry.Orbit() || j.Symmetry != l.Symmetry.String() {
+				t.Errorf("object %d = %+v, wrote %+v", i, j, l)
+			}
+		}
+		if last := got[len(got)-1].Class; last != int64(tt.class) {
+			t.Errorf("last class %d, want %d", last, tt.class)
+		}
+	}
+}
+
+func TestCSVParses(t *testing.T) {
+	ls := layouts(8, true)
+	recs, err := csv.NewReader(bytes.NewReader(write(t, "csv", ls))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(recs[0], ","); got != export.CSVHeader {
+		t.Fatalf("header %q", got)
+	}
+	if len(recs) != 93 {
+		t.Fatalf("%d records, want 93", len(recs))
+	}
+	for i, rec := range recs[1:] {
+		p, err := nqueens.Parse(rec[4])
+		if err != nil || p != ls[i].Placement || p.Valid() != nil {
+			t.Errorf("row %d: placement %q, %v", i+1, rec[4], err)
+		}
+		if rec[0] != "8" || rec[1] != strconv.FormatInt(ls[i].Class, 10) || rec[2] != strconv.Itoa(ls[i].Symmetry.Orbit()) || rec[3] != ls[i].Symmetry.String() {
+			t.Errorf("row %d: %v", i+1, rec)
+		}
+	}
+}
+
+func TestLeetCodeParses(t *testing.T) {
+	var boards [][]string
+	if err := json.Unmarshal(write(t, "leetcode", layouts(8, true)), &boards); err != nil {
+		t.Fatal(err)
+	}
+	if len(boards) != 92 {
+		t.Fatalf("%d boards", len(boards))
+	}
+	seen := map[string]bool{}
+	for i, b := range boards {
+		if len(b) != 8 {
+			t.Fatalf("board %d has %d rows", i, len(b))
+		}
+		cols := make([]int, 8)
+		for r, row := range b {
+			if len(row) != 8 || strings.Count(row, "Q") != 1 || strings.Count(row, ".") != 7 {
+				t.Fatalf("board %d row %d = %q", i, r, row)
+			}
+			cols[r] = strings.IndexByte(row, 'Q')
+		}
+		if err := nqueens.MustNew(cols...).Valid(); err != nil {
+			t.Errorf("board %d: %v", i, err)
+		}
+		key := strings.Join(b, "/")
+		if seen[key] {
+			t.Errorf("board %d repeated", i)
+		}
+		seen[key] = true
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	for format, want := range map[string]string{"json": "[]\n", "csv": export.CSVHeader + "\n", "leetcode": "[]\n"} {
+		if got := string(write(t, format, nil)); got != want {
+			t.Errorf("empty %s = %q, want %q", format, got, want)
+		}
+		var v any
+		if format != "csv" && json.Unmarshal([]byte(want), &v) != nil {
+			t.Errorf("empty %s is not JSON", format)
+		}
+	}
+}
+
+func TestUnknownFormat(t *testing.T) {
+	_, err := export.New("xml", &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "json, csv, leetcode") {
+		t.Errorf("New(xml) error = %v", err)
+	}
+}
+
+// failWriter accepts limit bytes, then fails.
+type failWriter struct{ limit int }
+
+var errFull = errors.New("disk full")
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if len(p) > f.limit {
+		n := f.limit
+		f.limit = 0
+		return n, errFull
+	}
+	f.limit -= len(p)
+	return len(p), nil
+}
+
+func TestWriteErrorsReported(t *testing.T) {
+	ls := layouts(12, false) // 1787 layouts: well past the 64 KiB buffer
+	for _, format := range export.Formats {
+		for _, limit := range []int{0, 100, 70000} {
+			w, _ := export.New(format, &failWriter{limit: limit})
+			var werr error
+			for _, l := range ls {
+				if werr = w.Write(l); werr != nil {
+					break
+				}
+			}
+			cerr := w.Close()
+			if !errors.Is(cerr, errFull) {
+				t.Errorf("%s, fail after %d bytes: Close = %v, Write = %v; want %v", format, limit, cerr, werr, errFull)
+			}
+		}
+	}
+}
+
+func FuzzJSONRoundTrip(f *testing.F) {
+	f.Add([]byte{1, 3, 0, 2}, int64(1), uint8(2))
+	f.Add([]byte{0}, int64(7), uint8(3))
+	f.Fuzz(func(t *testing.T, cols []byte, class int64, sym uint8) {
+		ints := make([]int, len(cols))
+		for i, c := range cols {
+			ints[i] = int(c)
+		}
+		p, err := nqueens.New(ints)
+		if err != nil || sym > uint8(nqueens.SymFull) {
+			t.Skip()
+		}
+		l := nqueens.Layout{Class: class, Placement: p, Symmetry: nqueens.Symmetry(sym)}
+		var got []jsonLayout
+		if err := json.Unmarshal(write(t, "json", []nqueens.Layout{l, l}), &got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || !slices.Equal(got[0].Placement, ints) || got[0].Class != class ||
+			got[0].Symmetry != l.Symmetry.String() || got[0].Orbit != l.Symmetry.Orbit() || got[0].N != len(ints) {
+			t.Fatalf("wrote %+v, read %+v", l, got)
+		}
+	})
+}
+
+func ExampleNewLeetCode() {
+	w := export.NewLeetCode(os.Stdout)
+	for _, cols := range [][]int{{1, 3, 0, 2}, {2, 0, 3, 1}} {
+		w.Write(nqueens.Layout{Class: 1, Placement: nqueens.MustNew(cols...), Symmetry: nqueens.SymRot90})
+	}
+	if err := w.Close(); err != nil {
+		fmt.Println(err)
+	}
+	// Output: [[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]
+}
+
+func ExampleNewCSV() {
+	w := export.NewCSV(os.Stdout)
+	w.Write(nqueens.Layout{Class: 1, Placement: nqueens.MustNew(1, 3, 5, 0, 2, 4), Symmetry: nqueens.SymRot180})
+	if err := w.Close(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// n,class,orbit,symmetry,placement
+	// 6,1,4,rot180,1 3 5 0 2 4
+}
+
+func BenchmarkCSV(b *testing.B) {
+	l := nqueens.Layout{Class: 1846955, Placement: nqueens.MustNew(15, 13, 11, 9, 7, 5, 3, 1, 14, 12, 10, 8, 6, 4, 2, 0), Symmetry: nqueens.SymNone}
+	w := export.NewCSV(discard{})
+	for b.Loop() {
+		w.Write(l)
+	}
+	w.Close()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "layouts/s")
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }

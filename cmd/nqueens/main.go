@@ -44,12 +44,18 @@ func mainExit() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	if err == nil {
-		return exitOK
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "nqueens: %s\n", oneLine(err.Error()))
 	}
-	fmt.Fprintf(os.Stderr, "nqueens: %s\n", oneLine(err.Error()))
+	return exitCode(err)
+}
+
+// exitCode returns the exit status for the error run returned.
+func exitCode(err error) int {
 	var ue usageError
 	switch {
+	case err == nil:
+		return exitOK
 	case errors.As(err, &ue):
 		return exitUsage
 	case errors.Is(err, errMismatch):

@@ -91,6 +91,17 @@ the built-in defaults.
 Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				msg := fmt.Sprintf("unknown command %q: run nqueens --help for the list", args[0])
+				if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+					msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+				}
+				return usageError{errors.New(msg)}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := a.load(cmd); err != nil {
 				return err

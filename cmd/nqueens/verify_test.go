@@ -71,3 +71,30 @@ func TestVerifyCatchesTampering(t *testing.T) {
 		})
 	}
 }
+
+func TestExitCodes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"count", "8"}, exitOK},
+		{[]string{"--db", db, "-q", "build", "5"}, exitOK},
+		{[]string{"--db", db, "verify", "5"}, exitOK},
+		{[]string{"--db", db, "verify", "6"}, exitMismatch},
+		{[]string{"--db", db, "export", "6"}, exitError},
+		{[]string{"--db", filepath.Join(t.TempDir(), "none.db"), "stats"}, exitError},
+		{[]string{"count", "0"}, exitUsage},
+		{[]string{"count"}, exitUsage},
+		{[]string{"export", "5", "--format", "xml"}, exitUsage},
+		{[]string{"frobnicate"}, exitUsage},
+		{[]string{"count", "8", "--no-such-flag"}, exitUsage},
+		{[]string{"build", "18"}, exitUsage},
+	}
+	for _, tt := range tests {
+		_, _, err := runCLI(t, tt.args...)
+		if got := exitCode(err); got != tt.want {
+			t.Errorf("nqueens %v: exit status %d (%v), want %d", tt.args, got, err, tt.want)
+		}
+	}
+}

@@ -52,6 +52,12 @@ func ParseNList(s string) ([]int, error) {
 			return nil, fmt.Errorf("list of n %s has an empty item", quoteShort(s))
 		}
 		lo, hi, isRange := strings.Cut(part, "-")
+		if isRange && lo == "" {
+			return nil, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, quoteShort(part))
+		}
+		if isRange && hi == "" {
+			return nil, fmt.Errorf("range %s has no end: write it like 4-12", quoteShort(part))
+		}
 		a, err := ParseN(lo)
 		if err != nil {
 			return nil, fmt.Errorf("in %s: %w", quoteShort(part), err)

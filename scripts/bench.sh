@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Times `nqueens count N` and `nqueens build N` (into a fresh catalog) side by
+# side with the C reference counter ../shared/bench/ref_total.c, in one
+# sitting, and prints a Markdown table with the ratios R(n)/t.
+#
+#   scripts/bench.sh            # n = 14..17
+#   scripts/bench.sh 14 15 16   # chosen n
+#
+# Without ../shared/bench (a clone on its own) it says so and times nqueens
+# alone. Each figure is the best of REPS runs (default 3) of wall time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/go/bin"
+
+ns=("$@")
+[ ${#ns[@]} -gt 0 ] || ns=(14 15 16 17)
+reps=${REPS:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+go build -o "$work/nqueens" ./cmd/nqueens
+ref=""
+if [ -f ../shared/bench/ref_total.c ]; then
+	gcc -O3 -march=native -o "$work/ref_total" ../shared/bench/ref_total.c
+	ref="$work/ref_total"
+else
+	echo "note: ../shared/bench/ref_total.c not found: timing nqueens alone, no ratios" >&2
+fi
+
+# best CMD...: the smallest wall time in seconds of REPS runs.
+best() {
+	local b="" t
+	for _ in $(seq "$reps"); do
+		/usr/bin/time -o "$work/t" -f %e "$@" >/dev/null 2>&1
+		t=$(tail -1 "$work/t")
+		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
+	done
+	echo "$b"
+}
+
+# build_time N: wall time of building N into a fresh catalog, best of REPS.
+build_time() {
+	local b="" t
+	for _ in $(seq "$reps"); do
+		rm -f "$work"/b.db*
+		/usr/bin/time -o "$work/t" -f %e "$work/nqueens" build "$1" --db "$work/b.db" -q --max-n 32 >/dev/null
+		t=$(tail -1 "$work/t")
+		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
+	done
+	echo "$b"
+}
+
+ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), best of $reps runs"
+echo
+echo "| n | ref_total R(n) s | count s | R/count | build s | R/build | catalog MiB |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for n in "${ns[@]}"; do
+	r="-"
+	[ -n "$ref" ] && r=$(best "$ref" "$n")
+	c=$(best "$work/nqueens" count "$n")
+	b=$(build_time "$n")
+	size=$(awk "BEGIN{printf \"%.1f\", $(stat -c %s "$work/b.db") / 1048576}")
+	if [ -n "$ref" ]; then
+		echo "| $n | $r | $c | $(ratio "$r" "$c") | $b | $(ratio "$r" "$b") | $size |"
+	else
+		echo "| $n | - | $c | - | $b | - | $size |"
+	fi
+done

@@ -115,6 +115,23 @@ func IsCanonical(p nqueens.Placement) bool {
 	return Fold(p) == p
 }
 
+// Classify reports whether the solution p is its class's canonical
+// representative and, if it is, the symmetry of its class. It gives the
+// same answers as IsCanonical and SymmetryOf but compares p with its images
+// entry by entry, stopping at the first difference, which makes it several
+// times faster. Like SymmetryOf it is meant for solutions.
+func Classify(p nqueens.Placement) (nqueens.Symmetry, bool) {
+	n := p.N()
+	if n == 1 {
+		return nqueens.SymFull, true
+	}
+	var a [nqueens.MaxN]uint8
+	for r := range n {
+		a[r] = uint8(p.Col(r))
+	}
+	return classify(&a, n)
+}
+
 // SymmetryOf returns the symmetry of p's class. It is only meaningful for
 // solutions (p.Valid() == nil): for other permutations a reflection may
 // also fix p, which this does not look at.

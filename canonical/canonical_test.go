@@ -146,6 +146,17 @@ func TestTransformsMatchGeometry(t *testing.T) {
 	}
 }
 
+func TestClassifyAgreesOnEverySolution(t *testing.T) {
+	for _, n := range []int{1, 4, 5, 6, 7, 8, 9, 10} {
+		for p := range enumerate.Solutions(n) {
+			sym, ok := canonical.Classify(p)
+			if ok != canonical.IsCanonical(p) || (ok && sym != canonical.SymmetryOf(p)) {
+				t.Fatalf("Classify(%v) = %v, %v", p, sym, ok)
+			}
+		}
+	}
+}
+
 func TestSymmetryExamples(t *testing.T) {
 	tests := []struct {
 		p    nqueens.Placement
@@ -197,6 +208,12 @@ func FuzzFold(f *testing.F) {
 		}
 		if orbit := canonical.Orbit(p); orbit[0] != fp {
 			t.Fatalf("Orbit(%v)[0] = %v, want %v", p, orbit[0], fp)
+		}
+		if p.Valid() == nil {
+			sym, ok := canonical.Classify(p)
+			if ok != (fp == p) || (ok && sym != canonical.SymmetryOf(p)) {
+				t.Fatalf("Classify(%v) = %v, %v; IsCanonical %v, SymmetryOf %v", p, sym, ok, fp == p, canonical.SymmetryOf(p))
+			}
 		}
 	})
 }

@@ -141,7 +141,11 @@ type searcher struct {
 	// block holds, for every row, the squares the pruning rules out plus
 	// every bit beyond the board, so that ^(cols|ld|rd|block[r]) is exactly
 	// the free squares of row r.
-	block  [nqueens.MaxN]uint32
+	block [nqueens.MaxN]uint32
+	// need holds, for every row, the columns the rows above it must
+	// already occupy: the queens of the side columns lie in rows c..m-c,
+	// so from row m-c+1 on both side columns must be taken.
+	need   [nqueens.MaxN]uint32
 	corner bool
 	p      [nqueens.MaxN]uint8
 	counts nqueens.Counts
@@ -170,6 +174,10 @@ func (s *searcher) run(u Unit) {
 	off := ^full(n)
 	for r := range f {
 		s.block[r] = f[r] | off
+		s.need[r] = 0
+		if c > 0 && r > n-1-c {
+			s.need[r] = 1 | 1<<uint(n-1)
+		}
 	}
 	var cols, ld, rd uint32
 	for r := range int(u.depth) {
@@ -201,12 +209,12 @@ func (s *searcher) place(r int, free, cols, ld, rd uint32) {
 		s.leaf()
 		return
 	}
-	block := s.block[r+1]
+	block, need := s.block[r+1], s.need[r+1]
 	for free != 0 {
 		bit := free & -free
 		free ^= bit
 		c, l, d := cols|bit, (ld|bit)<<1, (rd|bit)>>1
-		if next := ^(c | l | d | block); next != 0 {
+		if next := ^(c | l | d | block); next != 0 && c&need == need {
 			s.p[r] = uint8(bits.TrailingZeros32(bit))
 			s.place(r+1, next, c, l, d)
 		}

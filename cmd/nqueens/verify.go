@@ -135,13 +135,12 @@ func verifyBuild(ctx context.Context, db *store.DB, b store.Build) (verifyJSON, 
 			continue
 		}
 		p := l.Placement
-		switch {
-		case p.Valid() != nil:
-			problem("class %d (%s) is not a solution: %v", l.Class, p, p.Valid())
-		case !canonical.IsCanonical(p):
+		if err := p.Valid(); err != nil {
+			problem("class %d (%s) is not a solution: %v", l.Class, p, err)
+		} else if sym, ok := canonical.Classify(p); !ok {
 			problem("class %d (%s) is not canonical: its class's representative is %s", l.Class, p, canonical.Fold(p))
-		case canonical.SymmetryOf(p) != l.Symmetry:
-			problem("class %d (%s) has orbit %d recorded, but its orbit is %d", l.Class, p, l.Symmetry.Orbit(), canonical.SymmetryOf(p).Orbit())
+		} else if sym != l.Symmetry {
+			problem("class %d (%s) has orbit %d recorded, but its orbit is %d", l.Class, p, l.Symmetry.Orbit(), sym.Orbit())
 		}
 		if l.Class > 1 && p.Compare(prev) <= 0 {
 			problem("class %d (%s) is out of order or repeated after %s", l.Class, p, prev)

@@ -98,3 +98,52 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedBuildResumes cancels a build part way, as Ctrl-C does,
+// checks that the catalog reports the n incomplete and refuses to export
+// it, then builds again and checks that the build resumes and verifies.
+func TestInterruptedBuildResumes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut bytes.Buffer
+	done := make(chan error)
+	go func() { done <- run(ctx, []string{"--db", db, "build", "15", "--workers", "1"}, &out, &errOut) }()
+	// Cancel once the build has committed some work: poll the catalog.
+	for {
+		stats, _, _ := runCLI(t, "--db", db, "stats")
+		if strings.Contains(stats, "no (") && !strings.Contains(stats, "no (0/") {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("build ended before it could be interrupted: %v", err)
+		default:
+		}
+	}
+	cancel()
+	err := <-done
+	if err == nil || !strings.Contains(err.Error(), "interrupted: n=15 stopped after") || !strings.Contains(err.Error(), "run the same build again to resume") {
+		t.Fatalf("interrupted build: err = %v", err)
+	}
+	stats, _, _ := runCLI(t, "--db", db, "stats", "--json")
+	if !strings.Contains(stats, `"complete": false`) {
+		t.Fatalf("interrupted build reported complete:\n%s", stats)
+	}
+	if _, _, err := runCLI(t, "--db", db, "export", "15"); err == nil || !strings.Contains(err.Error(), "only partly built") {
+		t.Fatalf("export of an incomplete n: %v", err)
+	}
+	if _, _, err := runCLI(t, "--db", db, "verify", "15"); !errors.Is(err, errMismatch) {
+		t.Fatalf("verify of an incomplete n: %v", err)
+	}
+	_, stderr, err := runCLI(t, "--db", db, "build", "15")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "n=15: resuming at work unit") {
+		t.Errorf("second build did not resume:\n%s", stderr)
+	}
+	out2, _, err := runCLI(t, "--db", db, "verify", "15")
+	if err != nil || !strings.Contains(out2, "n=15 ok: 2279184 solutions in 285053 classes") {
+		t.Fatalf("verify after resume: %v\n%s", err, out2)
+	}
+}

@@ -74,6 +74,10 @@ func (a *app) build(ctx context.Context, ns []int) error {
 	return writeBuildTable(a.stdout, built)
 }
 
+// testHookUnitAdded, when set by a test, is called after each work unit's
+// classes are handed to the catalog.
+var testHookUnitAdded func(unit int)
+
 // buildOne builds n into db, or resumes its build.
 func (a *app) buildOne(ctx context.Context, db *store.DB, n int) error {
 	if b, err := db.Build(ctx, n); err == nil && b.Complete {
@@ -99,6 +103,9 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int) error {
 	for i, batch := range canonical.UnitClasses(ctx, units, from, workers) {
 		if err := b.Add(i, batch); err != nil {
 			return err
+		}
+		if testHookUnitAdded != nil {
+			testHookUnitAdded(i)
 		}
 		if now := time.Now(); now.Sub(lastLog) >= 2*time.Second {
 			lastLog = now

@@ -261,6 +261,18 @@ func BenchmarkCount(b *testing.B) {
 	}
 }
 
+// BenchmarkCountSerial measures the search on one goroutine, where the
+// machine's other load disturbs it least.
+func BenchmarkCountSerial(b *testing.B) {
+	for _, n := range []int{12, 14} {
+		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
+			for b.Loop() {
+				canonical.Count(context.Background(), n, 1)
+			}
+		})
+	}
+}
+
 func BenchmarkClasses(b *testing.B) {
 	for b.Loop() {
 		for range canonical.Classes(context.Background(), 13, 0) {

@@ -157,13 +157,30 @@ type searcher struct {
 // run searches the unit's subtree, adding what it finds to s.counts and
 // calling s.emit.
 func (s *searcher) run(u Unit) {
-	n := int(u.n)
-	s.n, s.last = n, n-1
-	if n == 1 {
+	if u.n == 1 {
+		s.n, s.last = 1, 0
 		s.p[0] = 0
 		s.found(nqueens.SymFull)
 		return
 	}
+	start, free, cols, ld, rd, ok := s.init(u)
+	switch {
+	case !ok:
+	case start == s.n:
+		s.leaf()
+	default:
+		s.place(start, free, cols, ld, rd)
+	}
+}
+
+// init prepares s for the search below the unit's prefix (of n > 1) and
+// returns the row the search starts at with its free squares, and the
+// columns and diagonals the prefix occupies. It reports false if the
+// prefix rules itself out, or leaves the next row no free square. When
+// the prefix fills the board, start is n.
+func (s *searcher) init(u Unit) (start int, free, cols, ld, rd uint32, ok bool) {
+	n := int(u.n)
+	s.n, s.last = n, n-1
 	c := int(u.prefix[0])
 	p1 := n
 	if u.depth > 1 {
@@ -179,23 +196,20 @@ func (s *searcher) run(u Unit) {
 			s.need[r] = 1 | 1<<uint(n-1)
 		}
 	}
-	var cols, ld, rd uint32
 	for r := range int(u.depth) {
 		bit := uint32(1) << u.prefix[r]
 		if (cols|ld|rd|s.block[r])&bit != 0 {
-			return
+			return 0, 0, 0, 0, 0, false
 		}
 		s.p[r] = u.prefix[r]
 		cols, ld, rd = cols|bit, (ld|bit)<<1, (rd|bit)>>1
 	}
-	start := int(u.depth)
+	start = int(u.depth)
 	if start == n {
-		s.leaf()
-		return
+		return start, 0, cols, ld, rd, true
 	}
-	if free := ^(cols | ld | rd | s.block[start]); free != 0 {
-		s.place(start, free, cols, ld, rd)
-	}
+	free = ^(cols | ld | rd | s.block[start])
+	return start, free, cols, ld, rd, free != 0
 }
 
 // place tries every square of free, the non-empty set of free squares of
@@ -367,7 +381,12 @@ func (u Unit) collect(buf []nqueens.Layout) []nqueens.Layout {
 // cores when workers < 1). It returns ctx.Err() with partial tallies if ctx
 // is cancelled first. It panics if n is outside 1..nqueens.MaxN.
 func Count(ctx context.Context, n, workers int) (nqueens.Counts, error) {
-	units := Units(n)
+	return CountUnits(ctx, Units(n), workers)
+}
+
+// CountUnits returns the tallies of the given work units, as Count does
+// for all the units of a board: a shard's, for instance.
+func CountUnits(ctx context.Context, units []Unit, workers int) (nqueens.Counts, error) {
 	var mu sync.Mutex
 	var total nqueens.Counts
 	err := enumerate.Each(ctx, len(units), workers, func(_ context.Context, i int) {

@@ -1,0 +1,180 @@
+package canonical
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/enumerate"
+)
+
+// Sharding splits the work units of a board into k disjoint slices, the
+// shards, that separate processes or machines can search on their own. The
+// split depends only on n and k, so every process computes the same one.
+// Units differ in cost by orders of magnitude (a unit whose first queen is
+// near the middle of the top row is pruned early), so shards are balanced
+// by an estimate of each unit's cost rather than by their number.
+
+// costProbes is the number of random paths Cost follows per unit.
+const costProbes = 16
+
+// Cost returns an estimate of the size of the unit's search tree, in
+// nodes: the mean of Knuth's estimator over random paths from the prefix
+// down, each multiplying the numbers of choices met on its way. The paths
+// are drawn from a generator seeded by the unit alone, so the estimate is
+// the same on every machine and in every run.
+func (u Unit) Cost() uint64 {
+	if u.n == 1 {
+		return 1
+	}
+	var s searcher
+	start, free0, cols0, ld0, rd0, ok := s.init(u)
+	if !ok {
+		return 1
+	}
+	rng := splitmix(uint64(u.n))
+	for _, c := range u.prefix[:u.depth] {
+		rng = splitmix(rng ^ uint64(c))
+	}
+	var sum uint64
+	for range costProbes {
+		est, nodes := uint64(1), uint64(1)
+		free, cols, ld, rd := free0, cols0, ld0, rd0
+		for r := start; r < s.last; r++ {
+			// The children that pass the look-ahead, as place sees them.
+			block, need := s.block[r+1], s.need[r+1]
+			var kids [nqueens.MaxN]uint32
+			k := 0
+			for f := free; f != 0; f &= f - 1 {
+				bit := f & -f
+				c, l, d := cols|bit, (ld|bit)<<1, (rd|bit)>>1
+				if ^(c|l|d|block) != 0 && c&need == need {
+					kids[k] = bit
+					k++
+				}
+			}
+			if k == 0 {
+				break
+			}
+			est = satMul(est, uint64(k))
+			nodes = satAdd(nodes, est)
+			rng = splitmix(rng)
+			bit := kids[rng%uint64(k)]
+			cols, ld, rd = cols|bit, (ld|bit)<<1, (rd|bit)>>1
+			free = ^(cols | ld | rd | block)
+		}
+		sum = satAdd(sum, nodes/costProbes)
+	}
+	return max(sum, 1)
+}
+
+// splitmix returns the next state of a SplitMix64 generator, which is also
+// its output.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+func satMul(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 {
+		return ^uint64(0)
+	}
+	return lo
+}
+
+func satAdd(a, b uint64) uint64 {
+	s, carry := bits.Add64(a, b, 0)
+	if carry != 0 {
+		return ^uint64(0)
+	}
+	return s
+}
+
+// Shards splits units into k shards balanced by Cost and returns, for each
+// shard, the indexes of its units in increasing order. Every index is in
+// exactly one shard. The split is greedy: units in decreasing order of
+// cost each go to the shard with the least cost so far (the lowest-numbered
+// one on a tie). It returns an error if k is not between 1 and len(units).
+func Shards(units []Unit, k int) ([][]int, error) {
+	if k < 1 || k > len(units) {
+		return nil, fmt.Errorf("shard count %d: want 1 to %d, the number of work units", k, len(units))
+	}
+	costs := make([]uint64, len(units))
+	const chunk = 1024
+	enumerate.Each(context.Background(), (len(units)+chunk-1)/chunk, 0, func(_ context.Context, c int) {
+		for i := c * chunk; i < min(len(units), (c+1)*chunk); i++ {
+			costs[i] = units[i].Cost()
+		}
+	})
+	order := make([]int, len(units))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(costs[b], costs[a]) })
+	h := make(loads, k)
+	for i := range h {
+		h[i].shard = i
+	}
+	out := make([][]int, k)
+	for _, i := range order {
+		out[h[0].shard] = append(out[h[0].shard], i)
+		h[0].cost = satAdd(h[0].cost, costs[i])
+		heap.Fix(&h, 0)
+	}
+	for _, s := range out {
+		slices.Sort(s)
+	}
+	return out, nil
+}
+
+// Shard returns the indexes of the units of shard i of k, in increasing
+// order (see Shards).
+func Shard(units []Unit, i, k int) ([]int, error) {
+	if i < 0 || i >= k {
+		return nil, fmt.Errorf("shard %d/%d: want an index from 0 to %d", i, k, k-1)
+	}
+	all, err := Shards(units, k)
+	if err != nil {
+		return nil, err
+	}
+	return all[i], nil
+}
+
+// ShardUnits returns the work units of shard i of k of a board of n (see
+// Shards), with their indexes in Units(n).
+func ShardUnits(n, i, k int) ([]Unit, []int, error) {
+	units := Units(n)
+	idx, err := Shard(units, i, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]Unit, len(idx))
+	for j, x := range idx {
+		out[j] = units[x]
+	}
+	return out, idx, nil
+}
+
+// loads is a min-heap of shards by cost so far, then by number.
+type loads []struct {
+	cost  uint64
+	shard int
+}
+
+func (h loads) Len() int { return len(h) }
+func (h loads) Less(i, j int) bool {
+	if h[i].cost != h[j].cost {
+		return h[i].cost < h[j].cost
+	}
+	return h[i].shard < h[j].shard
+}
+func (h loads) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *loads) Push(x any)   { panic("loads: fixed size") }
+func (h *loads) Pop() any     { panic("loads: fixed size") }

@@ -1,0 +1,104 @@
+package canonical_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+)
+
+func TestShardsPartitionUnits(t *testing.T) {
+	for _, n := range []int{1, 4, 8, 11, 13} {
+		units := canonical.Units(n)
+		want, err := canonical.Count(context.Background(), n, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{1, 2, 3, 7, len(units)} {
+			if k > len(units) {
+				continue
+			}
+			shards, err := canonical.Shards(units, k)
+			if err != nil {
+				t.Fatalf("n=%d k=%d: %v", n, k, err)
+			}
+			again, _ := canonical.Shards(units, k)
+			if !slices.EqualFunc(shards, again, slices.Equal) {
+				t.Errorf("n=%d k=%d: two splits differ", n, k)
+			}
+			seen := make([]int, len(units))
+			var sum nqueens.Counts
+			for i, idx := range shards {
+				if !slices.IsSorted(idx) {
+					t.Errorf("n=%d k=%d: shard %d not in increasing order", n, k, i)
+				}
+				sub, subIdx, err := canonical.ShardUnits(n, i, k)
+				if err != nil || !slices.Equal(subIdx, idx) || len(sub) != len(idx) {
+					t.Fatalf("n=%d k=%d: ShardUnits(%d) = %v, %v; Shards gives %v", n, k, i, subIdx, err, idx)
+				}
+				for _, x := range idx {
+					seen[x]++
+				}
+				c, err := canonical.CountUnits(context.Background(), sub, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum.Merge(c)
+			}
+			for x, times := range seen {
+				if times != 1 {
+					t.Errorf("n=%d k=%d: unit %d is in %d shards", n, k, x, times)
+				}
+			}
+			if sum != want {
+				t.Errorf("n=%d k=%d: shards count %+v, whole board %+v", n, k, sum, want)
+			}
+		}
+	}
+}
+
+func TestShardsBalanceEstimatedCost(t *testing.T) {
+	units := canonical.Units(14)
+	shards, err := canonical.Shards(units, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var costs []uint64
+	var total uint64
+	for _, idx := range shards {
+		var c uint64
+		for _, x := range idx {
+			c += units[x].Cost()
+		}
+		costs = append(costs, c)
+		total += c
+	}
+	mean := float64(total) / float64(len(costs))
+	if hi := float64(slices.Max(costs)); hi > 1.05*mean {
+		t.Errorf("n=14 k=7: costliest shard %.0f, mean %.0f: more than 5%% apart", hi, mean)
+	}
+}
+
+func TestShardsRejectBadCounts(t *testing.T) {
+	units := canonical.Units(8)
+	for _, k := range []int{0, -1, len(units) + 1} {
+		if _, err := canonical.Shards(units, k); err == nil {
+			t.Errorf("Shards(k=%d) succeeded", k)
+		}
+	}
+	for _, c := range []struct{ i, k int }{{-1, 3}, {3, 3}, {0, 0}} {
+		if _, _, err := canonical.ShardUnits(8, c.i, c.k); err == nil {
+			t.Errorf("ShardUnits(8, %d, %d) succeeded", c.i, c.k)
+		}
+	}
+}
+
+func TestCostIsDeterministic(t *testing.T) {
+	for _, u := range canonical.Units(12)[:50] {
+		if a, b := u.Cost(), u.Cost(); a != b || a == 0 {
+			t.Fatalf("unit %v: Cost %d then %d", u.Prefix(), a, b)
+		}
+	}
+}

@@ -28,6 +28,28 @@ type Build struct {
 	FinishedAt time.Time `db:"-" json:"finished_at,omitzero"`
 	// Seconds is the time spent building, summed over the runs.
 	Seconds float64 `db:"seconds" json:"seconds"`
+	// Shard says which shard of n's work units the build holds; it is the
+	// zero Shard for a build of the whole board.
+	Shard Shard `db:"-" json:"-"`
+}
+
+// Shard names one of Count disjoint slices of the work units of a board
+// (see canonical.Shards): the one numbered Index, from 0. The zero Shard
+// stands for the whole board.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// IsWhole reports whether s stands for the whole board.
+func (s Shard) IsWhole() bool { return s.Count == 0 }
+
+// String returns "I/K", or "whole" for the whole board.
+func (s Shard) String() string {
+	if s.IsWhole() {
+		return "whole"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
 // buildRow is the scan target for a builds row.
@@ -45,9 +67,11 @@ type buildRow struct {
 	StartedAt  string         `db:"started_at"`
 	FinishedAt sql.NullString `db:"finished_at"`
 	Seconds    float64        `db:"seconds"`
+	ShardIndex int            `db:"shard_index"`
+	ShardCount int            `db:"shard_count"`
 }
 
-const buildColumns = `n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, finished_at, seconds`
+const buildColumns = `n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count`
 
 func (r buildRow) build() Build {
 	b := Build{
@@ -56,6 +80,7 @@ func (r buildRow) build() Build {
 			Orbit8: r.Orbit8, Orbit4: r.Orbit4, Orbit2: r.Orbit2, Orbit1: r.Orbit1},
 		Complete: r.Complete, UnitsDone: r.UnitsDone, UnitsTotal: r.UnitsTotal,
 		Seconds: r.Seconds,
+		Shard:   Shard{Index: r.ShardIndex, Count: r.ShardCount},
 	}
 	b.StartedAt, _ = time.Parse(time.RFC3339Nano, r.StartedAt)
 	if r.FinishedAt.Valid {
@@ -103,13 +128,12 @@ func getBuild(ctx context.Context, q sqlx.QueryerContext, n int) (Build, error) 
 type Builder struct {
 	db     *DB
 	n      int
+	shard  Shard
 	unlock func()
 	ctx    context.Context // not cancelled by the caller's cancellation: writes finish
 
 	tx     *sqlx.Tx
-	stmt   *sql.Stmt // multi-row insert of batchRows rows
-	args   []any
-	key    []byte
+	ins    inserter
 	state  Build
 	resume int
 
@@ -134,14 +158,25 @@ const (
 // classes are dropped and the build starts over. The caller must call
 // Finish or Close.
 func (db *DB) Begin(ctx context.Context, n, unitsTotal int) (*Builder, error) {
+	return db.BeginShard(ctx, n, Shard{}, unitsTotal)
+}
+
+// BeginShard is Begin for one shard of n's work units, unitsTotal of them,
+// in a shard catalog (see Merge). A catalog holds each n either whole or
+// as one shard: if it already holds a build of n for another shard, or
+// whole, BeginShard fails with an error wrapping ErrShardMismatch.
+func (db *DB) BeginShard(ctx context.Context, n int, shard Shard, unitsTotal int) (*Builder, error) {
 	if err := nqueens.CheckN(n); err != nil {
 		return nil, err
+	}
+	if !shard.IsWhole() && (shard.Index < 0 || shard.Index >= shard.Count) {
+		return nil, fmt.Errorf("build n=%d: bad shard %s", n, shard)
 	}
 	unlock, err := lockFile(db.path + ".lock")
 	if err != nil {
 		return nil, fmt.Errorf("build n=%d: %w", n, err)
 	}
-	b := &Builder{db: db, n: n, unlock: unlock, ctx: context.WithoutCancel(ctx)}
+	b := &Builder{db: db, n: n, shard: shard, unlock: unlock, ctx: context.WithoutCancel(ctx)}
 	if err := b.start(unitsTotal); err != nil {
 		unlock()
 		return nil, err
@@ -160,16 +195,18 @@ func (b *Builder) start(unitsTotal int) error {
 	st, err := getBuild(ctx, tx, b.n)
 	switch {
 	case errors.Is(err, ErrNotBuilt):
-		st = Build{N: b.n, UnitsTotal: unitsTotal, StartedAt: now}
-		_, err = tx.ExecContext(ctx, `INSERT INTO builds (n, units_total, started_at) VALUES (?, ?, ?)`,
-			b.n, unitsTotal, now.Format(time.RFC3339Nano))
+		st = Build{N: b.n, UnitsTotal: unitsTotal, StartedAt: now, Shard: b.shard}
+		_, err = tx.ExecContext(ctx, `INSERT INTO builds (n, units_total, started_at, shard_index, shard_count) VALUES (?, ?, ?, ?, ?)`,
+			b.n, unitsTotal, now.Format(time.RFC3339Nano), b.shard.Index, b.shard.Count)
 	case err != nil:
+	case st.Shard != b.shard:
+		return fmt.Errorf("n=%d: %w: the catalog holds %s, not %s", b.n, ErrShardMismatch, describeShard(st.Shard), describeShard(b.shard))
 	case st.Complete:
 		return fmt.Errorf("n=%d: %w", b.n, ErrComplete)
 	case st.UnitsTotal != unitsTotal:
 		// The search is split differently from when the build began: its
 		// units do not line up, so start again from nothing.
-		st = Build{N: b.n, UnitsTotal: unitsTotal, StartedAt: st.StartedAt, Seconds: st.Seconds}
+		st = Build{N: b.n, UnitsTotal: unitsTotal, StartedAt: st.StartedAt, Seconds: st.Seconds, Shard: b.shard}
 		if _, err = tx.ExecContext(ctx, `DELETE FROM classes WHERE n = ?`, b.n); err == nil {
 			err = b.saveState(tx, st, false)
 		}
@@ -200,7 +237,7 @@ func (b *Builder) begin() error {
 		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
 	}
 	b.tx = tx
-	b.stmt = nil
+	b.ins = inserter{ctx: b.ctx, tx: tx, n: b.n, key: b.ins.key, args: b.ins.args[:0]}
 	b.lastCommit = time.Now()
 	b.sinceCommit = 0
 	return nil
@@ -217,17 +254,10 @@ func (b *Builder) Add(i int, classes []nqueens.Layout) error {
 		return fmt.Errorf("build n=%d: got unit %d, want unit %d", b.n, i, b.state.UnitsDone)
 	}
 	for _, l := range classes {
-		if l.Placement.N() != b.n {
-			return fmt.Errorf("build n=%d: placement of size %d", b.n, l.Placement.N())
+		if err := b.ins.add(l); err != nil {
+			return fmt.Errorf("build n=%d: %w", b.n, err)
 		}
-		b.key = l.Placement.AppendKey(b.key[:0])
-		b.args = append(b.args, string(b.key), l.Symmetry.Orbit())
 		b.state.Counts.Add(l.Symmetry)
-		if len(b.args) == 2*batchRows {
-			if err := b.flush(); err != nil {
-				return err
-			}
-		}
 	}
 	b.state.UnitsDone++
 	b.sinceCommit += len(classes)
@@ -239,29 +269,61 @@ func (b *Builder) Add(i int, classes []nqueens.Layout) error {
 	return nil
 }
 
+// inserter inserts classes of one n inside a transaction, batchRows rows
+// a statement.
+type inserter struct {
+	ctx  context.Context
+	tx   *sqlx.Tx
+	n    int
+	stmt *sql.Stmt // multi-row insert of batchRows rows
+	args []any
+	key  []byte
+}
+
+// add buffers the class l, inserting the buffer once it holds batchRows.
+func (w *inserter) add(l nqueens.Layout) error {
+	if l.Placement.N() != w.n {
+		return fmt.Errorf("placement of size %d", l.Placement.N())
+	}
+	w.key = l.Placement.AppendKey(w.key[:0])
+	w.args = append(w.args, string(w.key), l.Symmetry.Orbit())
+	if len(w.args) == 2*batchRows {
+		return w.flush()
+	}
+	return nil
+}
+
 // flush inserts the buffered rows.
-func (b *Builder) flush() error {
-	rows := len(b.args) / 2
+func (w *inserter) flush() error {
+	rows := len(w.args) / 2
 	if rows == 0 {
 		return nil
 	}
 	var err error
 	if rows == batchRows {
-		if b.stmt == nil {
-			b.stmt, err = b.tx.PrepareContext(b.ctx, insertSQL(b.n, batchRows))
+		if w.stmt == nil {
+			w.stmt, err = w.tx.PrepareContext(w.ctx, insertSQL(w.n, batchRows))
 			if err != nil {
-				return fmt.Errorf("build n=%d: prepare insert: %w", b.n, translate(err))
+				return fmt.Errorf("prepare insert: %w", translate(err))
 			}
 		}
-		_, err = b.stmt.ExecContext(b.ctx, b.args...)
+		_, err = w.stmt.ExecContext(w.ctx, w.args...)
 	} else {
-		_, err = b.tx.ExecContext(b.ctx, insertSQL(b.n, rows), b.args...)
+		_, err = w.tx.ExecContext(w.ctx, insertSQL(w.n, rows), w.args...)
 	}
 	if err != nil {
-		return fmt.Errorf("build n=%d: insert classes: %w", b.n, translate(err))
+		return fmt.Errorf("insert classes: %w", translate(err))
 	}
-	b.args = b.args[:0]
+	w.args = w.args[:0]
 	return nil
+}
+
+// close releases the prepared statement.
+func (w *inserter) close() {
+	if w.stmt != nil {
+		w.stmt.Close()
+		w.stmt = nil
+	}
 }
 
 // insertSQL returns a statement inserting rows classes of n, each bound as
@@ -304,8 +366,8 @@ func (b *Builder) checkpoint() error {
 
 // commit flushes, records progress (and completion) and commits.
 func (b *Builder) commit(complete bool) error {
-	if err := b.flush(); err != nil {
-		return err
+	if err := b.ins.flush(); err != nil {
+		return fmt.Errorf("build n=%d: %w", b.n, err)
 	}
 	st := b.state
 	now := time.Now()
@@ -317,10 +379,7 @@ func (b *Builder) commit(complete bool) error {
 	if err := b.saveState(b.tx, st, complete); err != nil {
 		return fmt.Errorf("build n=%d: record progress: %w", b.n, translate(err))
 	}
-	if b.stmt != nil {
-		b.stmt.Close()
-		b.stmt = nil
-	}
+	b.ins.close()
 	if err := b.tx.Commit(); err != nil {
 		return fmt.Errorf("build n=%d: commit: %w", b.n, translate(err))
 	}
@@ -364,4 +423,12 @@ func (b *Builder) release() {
 	}
 	b.done = true
 	b.unlock()
+}
+
+// describeShard says what a build of s holds, for messages.
+func describeShard(s Shard) string {
+	if s.IsWhole() {
+		return "the whole board"
+	}
+	return "shard " + s.String()
 }

@@ -57,6 +57,9 @@ var (
 	ErrNotBuilt = errors.New("not in the catalog")
 	// ErrComplete: the requested n is already completely built.
 	ErrComplete = errors.New("already built")
+	// ErrShardMismatch: the catalog holds a build of n for another shard
+	// (or whole, or as a shard) than asked for.
+	ErrShardMismatch = errors.New("shard mismatch")
 )
 
 // translate maps a driver error to this package's sentinels by SQLite

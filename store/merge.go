@@ -1,0 +1,174 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/nqueens/nqueens"
+)
+
+// Merge writes into db the classes of n from parts, the shard catalogs of
+// all K shards of n's work units (see BeginShard), and records n as
+// complete with unitsTotal work units: what a build of the whole board
+// would have written. It checks first that every part holds a complete
+// shard of n, that the parts agree on K, and that each shard from 0 to K-1
+// is there exactly once; an error names the part or shard at fault. A class
+// found in two parts (overlapping shards) is an error too. Merge writes in
+// one transaction: on any error db is left as it was. It fails with an
+// error wrapping ErrComplete if db already holds n complete, and refuses a
+// db holding an unfinished build of n.
+func (db *DB) Merge(ctx context.Context, n, unitsTotal int, parts []*DB) (Build, error) {
+	if err := nqueens.CheckN(n); err != nil {
+		return Build{}, err
+	}
+	for _, part := range parts {
+		if part.path == db.path {
+			return Build{}, fmt.Errorf("merge n=%d: %s is both the output and a shard", n, db.path)
+		}
+	}
+	shards, err := checkShards(ctx, n, parts)
+	if err != nil {
+		return Build{}, err
+	}
+	unlock, err := lockFile(db.path + ".lock")
+	if err != nil {
+		return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
+	}
+	defer unlock()
+	switch b, err := db.Build(ctx, n); {
+	case errors.Is(err, ErrNotBuilt):
+	case err != nil:
+		return Build{}, err
+	case b.Complete && b.Shard.IsWhole():
+		return Build{}, fmt.Errorf("merge n=%d: %s: %w", n, db.path, ErrComplete)
+	default:
+		return Build{}, fmt.Errorf("merge n=%d: %s already holds %s of n=%d; merge into another file", n, db.path, describeBuild(b), n)
+	}
+
+	start := time.Now()
+	sum := Build{N: n, UnitsDone: unitsTotal, UnitsTotal: unitsTotal, Complete: true, StartedAt: start.UTC()}
+	for _, s := range shards {
+		sum.Counts.Merge(s.Counts)
+		sum.Seconds += s.Seconds
+		if !s.StartedAt.IsZero() && s.StartedAt.Before(sum.StartedAt) {
+			sum.StartedAt = s.StartedAt
+		}
+	}
+
+	ctx = context.WithoutCancel(ctx)
+	tx, err := db.db.BeginTxx(ctx, nil)
+	if err != nil {
+		return Build{}, fmt.Errorf("merge n=%d: %w", n, translate(err))
+	}
+	defer tx.Rollback()
+	ins := inserter{ctx: ctx, tx: tx, n: n}
+	for i, part := range parts {
+		var got nqueens.Counts
+		for l, err := range part.Classes(ctx, n) {
+			if err != nil {
+				return Build{}, fmt.Errorf("merge n=%d: read %s: %w", n, part.path, err)
+			}
+			got.Add(l.Symmetry)
+			if err := ins.add(l); err != nil {
+				if isConstraint(err) {
+					return Build{}, fmt.Errorf("merge n=%d: shards overlap: a class of %s is in another part too", n, part.path)
+				}
+				return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
+			}
+		}
+		if got != shards[i].Counts {
+			return Build{}, fmt.Errorf("merge n=%d: %s holds %d classes (%d solutions), its build records %d (%d)",
+				n, part.path, got.Unique, got.Total, shards[i].Unique, shards[i].Total)
+		}
+	}
+	if err := ins.flush(); err != nil {
+		if isConstraint(err) {
+			return Build{}, fmt.Errorf("merge n=%d: shards overlap: a class is in two parts", n)
+		}
+		return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
+	}
+	sum.FinishedAt = time.Now().UTC()
+	sum.Seconds += time.Since(start).Seconds()
+	_, err = tx.ExecContext(ctx, `INSERT INTO builds (n, total, unique_count, orbit8, orbit4, orbit2, orbit1,
+		complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, 0, 0)`,
+		n, sum.Total, sum.Unique, sum.Orbit8, sum.Orbit4, sum.Orbit2, sum.Orbit1,
+		sum.UnitsDone, sum.UnitsTotal, sum.StartedAt.Format(time.RFC3339Nano),
+		sum.FinishedAt.Format(time.RFC3339Nano), sum.Seconds)
+	if err != nil {
+		return Build{}, fmt.Errorf("merge n=%d: record build: %w", n, translate(err))
+	}
+	ins.close()
+	if err := tx.Commit(); err != nil {
+		return Build{}, fmt.Errorf("merge n=%d: commit: %w", n, translate(err))
+	}
+	return sum, nil
+}
+
+// checkShards returns the builds of n in parts, in the parts' order, after
+// checking that they are complete shards of one K that cover every shard
+// exactly once.
+func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("merge n=%d: no shard catalogs given", n)
+	}
+	builds := make([]Build, len(parts))
+	seen := map[int]string{}
+	k := 0
+	for i, part := range parts {
+		b, err := part.Build(ctx, n)
+		if err != nil {
+			return nil, fmt.Errorf("merge n=%d: %s: %w", n, part.path, err)
+		}
+		switch {
+		case b.Shard.IsWhole():
+			return nil, fmt.Errorf("merge n=%d: %s holds the whole board, not a shard", n, part.path)
+		case !b.Complete:
+			return nil, fmt.Errorf("merge n=%d: %s holds shard %s unfinished (%d of %d work units): run its build again first",
+				n, part.path, b.Shard, b.UnitsDone, b.UnitsTotal)
+		case k != 0 && b.Shard.Count != k:
+			return nil, fmt.Errorf("merge n=%d: %s holds shard %s, but %s holds one of %d shards", n, part.path, b.Shard, parts[0].path, k)
+		}
+		k = b.Shard.Count
+		if prev, dup := seen[b.Shard.Index]; dup {
+			return nil, fmt.Errorf("merge n=%d: shard %s given twice: %s and %s", n, b.Shard, prev, part.path)
+		}
+		seen[b.Shard.Index] = part.path
+		builds[i] = b
+	}
+	var missing []string
+	for i := range k {
+		if _, ok := seen[i]; !ok {
+			missing = append(missing, fmt.Sprint(i))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("merge n=%d: shards %s of %d missing: n is complete only with all of them", n, strings.Join(missing, ", "), k)
+	}
+	return builds, nil
+}
+
+// describeBuild says what a build holds, for messages.
+func describeBuild(b Build) string {
+	state := "a complete build"
+	if !b.Complete {
+		state = fmt.Sprintf("an unfinished build (%d of %d work units)", b.UnitsDone, b.UnitsTotal)
+	}
+	if b.Shard.IsWhole() {
+		return state
+	}
+	return state + " of shard " + b.Shard.String()
+}
+
+// isConstraint reports whether err is SQLite's constraint violation: here,
+// a class inserted twice.
+func isConstraint(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
+}

@@ -34,14 +34,22 @@ skipped; an interrupted build resumes where it stopped. n above max_build_n
 			if err != nil {
 				return err
 			}
-			return a.build(cmd.Context(), ns)
+			shard, err := shardFlag(cmd)
+			if err != nil {
+				return err
+			}
+			if !shard.IsWhole() && len(ns) != 1 {
+				return usageError{fmt.Errorf("build --shard: want one n, got %d", len(ns))}
+			}
+			return a.build(cmd.Context(), ns, shard)
 		},
 	}
 	cmd.Flags().Int("max-n", defaults.MaxBuildN, "largest n build accepts (max_build_n)")
+	cmd.Flags().String("shard", "", "build only shard I of K into a shard catalog (I/K, I from 0; or auto/K from the job index)")
 	return cmd
 }
 
-func (a *app) build(ctx context.Context, ns []int) error {
+func (a *app) build(ctx context.Context, ns []int, shard store.Shard) error {
 	for _, n := range ns {
 		if n > a.cfg.MaxBuildN {
 			k, _ := nqueens.KnownCounts(n)
@@ -59,7 +67,7 @@ func (a *app) build(ctx context.Context, ns []int) error {
 	}
 	defer db.Close()
 	for _, n := range ns {
-		if err := a.buildOne(ctx, db, n); err != nil {
+		if err := a.buildOne(ctx, db, n, shard); err != nil {
 			return err
 		}
 	}
@@ -78,16 +86,23 @@ func (a *app) build(ctx context.Context, ns []int) error {
 // classes are handed to the catalog.
 var testHookUnitAdded func(unit int)
 
-// buildOne builds n into db, or resumes its build.
-func (a *app) buildOne(ctx context.Context, db *store.DB, n int) error {
-	if b, err := db.Build(ctx, n); err == nil && b.Complete {
-		a.logf("n=%d is already built (%d classes, %d solutions): nothing to do", n, b.Unique, b.Total)
+// buildOne builds n, or the given shard of it, into db, or resumes its
+// build.
+func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Shard) error {
+	if b, err := db.Build(ctx, n); err == nil && b.Complete && b.Shard == shard {
+		a.logf("n=%d%s is already built (%d classes, %d solutions): nothing to do", n, shardSuffix(shard), b.Unique, b.Total)
 		return nil
 	}
-	units := canonical.Units(n)
-	b, err := db.Begin(ctx, n, len(units))
+	units, _, err := shardUnits(n, shard)
+	if err != nil {
+		return err
+	}
+	b, err := db.BeginShard(ctx, n, shard, len(units))
 	if errors.Is(err, store.ErrComplete) {
 		return nil
+	}
+	if errors.Is(err, store.ErrShardMismatch) {
+		return fmt.Errorf("%w; use another --db", err)
 	}
 	if err != nil {
 		return err
@@ -124,8 +139,16 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int) error {
 	if err != nil {
 		return err
 	}
-	a.logf("n=%d: built %d classes (%d solutions) in %s", n, st.Unique, st.Total, time.Since(start).Round(time.Millisecond))
+	a.logf("n=%d%s: built %d classes (%d solutions) in %s", n, shardSuffix(shard), st.Unique, st.Total, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// shardSuffix is " shard I/K" for a shard, nothing for the whole board.
+func shardSuffix(s store.Shard) string {
+	if s.IsWhole() {
+		return ""
+	}
+	return " shard " + s.String()
 }
 
 // humanBytes writes a size in bytes with a binary unit.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"text/tabwriter"
 	"time"
 
@@ -12,19 +14,43 @@ import (
 )
 
 func (a *app) countCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, combineParts bool
 	cmd := &cobra.Command{
 		Use:   "count N-LIST",
 		Short: "Count solutions and classes by search alone, no catalog needed",
 		Long: `Count searches each n of the list (1 to 32) for its classes of solutions and
 prints the total and unique counts with the classes by orbit size. It reads and
-writes no catalog. n above 17 takes minutes to hours.`,
-		Example: "  nqueens count 16\n  nqueens count 1-12 --json",
-		Args:    minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
+writes no catalog. n above 17 takes minutes to hours.
+
+With --shard I/K it counts only shard I (from 0) of K disjoint slices of the
+work of one n, balanced by estimated cost, and prints the partial result as
+one line of JSON; --shard auto/K takes I from JOB_COMPLETION_INDEX (a
+Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (a Slurm job array). With
+--combine the arguments are such results, one file each: count checks that
+they are the K shards of one n, each once, and prints the combined counts.`,
+		Example: "  nqueens count 16\n  nqueens count 1-12 --json\n" +
+			"  nqueens count 17 --shard 3/8 > part-3.json\n  nqueens count --combine part-*.json",
+		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			shard, err := shardFlag(cmd)
+			if err != nil {
+				return err
+			}
+			if combineParts {
+				if !shard.IsWhole() {
+					return usageError{errors.New("count: --combine and --shard do not go together")}
+				}
+				return a.countCombine(args, asJSON)
+			}
 			ns, err := nArgs(args)
 			if err != nil {
 				return err
+			}
+			if !shard.IsWhole() {
+				if len(ns) != 1 {
+					return usageError{fmt.Errorf("count --shard: want one n, got %d", len(ns))}
+				}
+				return a.countShard(cmd.Context(), ns[0], shard)
 			}
 			var results []countJSON
 			for _, n := range ns {
@@ -35,19 +61,27 @@ writes no catalog. n above 17 takes minutes to hours.`,
 				}
 				results = append(results, countJSON{N: n, Counts: c, Seconds: time.Since(start).Seconds()})
 			}
-			if asJSON {
-				return writeJSON(a.stdout, results)
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\tseconds\t")
-			for _, r := range results {
-				fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2+r.Orbit1, r.Seconds)
-			}
-			return tw.Flush()
+			return writeCounts(a.stdout, results, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
+	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
+	cmd.Flags().BoolVar(&combineParts, "combine", false, "combine the files of count --shard given as arguments")
 	return cmd
+}
+
+// writeCounts prints count results as a table or, with asJSON, a JSON
+// array.
+func writeCounts(w io.Writer, results []countJSON, asJSON bool) error {
+	if asJSON {
+		return writeJSON(w, results)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\tseconds\t")
+	for _, r := range results {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2+r.Orbit1, r.Seconds)
+	}
+	return tw.Flush()
 }
 
 // countJSON is the shape of one object of count --json.

@@ -118,6 +118,9 @@ func completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error
 	if err != nil {
 		return b, err
 	}
+	if !b.Shard.IsWhole() {
+		return b, fmt.Errorf("n=%d in %s is shard %s of a sharded build, not the whole board: merge the shards first (nqueens merge)", n, db.Path(), b.Shard)
+	}
 	if !b.Complete {
 		return b, fmt.Errorf("n=%d is only partly built in %s (%d of %d work units): run nqueens build %d to finish it", n, db.Path(), b.UnitsDone, b.UnitsTotal, n)
 	}

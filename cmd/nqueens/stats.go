@@ -52,6 +52,8 @@ type buildJSON struct {
 	StartedAt  string  `json:"started_at"`
 	FinishedAt string  `json:"finished_at,omitempty"`
 	Seconds    float64 `json:"seconds"`
+	// Shard is set for a shard build (build --shard): which of how many.
+	Shard *store.Shard `json:"shard,omitempty"`
 }
 
 func statsJSON(builds []store.Build) []buildJSON {
@@ -62,6 +64,9 @@ func statsJSON(builds []store.Build) []buildJSON {
 			UnitsTotal: b.UnitsTotal, StartedAt: b.StartedAt.Format(timeFormat), Seconds: b.Seconds}
 		if !b.FinishedAt.IsZero() {
 			j.FinishedAt = b.FinishedAt.Format(timeFormat)
+		}
+		if !b.Shard.IsWhole() {
+			j.Shard = &b.Shard
 		}
 		out = append(out, j)
 	}
@@ -85,6 +90,9 @@ func writeBuildTable(w io.Writer, builds []store.Build) error {
 		complete := "yes"
 		if !b.Complete {
 			complete = fmt.Sprintf("no (%d/%d)", b.UnitsDone, b.UnitsTotal)
+		}
+		if !b.Shard.IsWhole() {
+			complete = "shard " + b.Shard.String() + ": " + complete
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2+b.Orbit1, complete, b.Seconds)
 	}

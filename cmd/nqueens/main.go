@@ -11,6 +11,10 @@
 //	nqueens export 8 --format json|csv|leetcode [--all] [-o FILE]
 //	nqueens show 8 [--class K]  # draw boards as text
 //	nqueens verify [n...]       # re-check the catalog
+//	nqueens count 20 --shard 3/64 > part-3.json   # one shard of the work
+//	nqueens count --combine part-*.json            # add the shards up
+//	nqueens build 17 --shard 3/8 --db s3.db        # one shard into a shard catalog
+//	nqueens merge all.db s*.db                     # join the shard catalogs
 //
 // Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.
 package main

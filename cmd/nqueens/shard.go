@@ -113,7 +113,10 @@ type partJSON struct {
 	UnitsTotal int   `json:"units_total"`
 	Units      []int `json:"units"`
 	nqueens.Counts
-	Seconds float64 `json:"seconds"`
+	// Seconds is the wall time of the whole run, SearchSeconds that of the
+	// search alone, without splitting the work into shards.
+	Seconds       float64 `json:"seconds"`
+	SearchSeconds float64 `json:"search_seconds"`
 }
 
 // countShard counts one shard of n and prints its partial result as JSON.
@@ -123,14 +126,15 @@ func (a *app) countShard(ctx context.Context, n int, s store.Shard) error {
 	if err != nil {
 		return err
 	}
+	search := time.Now()
 	c, err := canonical.CountUnits(ctx, units, a.cfg.Workers)
 	if err != nil {
 		return fmt.Errorf("count n=%d shard %s: interrupted", n, s)
 	}
 	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(canonical.Units(n)),
-		Units: idx, Counts: c, Seconds: time.Since(start).Seconds()}
-	a.logf("n=%d shard %s: %d of %d work units, %d solutions in %d classes, %.3fs",
-		n, s, len(idx), p.UnitsTotal, c.Total, c.Unique, p.Seconds)
+		Units: idx, Counts: c, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}
+	a.logf("n=%d shard %s: %d of %d work units, %d solutions in %d classes, %.3fs (search %.3fs)",
+		n, s, len(idx), p.UnitsTotal, c.Total, c.Unique, p.Seconds, p.SearchSeconds)
 	return writeJSONLine(a.stdout, p)
 }
 
@@ -159,6 +163,9 @@ func combine(files []string) (countJSON, int, error) {
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&p); err != nil {
 			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
+		}
+		if dec.More() || len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+			return countJSON{}, 0, fmt.Errorf("combine: %s holds more than one result of count --shard", f)
 		}
 		if err := nqueens.CheckN(p.N); err != nil || p.Shards < 1 || p.Shard < 0 || p.Shard >= p.Shards {
 			return countJSON{}, 0, fmt.Errorf("combine: %s: n=%d shard %d/%d is out of range", f, p.N, p.Shard, p.Shards)

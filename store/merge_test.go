@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -132,5 +133,33 @@ func TestBeginShardRefusesAnotherShard(t *testing.T) {
 	}
 	if _, err := db.Begin(ctx, 8, len(canonical.Units(8))); !errors.Is(err, store.ErrShardMismatch) {
 		t.Errorf("Begin of the whole board over shard 0/2: %v, want ErrShardMismatch", err)
+	}
+}
+
+func TestMergeRefusesOverlappingShards(t *testing.T) {
+	const n = 9
+	dir := t.TempDir()
+	s0, s1 := buildShard(t, dir, n, 0, 2), buildShard(t, dir, n, 1, 2)
+	// Copy a class of shard 0 into shard 1, counts and all, as a buggy or
+	// tampered shard build would.
+	l := classes(t, s0, n)[0]
+	raw, err := sql.Open("sqlite", filepath.Join(dir, "shard-1-of-2.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`INSERT INTO classes (n, placement, orbit) VALUES (?, ?, ?)`, n, l.Placement.Key(), l.Symmetry.Orbit()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE builds SET unique_count = unique_count + 1, total = total + ?, orbit8 = orbit8 + 1 WHERE n = ?`, l.Symmetry.Orbit(), n); err != nil {
+		t.Fatal(err)
+	}
+	out := open(t, filepath.Join(dir, "out.db"))
+	_, err = out.Merge(ctx, n, len(canonical.Units(n)), []*store.DB{s0, s1})
+	if err == nil || !strings.Contains(err.Error(), "shards overlap") {
+		t.Fatalf("Merge of overlapping shards: %v, want an overlap error", err)
+	}
+	if _, err := out.Build(ctx, n); !errors.Is(err, store.ErrNotBuilt) {
+		t.Errorf("after a failed merge the output holds n=%d: %v", n, err)
 	}
 }

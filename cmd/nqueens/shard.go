@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -139,7 +140,7 @@ func (a *app) countShard(ctx context.Context, n int, s store.Shard) error {
 }
 
 // writeJSONLine writes v as compact JSON and a newline.
-func writeJSONLine(w interface{ Write([]byte) (int, error) }, v any) error {
+func writeJSONLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err

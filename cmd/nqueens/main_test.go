@@ -1,10 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/nqueens/nqueens"
 )
 
 func TestMain(m *testing.M) {
@@ -20,5 +25,37 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: updateScripts,
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution},
 	})
+}
+
+// checkSolution is the script command "checksolution FILE N": FILE holds
+// the text output of solve, which must be a valid solution of n = N.
+func checkSolution(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: checksolution FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("checksolution: bad N %q", args[1])
+	}
+	fields := strings.Fields(ts.ReadFile(args[0]))
+	cols := make([]int32, len(fields))
+	for i, f := range fields {
+		c, err := strconv.Atoi(f)
+		if err != nil {
+			ts.Fatalf("checksolution: row %d: %q is not a column", i, f)
+		}
+		cols[i] = int32(c)
+	}
+	err = nqueens.CheckColumns(cols)
+	if err == nil && len(cols) != n {
+		err = fmt.Errorf("%d rows, want %d", len(cols), n)
+	}
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("checksolution: %s is not a solution of n=%d: %v", args[0], n, err)
+	case err == nil && neg:
+		ts.Fatalf("checksolution: %s is a solution of n=%d", args[0], n)
+	}
 }

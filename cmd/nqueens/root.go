@@ -120,7 +120,7 @@ Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")
-	root.AddCommand(a.buildCmd(), a.countCmd(), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd(), a.mergeCmd())
+	root.AddCommand(a.buildCmd(), a.countCmd(), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd())
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }

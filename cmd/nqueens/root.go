@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 
@@ -121,8 +123,38 @@ Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")
 	root.AddCommand(a.buildCmd(), a.countCmd(), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd())
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.Version = version()
+	root.SetVersionTemplate("nqueens {{.Version}}\n")
 	return root
+}
+
+// version returns the module version of the binary, with the commit it was
+// built from when the build recorded one: "v1.2.0", or "(devel) 1a2b3c4d5e6f
+// (modified)" for a build from a checkout.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = " (modified)"
+			}
+		}
+	}
+	if rev != "" && !strings.Contains(v, rev[:min(12, len(rev))]) {
+		v += " " + rev[:min(12, len(rev))] + modified
+	}
+	return v + " " + runtime.Version()
 }
 
 // load resolves the configuration for cmd into a.cfg.

@@ -1,5 +1,6 @@
 // Package export writes N-Queens layouts as bytes: a JSON array of objects,
-// CSV with a header row, or LeetCode 51's array of string grids. Writers
+// newline-delimited JSON (one object a line), CSV with a header row, or
+// LeetCode 51's array of string grids. Writers
 // stream: each layout is encoded as it comes, through a buffer, so an
 // export of millions of layouts holds only one at a time. They never touch
 // the catalog; the caller feeds them layouts in the order it wants written.
@@ -31,7 +32,7 @@ type Writer interface {
 }
 
 // Formats lists the names New accepts, in the order the CLI documents them.
-var Formats = []string{"json", "csv", "leetcode"}
+var Formats = []string{"json", "ndjson", "csv", "leetcode"}
 
 // New returns a writer of the named format to w. It returns an error naming
 // the formats allowed for an unknown name.
@@ -39,6 +40,8 @@ func New(format string, w io.Writer) (Writer, error) {
 	switch format {
 	case "json":
 		return NewJSON(w), nil
+	case "ndjson":
+		return NewNDJSON(w), nil
 	case "csv":
 		return NewCSV(w), nil
 	case "leetcode":
@@ -112,18 +115,23 @@ func (j *JSON) Write(l nqueens.Layout) error {
 		j.buf = append(j.buf, ",\n"...)
 	}
 	j.count++
-	j.buf = append(j.buf, `{"n":`...)
-	j.buf = strconv.AppendInt(j.buf, int64(l.N()), 10)
-	j.buf = append(j.buf, `,"class":`...)
-	j.buf = strconv.AppendInt(j.buf, l.Class, 10)
-	j.buf = append(j.buf, `,"placement":[`...)
-	j.buf = appendCols(j.buf, l.Placement, ',')
-	j.buf = append(j.buf, `],"orbit":`...)
-	j.buf = strconv.AppendInt(j.buf, int64(l.Symmetry.Orbit()), 10)
-	j.buf = append(j.buf, `,"symmetry":"`...)
-	j.buf = append(j.buf, l.Symmetry.String()...)
-	j.buf = append(j.buf, `"}`...)
+	j.buf = appendObject(j.buf, l)
 	return j.put()
+}
+
+// appendObject appends the JSON object of one layout.
+func appendObject(buf []byte, l nqueens.Layout) []byte {
+	buf = append(buf, `{"n":`...)
+	buf = strconv.AppendInt(buf, int64(l.N()), 10)
+	buf = append(buf, `,"class":`...)
+	buf = strconv.AppendInt(buf, l.Class, 10)
+	buf = append(buf, `,"placement":[`...)
+	buf = appendCols(buf, l.Placement, ',')
+	buf = append(buf, `],"orbit":`...)
+	buf = strconv.AppendInt(buf, int64(l.Symmetry.Orbit()), 10)
+	buf = append(buf, `,"symmetry":"`...)
+	buf = append(buf, l.Symmetry.String()...)
+	return append(buf, `"}`...)
 }
 
 // Close ends the array ("[]" when nothing was written) and flushes.
@@ -133,6 +141,26 @@ func (j *JSON) Close() error {
 	}
 	return j.finish("\n]\n")
 }
+
+// NDJSON writes newline-delimited JSON: one object per layout, the same
+// object as JSON's, each on its own line, with no enclosing array, so that
+// other tools can stream it a line at a time:
+//
+//	{"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
+type NDJSON struct{ base }
+
+// NewNDJSON returns an NDJSON writer to w. The caller must call Close.
+func NewNDJSON(w io.Writer) *NDJSON { return &NDJSON{newBase(w)} }
+
+// Write adds one line.
+func (j *NDJSON) Write(l nqueens.Layout) error {
+	j.count++
+	j.buf = append(appendObject(j.buf, l), '\n')
+	return j.put()
+}
+
+// Close flushes; an empty export is an empty file.
+func (j *NDJSON) Close() error { return j.finish("") }
 
 // CSVHeader is the first row of a CSV export.
 const CSVHeader = "n,class,orbit,symmetry,placement"

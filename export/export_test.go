@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -142,6 +143,29 @@ func TestJSONParsesBack(t *testing.T) {
 	}
 }
 
+func TestNDJSONLinesAreTheJSONObjects(t *testing.T) {
+	for _, n := range []int{6, 8, 10} {
+		ls := layouts(n, true)
+		var array []jsonLayout
+		if err := json.Unmarshal(write(t, "json", ls), &array); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(write(t, "ndjson", ls)), "\n"), "\n")
+		if len(lines) != len(array) {
+			t.Fatalf("n=%d: %d lines, %d objects in the JSON array", n, len(lines), len(array))
+		}
+		for i, line := range lines {
+			var j jsonLayout
+			if err := json.Unmarshal([]byte(line), &j); err != nil {
+				t.Fatalf("n=%d line %d: %v", n, i+1, err)
+			}
+			if !reflect.DeepEqual(j, array[i]) {
+				t.Errorf("n=%d line %d = %+v, JSON has %+v", n, i+1, j, array[i])
+			}
+		}
+	}
+}
+
 func TestCSVParses(t *testing.T) {
 	ls := layouts(8, true)
 	recs, err := csv.NewReader(bytes.NewReader(write(t, "csv", ls))).ReadAll()
@@ -197,12 +221,12 @@ func TestLeetCodeParses(t *testing.T) {
 }
 
 func TestEmpty(t *testing.T) {
-	for format, want := range map[string]string{"json": "[]\n", "csv": export.CSVHeader + "\n", "leetcode": "[]\n"} {
+	for format, want := range map[string]string{"json": "[]\n", "ndjson": "", "csv": export.CSVHeader + "\n", "leetcode": "[]\n"} {
 		if got := string(write(t, format, nil)); got != want {
 			t.Errorf("empty %s = %q, want %q", format, got, want)
 		}
 		var v any
-		if format != "csv" && json.Unmarshal([]byte(want), &v) != nil {
+		if format != "csv" && format != "ndjson" && json.Unmarshal([]byte(want), &v) != nil {
 			t.Errorf("empty %s is not JSON", format)
 		}
 	}
@@ -210,7 +234,7 @@ func TestEmpty(t *testing.T) {
 
 func TestUnknownFormat(t *testing.T) {
 	_, err := export.New("xml", &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "json, csv, leetcode") {
+	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "must be one of json, ndjson, csv, leetcode") {
 		t.Errorf("New(xml) error = %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,8 +25,8 @@ func (a *app) exportCmd() *cobra.Command {
 		out    string
 	)
 	cmd := &cobra.Command{
-		Use:   "export N --format json|csv|leetcode [--all] [-o FILE]",
-		Short: "Write the classes (or all solutions) of n as JSON, CSV or LeetCode grids",
+		Use:   "export N --format json|ndjson|csv|leetcode [--all] [-o FILE]",
+		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV or LeetCode grids",
 		Long: `Export writes the layouts of one n from the catalog: by default one canonical
 placement per class, in lexicographic order; with --all every solution, class
 by class, each class's members in lexicographic order. Output goes to stdout,
@@ -44,7 +45,7 @@ place only when complete, so a failed export leaves no file behind.`,
 			return a.export(cmd.Context(), n, format, all, out)
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "json", "json, csv or leetcode")
+	cmd.Flags().StringVarP(&format, "format", "f", "json", strings.Join(export.Formats, ", "))
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
 	return cmd

@@ -8,7 +8,7 @@
 //	nqueens build 1-14          # build n = 1..14 into the catalog, print the counts
 //	nqueens count 16            # count solutions and classes by search alone
 //	nqueens stats [--json]      # what the catalog holds
-//	nqueens export 8 --format json|csv|leetcode [--all] [-o FILE]
+//	nqueens export 8 --format json|ndjson|csv|leetcode [--all] [-o FILE]
 //	nqueens show 8 [--class K]  # draw boards as text
 //	nqueens verify [n...]       # re-check the catalog
 //	nqueens count 20 --shard 3/64 > part-3.json   # one shard of the work

@@ -381,12 +381,13 @@ func (u Unit) collect(buf []nqueens.Layout) []nqueens.Layout {
 // cores when workers < 1). It returns ctx.Err() with partial tallies if ctx
 // is cancelled first. It panics if n is outside 1..nqueens.MaxN.
 func Count(ctx context.Context, n, workers int) (nqueens.Counts, error) {
-	return CountUnits(ctx, Units(n), workers)
+	return CountUnits(ctx, Units(n), workers, nil)
 }
 
 // CountUnits returns the tallies of the given work units, as Count does
-// for all the units of a board: a shard's, for instance.
-func CountUnits(ctx context.Context, units []Unit, workers int) (nqueens.Counts, error) {
+// for all the units of a board: a shard's, for instance. If done is not
+// nil it is called after each unit, from the worker goroutines.
+func CountUnits(ctx context.Context, units []Unit, workers int, done func()) (nqueens.Counts, error) {
 	var mu sync.Mutex
 	var total nqueens.Counts
 	err := enumerate.Each(ctx, len(units), workers, func(_ context.Context, i int) {
@@ -394,6 +395,9 @@ func CountUnits(ctx context.Context, units []Unit, workers int) (nqueens.Counts,
 		mu.Lock()
 		total.Merge(c)
 		mu.Unlock()
+		if done != nil {
+			done()
+		}
 	})
 	return total, err
 }

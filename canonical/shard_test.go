@@ -41,7 +41,7 @@ func TestShardsPartitionUnits(t *testing.T) {
 				for _, x := range idx {
 					seen[x]++
 				}
-				c, err := canonical.CountUnits(context.Background(), sub, 2)
+				c, err := canonical.CountUnits(context.Background(), sub, 2, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -113,21 +113,19 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Sha
 		a.logf("n=%d: resuming at work unit %d of %d (%d classes already stored)", n, from, len(units), b.State().Unique)
 	}
 	start := time.Now()
-	lastLog := start
 	workers := enumerate.Workers(a.cfg.Workers)
+	m := a.progress(fmt.Sprintf("build n=%d%s", n, shardSuffix(shard)), int64(from), int64(len(units)), "work units")
 	for i, batch := range canonical.UnitClasses(ctx, units, from, workers) {
 		if err := b.Add(i, batch); err != nil {
+			m.Done()
 			return err
 		}
+		m.Add(1)
 		if testHookUnitAdded != nil {
 			testHookUnitAdded(i)
 		}
-		if now := time.Now(); now.Sub(lastLog) >= 2*time.Second {
-			lastLog = now
-			st := b.State()
-			a.logf("n=%d: %d of %d work units, %d classes, %s", n, st.UnitsDone, st.UnitsTotal, st.Unique, now.Sub(start).Round(time.Second))
-		}
 	}
+	m.Done()
 	if err := ctx.Err(); err != nil {
 		st := b.State()
 		if cerr := b.Close(); cerr != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -55,9 +56,9 @@ they are the K shards of one n, each once, and prints the combined counts.`,
 			var results []countJSON
 			for _, n := range ns {
 				start := time.Now()
-				c, err := canonical.Count(cmd.Context(), n, a.cfg.Workers)
+				c, err := a.countUnits(cmd.Context(), n, "", canonical.Units(n))
 				if err != nil {
-					return fmt.Errorf("count n=%d: interrupted", n)
+					return err
 				}
 				results = append(results, countJSON{N: n, Counts: c, Seconds: time.Since(start).Seconds()})
 			}
@@ -68,6 +69,24 @@ they are the K shards of one n, each once, and prints the combined counts.`,
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combineParts, "combine", false, "combine the files of count --shard given as arguments")
 	return cmd
+}
+
+// progressFromN is the smallest n whose count shows progress.
+const progressFromN = 15
+
+// countUnits counts the given units of n, showing progress for n of
+// progressFromN and above; shard names the shard in messages.
+func (a *app) countUnits(ctx context.Context, n int, shard string, units []canonical.Unit) (nqueens.Counts, error) {
+	var m meter = nopMeter{}
+	if n >= progressFromN {
+		m = a.progress(fmt.Sprintf("count n=%d%s", n, shard), 0, int64(len(units)), "work units")
+	}
+	c, err := canonical.CountUnits(ctx, units, a.cfg.Workers, func() { m.Add(1) })
+	m.Done()
+	if err != nil {
+		return c, fmt.Errorf("count n=%d%s: interrupted", n, shard)
+	}
+	return c, nil
 }
 
 // writeCounts prints count results as a table or, with asJSON, a JSON

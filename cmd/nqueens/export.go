@@ -68,7 +68,17 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, out st
 	write := func(w io.Writer) error {
 		ew, _ := export.New(format, w)
 		var written uint64
+		var m meter = nopMeter{}
+		if want >= progressFromLayouts {
+			m = a.progress(fmt.Sprintf("export n=%d", n), 0, int64(want), "layouts")
+		}
+		defer m.Done()
+		var reported uint64
 		for l, err := range db.Classes(ctx, n) {
+			if written-reported >= 1<<14 {
+				m.Add(int64(written - reported))
+				reported = written
+			}
 			if err != nil {
 				return err
 			}
@@ -108,6 +118,9 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, out st
 	a.logf("wrote %d layouts of n=%d to %s", want, n, out)
 	return nil
 }
+
+// progressFromLayouts is the smallest export that shows progress.
+const progressFromLayouts = 200_000
 
 // completeBuild returns the build of n, or an error saying how to make it
 // if the catalog lacks n or holds it incomplete.

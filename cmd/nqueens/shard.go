@@ -128,9 +128,9 @@ func (a *app) countShard(ctx context.Context, n int, s store.Shard) error {
 		return err
 	}
 	search := time.Now()
-	c, err := canonical.CountUnits(ctx, units, a.cfg.Workers)
+	c, err := a.countUnits(ctx, n, shardSuffix(s), units)
 	if err != nil {
-		return fmt.Errorf("count n=%d shard %s: interrupted", n, s)
+		return err
 	}
 	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(canonical.Units(n)),
 		Units: idx, Counts: c, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}

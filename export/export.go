@@ -1,6 +1,7 @@
 // Package export writes N-Queens layouts as bytes: a JSON array of objects,
-// newline-delimited JSON (one object a line), CSV with a header row, or
-// LeetCode 51's array of string grids. Writers
+// newline-delimited JSON (one object a line), CSV with a header row,
+// LeetCode 51's array of string grids, an SVG image of one board, or an
+// HTML page of small boards. Writers
 // stream: each layout is encoded as it comes, through a buffer, so an
 // export of millions of layouts holds only one at a time. They never touch
 // the catalog; the caller feeds them layouts in the order it wants written.
@@ -32,7 +33,10 @@ type Writer interface {
 }
 
 // Formats lists the names New accepts, in the order the CLI documents them.
-var Formats = []string{"json", "ndjson", "csv", "leetcode"}
+var Formats = []string{"json", "ndjson", "csv", "leetcode", "svg", "html"}
+
+// OneBoard reports whether a format draws a single board (svg).
+func OneBoard(format string) bool { return format == "svg" }
 
 // New returns a writer of the named format to w. It returns an error naming
 // the formats allowed for an unknown name.
@@ -46,6 +50,10 @@ func New(format string, w io.Writer) (Writer, error) {
 		return NewCSV(w), nil
 	case "leetcode":
 		return NewLeetCode(w), nil
+	case "svg":
+		return NewSVG(w), nil
+	case "html":
+		return NewHTML(w), nil
 	}
 	return nil, fmt.Errorf("unknown format %q: must be one of %s", format, strings.Join(Formats, ", "))
 }

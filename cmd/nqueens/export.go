@@ -23,17 +23,25 @@ func (a *app) exportCmd() *cobra.Command {
 		format string
 		all    bool
 		out    string
+		class  int64
 	)
 	cmd := &cobra.Command{
-		Use:   "export N --format json|ndjson|csv|leetcode [--all] [-o FILE]",
-		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV or LeetCode grids",
+		Use:   "export N --format json|ndjson|csv|leetcode|svg|html [--all] [--class K] [-o FILE]",
+		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML",
 		Long: `Export writes the layouts of one n from the catalog: by default one canonical
 placement per class, in lexicographic order; with --all every solution, class
-by class, each class's members in lexicographic order. Output goes to stdout,
-or with -o to FILE, which is written under a temporary name and renamed into
-place only when complete, so a failed export leaves no file behind.`,
-		Example: "  nqueens export 8 --format json\n  nqueens export 6 --format leetcode --all\n  nqueens export 16 --format csv -o classes16.csv",
-		Args:    exactArgs(1, "one n"),
+by class, each class's members in lexicographic order; with --class K only
+class K (and with --all its members). Output goes to stdout, or with -o to
+FILE, which is written under a temporary name and renamed into place only
+when complete, so a failed export leaves no file behind.
+
+svg draws one board as an image: class K of --class, class 1 without it.
+html writes one self-contained page with every class as a small board, its
+number, orbit and symmetry (n up to 14).`,
+		Example: "  nqueens export 8 --format json\n  nqueens export 6 --format leetcode --all\n" +
+			"  nqueens export 16 --format csv -o classes16.csv\n  nqueens export 8 --format svg --class 3 -o q8.svg\n" +
+			"  nqueens export 8 --format html -o q8.html",
+		Args: exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := nqueens.ParseN(args[0])
 			if err != nil {
@@ -42,16 +50,29 @@ place only when complete, so a failed export leaves no file behind.`,
 			if _, err := export.New(format, io.Discard); err != nil {
 				return usageError{err}
 			}
-			return a.export(cmd.Context(), n, format, all, out)
+			if cmd.Flags().Changed("class") && class < 1 {
+				return usageError{fmt.Errorf("--class must be 1 or more, got %d", class)}
+			}
+			if export.OneBoard(format) {
+				if all {
+					return usageError{fmt.Errorf("format %s draws one board: drop --all, choose it with --class", format)}
+				}
+				class = max(class, 1)
+			}
+			if format == "html" && n > export.MaxHTMLN {
+				return usageError{fmt.Errorf("format html draws boards up to n=%d, not n=%d: use csv or ndjson", export.MaxHTMLN, n)}
+			}
+			return a.export(cmd.Context(), n, format, all, class, out)
 		},
 	}
+	cmd.Flags().Int64Var(&class, "class", 0, "only class K (1-based)")
 	cmd.Flags().StringVarP(&format, "format", "f", "json", strings.Join(export.Formats, ", "))
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
 	return cmd
 }
 
-func (a *app) export(ctx context.Context, n int, format string, all bool, out string) error {
+func (a *app) export(ctx context.Context, n int, format string, all bool, class int64, out string) error {
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{})
 	if err != nil {
 		return err
@@ -61,9 +82,24 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, out st
 	if err != nil {
 		return err
 	}
+	classes := db.Classes(ctx, n)
 	want := b.Unique
 	if all {
 		want = b.Total
+	}
+	if class > 0 {
+		if uint64(class) > b.Unique {
+			return usageError{fmt.Errorf("n=%d has %d classes, no class %d", n, b.Unique, class)}
+		}
+		l, err := db.Class(ctx, n, class)
+		if err != nil {
+			return err
+		}
+		classes = func(yield func(nqueens.Layout, error) bool) { yield(l, nil) }
+		want = 1
+		if all {
+			want = uint64(l.Symmetry.Orbit())
+		}
 	}
 	write := func(w io.Writer) error {
 		ew, _ := export.New(format, w)
@@ -74,7 +110,7 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, out st
 		}
 		defer m.Done()
 		var reported uint64
-		for l, err := range db.Classes(ctx, n) {
+		for l, err := range classes {
 			if written-reported >= 1<<14 {
 				m.Add(int64(written - reported))
 				reported = written

@@ -12,10 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/export"
 )
 
 // solveFormats are the output formats of solve.
-var solveFormats = []string{"text", "json", "ndjson", "csv", "leetcode", "grid"}
+var solveFormats = []string{"text", "json", "ndjson", "csv", "leetcode", "grid", "svg"}
 
 // maxDrawN is the largest board solve draws (grid, leetcode): n*n
 // characters.
@@ -34,8 +35,8 @@ is checked before it is printed.
 Formats: text (the 0-based column of the queen in each row, top row first,
 on one line), json ({"n":8,"placement":[...]}), ndjson (the same object on
 one line), csv (a header, then n and the placement), and, up to n = 1000,
-leetcode (["..Q.",...], LeetCode 51's form of one board) and grid (the board
-drawn with . and Q).`,
+leetcode (["..Q.",...], LeetCode 51's form of one board), grid (the board
+drawn with . and Q) and svg (the board as an image).`,
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format ndjson -o big.ndjson\n  nqueens solve 12 --format grid",
 		Args:    exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,7 +47,7 @@ drawn with . and Q).`,
 			if !slices.Contains(solveFormats, format) {
 				return usageError{fmt.Errorf("unknown format %s: must be one of %s", quote(format), strings.Join(solveFormats, ", "))}
 			}
-			if (format == "grid" || format == "leetcode") && n > maxDrawN {
+			if (format == "grid" || format == "leetcode" || format == "svg") && n > maxDrawN {
 				return usageError{fmt.Errorf("solve: format %s draws n*n squares, so it stops at n = %d; use text, json, ndjson or csv for n = %d", format, maxDrawN, n)}
 			}
 			return a.solve(n, format, out)
@@ -69,6 +70,16 @@ func (a *app) solve(n int, format, out string) error {
 		return fmt.Errorf("solve: the construction for n=%d is wrong (a bug): %v", n, err)
 	}
 	write := func(w io.Writer) error {
+		if format == "svg" {
+			ints := make([]int, n)
+			var title strings.Builder
+			fmt.Fprintf(&title, "a solution of n=%d:", n)
+			for i, c := range cols {
+				ints[i] = int(c)
+				fmt.Fprintf(&title, " %d", c)
+			}
+			return export.WriteBoardSVG(w, ints, title.String())
+		}
 		bw := bufio.NewWriterSize(w, 1<<16)
 		writeSolution(bw, cols, format)
 		return bw.Flush()

@@ -1,0 +1,237 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/nqueens/nqueens"
+)
+
+// Pictures: SVG draws one board as a standalone image; HTML draws every
+// class of a board as a page of small boards. Both are self-contained: no
+// script, font, stylesheet or image is loaded from anywhere.
+
+// Board colours and the queen, shared by SVG and HTML.
+const (
+	lightSquare = "#f0d9b5"
+	darkSquare  = "#b58863"
+	queenColour = "#1d1d1b"
+	// queenPath is a crown in a 1x1 square: five points over a band.
+	queenPath = "M.18 .78 .12 .34 .3 .52 .38 .24 .5 .46 .62 .24 .7 .52 .88 .34 .82 .78Z" +
+		"M.16 .82H.84V.9H.16Z"
+)
+
+// svgDefs appends the pattern of the squares and the queen symbol; ids
+// end with suffix so that several can share a page.
+func svgDefs(buf []byte) []byte {
+	buf = append(buf, `<defs><pattern id="sq" width="2" height="2" patternUnits="userSpaceOnUse">`...)
+	buf = append(buf, `<rect width="2" height="2" fill="`+lightSquare+`"/>`...)
+	buf = append(buf, `<rect width="1" height="1" fill="`+darkSquare+`"/><rect x="1" y="1" width="1" height="1" fill="`+darkSquare+`"/></pattern>`...)
+	buf = append(buf, `<symbol id="q" viewBox="0 0 1 1"><path d="`+queenPath+`" fill="`+queenColour+`" stroke="#fff" stroke-width=".03"/></symbol></defs>`...)
+	return buf
+}
+
+// appendQueens appends the board's squares and a queen per row, in the
+// coordinates of a viewBox of n by n.
+func appendQueens(buf []byte, cols []int) []byte {
+	n := strconv.Itoa(len(cols))
+	buf = append(buf, `<rect width="`+n+`" height="`+n+`" fill="url(#sq)"/>`...)
+	for r, c := range cols {
+		buf = append(buf, `<use href="#q" x="`...)
+		buf = strconv.AppendInt(buf, int64(c), 10)
+		buf = append(buf, `" y="`...)
+		buf = strconv.AppendInt(buf, int64(r), 10)
+		buf = append(buf, `" width="1" height="1"/>`...)
+	}
+	return buf
+}
+
+// WriteBoardSVG writes the board whose queen in row r is in column cols[r]
+// as a standalone SVG image, 40 pixels a square up to 1000 pixels wide,
+// titled title.
+func WriteBoardSVG(w io.Writer, cols []int, title string) error {
+	if len(cols) == 0 {
+		return errors.New("svg: empty board")
+	}
+	n := len(cols)
+	px := max(min(40*n, 1000), n)
+	buf := make([]byte, 0, 512+40*n)
+	buf = fmt.Appendf(buf, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" shape-rendering="crispEdges">`+"\n", px, px, n, n)
+	buf = append(buf, "<title>"...)
+	buf = appendEscaped(buf, title)
+	buf = append(buf, "</title>\n"...)
+	buf = svgDefs(buf)
+	buf = append(buf, '\n')
+	buf = appendQueens(buf, cols)
+	buf = append(buf, "\n</svg>\n"...)
+	_, err := w.Write(buf)
+	return err
+}
+
+// appendEscaped appends s escaped for XML text and attributes.
+func appendEscaped(buf []byte, s string) []byte {
+	for _, r := range s {
+		switch r {
+		case '&':
+			buf = append(buf, "&amp;"...)
+		case '<':
+			buf = append(buf, "&lt;"...)
+		case '>':
+			buf = append(buf, "&gt;"...)
+		case '"':
+			buf = append(buf, "&quot;"...)
+		default:
+			buf = append(buf, string(r)...)
+		}
+	}
+	return buf
+}
+
+// describe says what a layout is, for titles and captions.
+func describe(l nqueens.Layout) string {
+	return fmt.Sprintf("n=%d class %d: %s, orbit %d, %s", l.N(), l.Class, l.Placement, l.Symmetry.Orbit(), SymmetryText(l.Symmetry))
+}
+
+// SymmetryText says in words which symmetry a class has.
+func SymmetryText(s nqueens.Symmetry) string {
+	switch s {
+	case nqueens.SymRot90:
+		return "symmetric under the quarter turn (90°)"
+	case nqueens.SymRot180:
+		return "symmetric under the half turn (180°)"
+	case nqueens.SymFull:
+		return "symmetric under all 8 symmetries"
+	}
+	return "no symmetry"
+}
+
+// SVG writes one board, the first layout it is given, as a standalone SVG
+// image (see WriteBoardSVG); it is an error to give it a second one.
+type SVG struct {
+	w     io.Writer
+	count int
+	err   error
+}
+
+// NewSVG returns an SVG writer to w. The caller must call Close.
+func NewSVG(w io.Writer) *SVG { return &SVG{w: w} }
+
+// Write draws l; only one layout fits in an image.
+func (s *SVG) Write(l nqueens.Layout) error {
+	if s.err != nil {
+		return s.err
+	}
+	s.count++
+	if s.count > 1 {
+		s.err = errors.New("svg draws one board: choose one with --class")
+		return s.err
+	}
+	s.err = WriteBoardSVG(s.w, l.Placement.Cols(), describe(l))
+	return s.err
+}
+
+// Close reports the first error; an SVG of no board is an error.
+func (s *SVG) Close() error {
+	if s.err == nil && s.count == 0 {
+		s.err = errors.New("svg: no board to draw")
+	}
+	return s.err
+}
+
+// MaxHTMLN is the largest board HTML draws: a page of the 45,752 classes of
+// n = 14 is about 20 MB; past that no browser shows it well.
+const MaxHTMLN = 14
+
+// HTML writes one self-contained page showing every layout it is given as
+// a small board with its class number, orbit and symmetry, in a grid that
+// fills the window. Each board is a <figure class="board">. The page holds
+// no script but a few lines that count the boards the browser laid out into
+// the body's data-drawn attribute, which tests read.
+type HTML struct {
+	base
+	n int
+}
+
+// NewHTML returns an HTML writer to w. The caller must call Close.
+func NewHTML(w io.Writer) *HTML { return &HTML{base: newBase(w)} }
+
+// Write adds one board to the page.
+func (h *HTML) Write(l nqueens.Layout) error {
+	if h.count == 0 {
+		h.n = l.N()
+		if h.n > MaxHTMLN {
+			h.err = fmt.Errorf("html draws boards up to n=%d, not n=%d: use csv or ndjson", MaxHTMLN, h.n)
+			return h.err
+		}
+		h.buf = h.head(h.buf)
+	}
+	h.count++
+	size := strconv.Itoa(l.N())
+	h.buf = append(h.buf, `<figure class="board"><svg viewBox="0 0 `+size+` `+size+`" role="img" aria-label="`...)
+	h.buf = appendEscaped(h.buf, describe(l))
+	h.buf = append(h.buf, `">`...)
+	h.buf = appendQueens(h.buf, l.Placement.Cols())
+	h.buf = append(h.buf, `</svg><figcaption><b>`...)
+	h.buf = strconv.AppendInt(h.buf, l.Class, 10)
+	h.buf = append(h.buf, `</b> orbit `...)
+	h.buf = strconv.AppendInt(h.buf, int64(l.Symmetry.Orbit()), 10)
+	if l.Symmetry != nqueens.SymNone {
+		h.buf = append(h.buf, ` <span class="sym">`...)
+		h.buf = append(h.buf, l.Symmetry.String()...)
+		h.buf = append(h.buf, `</span>`...)
+	}
+	h.buf = append(h.buf, "</figcaption></figure>\n"...)
+	return h.put()
+}
+
+// head appends the page up to the first board.
+func (h *HTML) head(buf []byte) []byte {
+	n := strconv.Itoa(h.n)
+	buf = append(buf, `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>N-Queens: the classes of n=`+n+`</title>
+<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fafafa}
+h1{font-size:1.4em;margin:0 0 .2em}
+p.lede{margin:0 0 1em;color:#555}
+main{display:grid;grid-template-columns:repeat(auto-fill,minmax(120px,1fr));gap:14px}
+figure.board{margin:0;background:#fff;border:1px solid #ddd;border-radius:6px;padding:6px;box-shadow:0 1px 2px #0001}
+figure.board svg{display:block;width:100%;height:auto;aspect-ratio:1}
+figcaption{text-align:center;font-size:12px;margin-top:4px;color:#444}
+figcaption b{color:#000}
+.sym{background:#ffe08a;border-radius:3px;padding:0 3px}
+</style></head>
+<body>
+<svg width="0" height="0" style="position:absolute" aria-hidden="true">`...)
+	buf = svgDefs(buf)
+	buf = append(buf, `</svg>
+<h1>The classes of n = `+n+`</h1>
+<p class="lede">Each board is the canonical representative of a class of solutions: the lexicographically
+smallest of its 8 rotations and reflections, row 1 at the top. The number is the class's number in the
+catalog; the orbit is how many solutions the class holds (8, 4 with <span class="sym">rot180</span>
+symmetry, 2 with <span class="sym">rot90</span>).</p>
+<main>
+`...)
+	return buf
+}
+
+// Close ends the page and flushes. A page of no boards says so.
+func (h *HTML) Close() error {
+	if h.err != nil {
+		return h.err
+	}
+	if h.count == 0 {
+		return h.finish(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>N-Queens: no classes</title></head>
+<body><p>No classes to show.</p></body></html>
+`)
+	}
+	return h.finish(`</main>
+<p class="lede">` + strconv.FormatInt(h.count, 10) + ` boards.</p>
+<script>document.body.dataset.drawn=[...document.querySelectorAll("figure.board svg")].filter(e=>e.getBoundingClientRect().width>0).length</script>
+</body></html>
+`)
+}

@@ -1,0 +1,96 @@
+package export_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/export"
+)
+
+// svgDoc is what TestSVG reads back of an SVG image.
+type svgDoc struct {
+	XMLName xml.Name `xml:"svg"`
+	ViewBox string   `xml:"viewBox,attr"`
+	Title   string   `xml:"title"`
+	Uses    []struct {
+		X string `xml:"x,attr"`
+		Y string `xml:"y,attr"`
+	} `xml:"use"`
+}
+
+func TestSVG(t *testing.T) {
+	ls := layouts(8, false)
+	var buf bytes.Buffer
+	w := export.NewSVG(&buf)
+	if err := w.Write(ls[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var doc svgDoc
+	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, buf.Bytes())
+	}
+	if doc.ViewBox != "0 0 8 8" || !strings.Contains(doc.Title, "n=8 class 1: 0 4 7 5 2 6 1 3, orbit 8, no symmetry") {
+		t.Errorf("viewBox %q, title %q", doc.ViewBox, doc.Title)
+	}
+	if len(doc.Uses) != 8 {
+		t.Fatalf("%d queens drawn, want 8", len(doc.Uses))
+	}
+	for r, u := range doc.Uses {
+		if want := ls[0].Placement.Col(r); u.Y != itoa(r) || u.X != itoa(want) {
+			t.Errorf("queen %d at (%s,%s), want (%d,%d)", r, u.X, u.Y, want, r)
+		}
+	}
+	if err := w.Write(ls[1]); err == nil || !strings.Contains(err.Error(), "one board") {
+		t.Errorf("second board: %v", err)
+	}
+	if err := export.NewSVG(&buf).Close(); err == nil {
+		t.Errorf("an SVG of no board closed without error")
+	}
+	if err := export.WriteBoardSVG(&failWriter{}, []int{1, 3, 0, 2}, "x"); !errors.Is(err, errFull) {
+		t.Errorf("WriteBoardSVG to a full disk: %v", err)
+	}
+}
+
+func TestHTML(t *testing.T) {
+	for _, tt := range []struct{ n, boards int }{{4, 1}, {8, 12}, {10, 92}, {12, 1787}} {
+		page := string(write(t, "html", layouts(tt.n, false)))
+		if got := strings.Count(page, `<figure class="board">`); got != tt.boards {
+			t.Errorf("n=%d: %d boards, want %d", tt.n, got, tt.boards)
+		}
+		for _, external := range []string{"http://", "https://", "src=", "@import", "url(http"} {
+			if strings.Contains(strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, ""), external) {
+				t.Errorf("n=%d: the page refers to something outside it (%q)", tt.n, external)
+			}
+		}
+		if !regexp.MustCompile(`<title>N-Queens: the classes of n=\d+</title>`).MatchString(page) {
+			t.Errorf("n=%d: no title", tt.n)
+		}
+		if tt.n == 12 && len(page) > 2<<20 {
+			t.Errorf("n=12: page of %d bytes", len(page))
+		}
+	}
+	w := export.NewHTML(&bytes.Buffer{})
+	cols, _ := nqueens.Construct(15)
+	p, _ := nqueens.New(intCols(cols))
+	if err := w.Write(nqueens.Layout{Class: 1, Placement: p}); err == nil || !strings.Contains(err.Error(), "up to n=14") {
+		t.Errorf("html of n=15: %v", err)
+	}
+}
+
+func intCols(cols []int32) []int {
+	out := make([]int, len(cols))
+	for i, c := range cols {
+		out[i] = int(c)
+	}
+	return out
+}
+
+func itoa(i int) string { return string(rune('0' + i)) }

@@ -13,6 +13,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The subprocess tests run this binary as nqueens itself.
+	if os.Getenv("NQUEENS_TEST_AS_MAIN") == "1" {
+		os.Exit(mainExit())
+	}
 	testscript.Main(m, map[string]func(){
 		"nqueens": func() { os.Exit(mainExit()) },
 	})

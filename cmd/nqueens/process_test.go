@@ -1,0 +1,357 @@
+package main
+
+// Tests that run nqueens as a separate process, to kill it, interrupt it,
+// close its pipes and run readers beside it.
+
+import (
+	"bufio"
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nqueens/nqueens/canonical"
+)
+
+// command returns a command running nqueens (this test binary, see
+// TestMain) with args in dir.
+func command(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "NQUEENS_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1")
+	return cmd
+}
+
+// unitsDone reads the progress of the build of n in the catalog at path,
+// read-only, as the sqlite3 shell would: -1 if there is none yet.
+func unitsDone(t *testing.T, path string, n int) (done int, complete bool) {
+	t.Helper()
+	u := url.URL{Scheme: "file", Path: path, RawQuery: "mode=ro&_pragma=busy_timeout(5000)"}
+	db, err := sql.Open("sqlite", u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.QueryRow(`SELECT units_done, complete FROM builds WHERE n = ?`, n).Scan(&done, &complete)
+	if err != nil {
+		return -1, false
+	}
+	return done, complete
+}
+
+// startBuild starts nqueens build n on the catalog at db.
+func startBuild(t *testing.T, db string, n string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := command(t, filepath.Dir(db), "build", n, "--db", db)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &stderr
+}
+
+// waitForUnits polls the catalog until the build of n has committed at
+// least target units.
+func waitForUnits(t *testing.T, db string, n, target int) int {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if done, complete := unitsDone(t, db, n); done >= target || complete {
+			return done
+		}
+	}
+	t.Fatalf("build of n=%d did not reach %d units in 60s", n, target)
+	return 0
+}
+
+// TestKilledBuildResumes kills nqueens build 16 with SIGKILL at several
+// points, checks each time that the catalog opens and reports n=16
+// incomplete, and that the next run resumes from the units committed; the
+// last run completes and the catalog verifies.
+func TestKilledBuildResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds n=16 four times")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	total := len(canonical.Units(16))
+	prev := 0
+	for kill := 1; kill <= 3; kill++ {
+		cmd, stderr := startBuild(t, db, "16")
+		// Wait for this run's first commit, then kill it in the middle of
+		// the next transaction.
+		reached := waitForUnits(t, db, 16, prev+1)
+		time.Sleep(150 * time.Millisecond)
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		done, complete := unitsDone(t, db, 16)
+		if complete {
+			t.Fatalf("kill %d: the build completed before the kill; the test needs a slower machine or a larger n", kill)
+		}
+		if done < reached {
+			t.Fatalf("kill %d: %d units committed, fewer than the %d seen before the kill", kill, done, reached)
+		}
+		if prev > 0 && !strings.Contains(stderr.String(), fmt.Sprintf("n=16: resuming at work unit %d of %d", prev, total)) {
+			t.Errorf("run after a kill did not resume at unit %d:\n%s", prev, stderr)
+		}
+		t.Logf("kill %d: %d of %d units (%.0f%%) committed; this run resumed at unit %d, skipping %.0f%% of the work", kill, done, total, 100*float64(done)/float64(total), prev, 100*float64(prev)/float64(total))
+		stats, _, err := runCLI(t, "--db", db, "stats", "--json")
+		if err != nil || !strings.Contains(stats, `"complete": false`) {
+			t.Fatalf("stats after a kill: %v\n%s", err, stats)
+		}
+		prev = done
+	}
+	out, stderr, err := runCLI(t, "--db", db, "build", "16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "n=16: resuming at work unit") {
+		t.Errorf("last run did not resume:\n%s", stderr)
+	}
+	t.Logf("last run resumed at unit %d of %d", prev, total)
+	if !strings.Contains(out, "14772512  1846955") {
+		t.Errorf("build table:\n%s", out)
+	}
+	v, _, err := runCLI(t, "--db", db, "verify", "16")
+	if err != nil || !strings.Contains(v, "n=16 ok: 14772512 solutions in 1846955 classes") {
+		t.Fatalf("verify after the kills: %v\n%s", err, v)
+	}
+}
+
+// TestInterruptStopsWithinASecond sends SIGINT and SIGTERM to a build and
+// checks that it stops within a second, commits, says how to resume, and
+// that the next run finishes it.
+func TestInterruptStopsWithinASecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds n=16")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	total := len(canonical.Units(16))
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		cmd, stderr := startBuild(t, db, "16")
+		before, _ := unitsDone(t, db, 16)
+		waitForUnits(t, db, 16, max(before, 0)+total/5)
+		sent := time.Now()
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		took := time.Since(sent)
+		t.Logf("%v: stopped in %v", sig, took.Round(time.Millisecond))
+		if took > time.Second {
+			t.Errorf("%v: build took %v to stop", sig, took)
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitError {
+			t.Errorf("%v: exit %v, want status %d", sig, err, exitError)
+		}
+		if !strings.Contains(stderr.String(), "run the same build again to resume") {
+			t.Errorf("%v: stderr does not say how to resume:\n%s", sig, stderr)
+		}
+		if done, complete := unitsDone(t, db, 16); complete || done <= 0 {
+			t.Errorf("%v: after the interrupt %d units committed, complete %v", sig, done, complete)
+		}
+	}
+	if _, _, err := runCLI(t, "--db", db, "build", "16", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "--db", db, "verify", "16"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadersDuringBuild runs stats, export, show and verify of a complete
+// n in a loop while another process builds n=16 into the same catalog, and
+// a second build, which must fail at once.
+func TestReadersDuringBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds n=16")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	if _, _, err := runCLI(t, "--db", db, "build", "10", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	wantCSV, _, err := runCLI(t, "--db", db, "export", "10", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd, stderr := startBuild(t, db, "16")
+	waitForUnits(t, db, 16, 1)
+
+	start := time.Now()
+	second := command(t, dir, "build", "16", "--db", db)
+	out, err := second.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "catalog is busy: another build is writing to this catalog") {
+		t.Errorf("second build: %v\n%s", err, out)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("second build took %v to give up", took)
+	}
+
+	finished := make(chan error)
+	go func() { finished <- cmd.Wait() }()
+	rounds := 0
+	for running := true; running; rounds++ {
+		select {
+		case err := <-finished:
+			if err != nil {
+				t.Fatalf("build: %v\n%s", err, stderr)
+			}
+			running = false
+		default:
+		}
+		js, _, err := runCLI(t, "--db", db, "stats", "--json")
+		if err != nil {
+			t.Fatalf("stats during the build: %v", err)
+		}
+		var builds []struct {
+			N        int    `json:"n"`
+			Unique   uint64 `json:"unique"`
+			Complete bool   `json:"complete"`
+		}
+		if err := json.Unmarshal([]byte(js), &builds); err != nil || len(builds) != 2 || builds[0].Unique != 92 || !builds[0].Complete {
+			t.Fatalf("stats during the build: %v\n%s", err, js)
+		}
+		// n=16 is complete with all its classes, or incomplete with fewer.
+		if b := builds[1]; b.N != 16 || b.Complete != (b.Unique == 1846955) {
+			t.Errorf("stats during the build: n=%d complete %v with %d classes", b.N, b.Complete, b.Unique)
+		}
+		got, _, err := runCLI(t, "--db", db, "export", "10", "--format", "csv")
+		if err != nil || got != wantCSV {
+			t.Fatalf("export during the build: %v (%d bytes, want %d)", err, len(got), len(wantCSV))
+		}
+		if _, _, err := runCLI(t, "--db", db, "show", "10", "--class", "92"); err != nil {
+			t.Fatalf("show during the build: %v", err)
+		}
+		if _, _, err := runCLI(t, "--db", db, "verify", "10"); err != nil {
+			t.Fatalf("verify during the build: %v", err)
+		}
+	}
+	t.Logf("%d rounds of stats, export, show and verify during the build", rounds)
+	if rounds < 3 {
+		t.Errorf("only %d rounds during the build", rounds)
+	}
+	if _, _, err := runCLI(t, "--db", db, "verify"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExportToClosedPipe reads a few lines of nqueens export and closes
+// the pipe, as head does: nqueens ends quietly.
+func TestExportToClosedPipe(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	if _, _, err := runCLI(t, "--db", db, "build", "13", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	cmd := command(t, dir, "export", "13", "--all", "--format", "csv", "--db", db)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stdout)
+	for range 10 {
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout.Close()
+	err = cmd.Wait()
+	if stderr.Len() > 0 {
+		t.Errorf("export to a closed pipe wrote to stderr:\n%s", stderr.String())
+	}
+	// Killed by SIGPIPE, as a shell pipeline expects (status 141 there), or
+	// a clean exit: never an error message.
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ProcessState.Sys().(syscall.WaitStatus).Signal() == syscall.SIGPIPE) {
+		t.Errorf("export to a closed pipe: %v", err)
+	}
+}
+
+// TestKilledExportLeavesNoPartialFile kills an export to a file part way
+// and interrupts another: the target keeps its old content, and the
+// interrupted one leaves no temporary file either.
+func TestKilledExportLeavesNoPartialFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds n=15")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	if _, _, err := runCLI(t, "--db", db, "build", "15", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "out.csv")
+	old := []byte("the previous export\n")
+	os.WriteFile(target, old, 0o644)
+	for _, sig := range []os.Signal{os.Kill, os.Interrupt} {
+		cmd := command(t, dir, "export", "15", "--all", "--format", "csv", "-o", target, "--db", db)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait until the temporary file has grown, then stop the export.
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+			if tmp := temps(t, dir); len(tmp) > 0 && size(tmp[0]) > 1<<20 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no temporary file grew")
+			}
+		}
+		cmd.Process.Signal(sig)
+		cmd.Wait()
+		if got, _ := os.ReadFile(target); !bytes.Equal(got, old) {
+			t.Errorf("%v: target holds %d bytes, not its old content", sig, len(got))
+		}
+		tmp := temps(t, dir)
+		switch {
+		case sig == os.Interrupt && len(tmp) > 0:
+			t.Errorf("interrupted export left %v", tmp)
+		case sig == os.Kill:
+			// SIGKILL gives no chance to clean up: the half file stays under
+			// its hidden temporary name, never at the target.
+			for _, f := range tmp {
+				os.Remove(f)
+			}
+		}
+	}
+}
+
+func temps(t *testing.T, dir string) []string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, ".out.csv.tmp-*"))
+	return m
+}
+
+func size(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}

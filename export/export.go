@@ -55,6 +55,9 @@ func New(format string, w io.Writer) (Writer, error) {
 	case "html":
 		return NewHTML(w), nil
 	}
+	if len(format) > 40 {
+		format = format[:40] + "..."
+	}
 	return nil, fmt.Errorf("unknown format %q: must be one of %s", format, strings.Join(Formats, ", "))
 }
 

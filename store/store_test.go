@@ -11,8 +11,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/pressly/goose/v3"
+
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/migrations"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -276,5 +279,47 @@ func TestPathsWithSpecialCharacters(t *testing.T) {
 		if _, err := os.Stat(path); err != nil {
 			t.Errorf("catalog %q not at its path: %v", name, err)
 		}
+	}
+}
+
+// TestOpenMigratesOlderSchema makes a catalog of schema version 1 (before
+// shard builds) holding n=8, and checks that Open brings it to the latest
+// version with its data intact.
+func TestOpenMigratesOlderSchema(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v1.db")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, migrations.FS,
+		goose.WithDisableGlobalRegistry(true), goose.WithExcludeVersions([]int64{2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`INSERT INTO builds (n, total, unique_count, orbit8, orbit4, complete, units_done, units_total, started_at, seconds)
+		VALUES (8, 92, 12, 11, 1, 1, 5, 5, '2026-01-01T00:00:00Z', 0.1);
+		INSERT INTO classes (n, placement, orbit) VALUES (8, '04752613', 8);
+		PRAGMA journal_mode=DELETE`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+
+	db, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		t.Fatalf("Open of a version 1 catalog: %v", err)
+	}
+	defer db.Close()
+	b, err := db.Build(ctx, 8)
+	if err != nil || b.Total != 92 || b.Unique != 12 || !b.Complete || !b.Shard.IsWhole() {
+		t.Fatalf("build of n=8 after the migration: %+v, %v", b, err)
+	}
+	check, _ := sql.Open("sqlite", path)
+	defer check.Close()
+	var version int64
+	if err := check.QueryRow(`SELECT max(version_id) FROM goose_db_version WHERE is_applied`).Scan(&version); err != nil || version != 2 {
+		t.Errorf("schema version %d after Open (%v), want 2", version, err)
 	}
 }

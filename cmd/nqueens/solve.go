@@ -41,7 +41,7 @@ drawn with . and Q) and svg (the board as an image).`,
 		Args:    exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := strconv.Atoi(args[0])
-			if err != nil || n < 1 || n > nqueens.MaxConstructN {
+			if strings.Trim(args[0], "0123456789") != "" || err != nil || n < 1 || n > nqueens.MaxConstructN {
 				return usageError{fmt.Errorf("solve: n must be a whole number from 1 to %d, got %s", nqueens.MaxConstructN, quote(args[0]))}
 			}
 			if !slices.Contains(solveFormats, format) {

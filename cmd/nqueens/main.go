@@ -11,6 +11,7 @@
 //	nqueens export 8 --format json|ndjson|csv|leetcode [--all] [-o FILE]
 //	nqueens show 8 [--class K]  # draw boards as text
 //	nqueens verify [n...]       # re-check the catalog
+//	nqueens solve 1000000       # one solution for any n, by construction
 //	nqueens count 20 --shard 3/64 > part-3.json   # one shard of the work
 //	nqueens count --combine part-*.json            # add the shards up
 //	nqueens build 17 --shard 3/8 --db s3.db        # one shard into a shard catalog

@@ -58,10 +58,11 @@ func unitsDone(t *testing.T, path string, n int) (done int, complete bool) {
 	return done, complete
 }
 
-// startBuild starts nqueens build n on the catalog at db.
+// startBuild starts nqueens build n on the catalog at db, on one worker so
+// that even a fast machine gives the test time to interrupt it.
 func startBuild(t *testing.T, db string, n string) (*exec.Cmd, *bytes.Buffer) {
 	t.Helper()
-	cmd := command(t, filepath.Dir(db), "build", n, "--db", db)
+	cmd := command(t, filepath.Dir(db), "build", n, "--db", db, "--workers", "1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

@@ -49,10 +49,15 @@ type nopMeter struct{}
 func (nopMeter) Add(int64) {}
 func (nopMeter) Done()     {}
 
-// barMeter draws an mpb bar with counts, rate and time left.
+// barMeter draws an mpb bar with counts, rate and time left. Add only
+// counts; a goroutine hands the counts to the bar ten times a second, so
+// that workers adding one unit each never wait on the bar.
 type barMeter struct {
-	p   *mpb.Progress
-	bar *mpb.Bar
+	p       *mpb.Progress
+	bar     *mpb.Bar
+	pending atomic.Int64
+	stop    chan struct{}
+	wg      sync.WaitGroup
 }
 
 func newBarMeter(w io.Writer, label string, done, total int64) *barMeter {
@@ -67,12 +72,35 @@ func newBarMeter(w io.Writer, label string, done, total int64) *barMeter {
 	)
 	bar.SetCurrent(done)
 	bar.DecoratorAverageAdjust(time.Now())
-	return &barMeter{p: p, bar: bar}
+	m := &barMeter{p: p, bar: bar, stop: make(chan struct{})}
+	m.wg.Go(func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-m.stop:
+				return
+			case <-t.C:
+				m.flush()
+			}
+		}
+	})
+	return m
 }
 
-func (m *barMeter) Add(k int64) { m.bar.IncrInt64(k) }
+func (m *barMeter) Add(k int64) { m.pending.Add(k) }
+
+// flush hands the counts added since the last flush to the bar.
+func (m *barMeter) flush() {
+	if k := m.pending.Swap(0); k != 0 {
+		m.bar.IncrInt64(k)
+	}
+}
 
 func (m *barMeter) Done() {
+	close(m.stop)
+	m.wg.Wait()
+	m.flush()
 	if !m.bar.Completed() {
 		m.bar.Abort(false)
 	}

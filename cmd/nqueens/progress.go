@@ -73,18 +73,7 @@ func newBarMeter(w io.Writer, label string, done, total int64) *barMeter {
 	bar.SetCurrent(done)
 	bar.DecoratorAverageAdjust(time.Now())
 	m := &barMeter{p: p, bar: bar, stop: make(chan struct{})}
-	m.wg.Go(func() {
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-m.stop:
-				return
-			case <-t.C:
-				m.flush()
-			}
-		}
-	})
+	every(&m.wg, 100*time.Millisecond, m.stop, m.flush)
 	return m
 }
 
@@ -122,18 +111,7 @@ type lineMeter struct {
 func newLineMeter(w io.Writer, label string, done, total int64, unit string, period time.Duration) *lineMeter {
 	m := &lineMeter{w: w, label: label, unit: unit, total: total, start: done, began: time.Now(), stop: make(chan struct{})}
 	m.done.Store(done)
-	m.wg.Go(func() {
-		t := time.NewTicker(period)
-		defer t.Stop()
-		for {
-			select {
-			case <-m.stop:
-				return
-			case <-t.C:
-				m.line()
-			}
-		}
-	})
+	every(&m.wg, period, m.stop, m.line)
 	return m
 }
 
@@ -156,4 +134,20 @@ func (m *lineMeter) line() {
 	}
 	fmt.Fprintf(m.w, "%s: %d/%d %s (%.0f%%), %.0f/s, %s elapsed, %s\n",
 		m.label, done, m.total, m.unit, 100*float64(done)/float64(m.total), rate, elapsed.Round(time.Second), left)
+}
+
+// every calls f each period on a goroutine of wg until stop is closed.
+func every(wg *sync.WaitGroup, period time.Duration, stop <-chan struct{}, f func()) {
+	wg.Go(func() {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	})
 }

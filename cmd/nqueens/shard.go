@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,11 +110,15 @@ func shardUnits(n int, s store.Shard) ([]canonical.Unit, []int, error) {
 
 // partJSON is the shape of count --shard's output: the counts of one shard.
 type partJSON struct {
-	N          int   `json:"n"`
-	Shards     int   `json:"shards"`
-	Shard      int   `json:"shard"`
-	UnitsTotal int   `json:"units_total"`
-	Units      []int `json:"units"`
+	N          int `json:"n"`
+	Shards     int `json:"shards"`
+	Shard      int `json:"shard"`
+	UnitsTotal int `json:"units_total"`
+	// Units is how many work units the shard covered, UnitsDigest a
+	// SHA-256 of their indexes (see unitsDigest), which --combine checks
+	// against the split it computes, keeping the result small.
+	Units       int    `json:"units"`
+	UnitsDigest string `json:"units_digest"`
 	nqueens.Counts
 	// Seconds is the wall time of the whole run, SearchSeconds that of the
 	// search alone, without splitting the work into shards.
@@ -133,10 +139,22 @@ func (a *app) countShard(ctx context.Context, n int, s store.Shard) error {
 		return err
 	}
 	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(canonical.Units(n)),
-		Units: idx, Counts: c, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}
+		Units: len(idx), UnitsDigest: unitsDigest(idx), Counts: c, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}
 	a.logf("n=%d shard %s: %d of %d work units, %d solutions in %d classes, %.3fs (search %.3fs)",
 		n, s, len(idx), p.UnitsTotal, c.Total, c.Unique, p.Seconds, p.SearchSeconds)
 	return writeJSONLine(a.stdout, p)
+}
+
+// unitsDigest returns "sha256:" and the hex SHA-256 of the unit indexes
+// written in decimal, each followed by a newline.
+func unitsDigest(idx []int) string {
+	h := sha256.New()
+	var buf []byte
+	for _, i := range idx {
+		buf = strconv.AppendInt(buf[:0], int64(i), 10)
+		h.Write(append(buf, '\n'))
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // writeJSONLine writes v as compact JSON and a newline.
@@ -205,7 +223,7 @@ func combine(files []string) (countJSON, int, error) {
 	}
 	out := countJSON{N: first.N}
 	for i, p := range parts {
-		if p.UnitsTotal != len(units) || !slices.Equal(p.Units, split[p.Shard]) {
+		if p.UnitsTotal != len(units) || p.Units != len(split[p.Shard]) || p.UnitsDigest != unitsDigest(split[p.Shard]) {
 			return countJSON{}, 0, fmt.Errorf("combine: %s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
 				files[i], p.Shard, p.Shards, p.N, len(units))
 		}

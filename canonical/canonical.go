@@ -22,10 +22,14 @@
 // solution of n > 1 is invariant under a reflection); the single queen of
 // n = 1 is invariant under all 8 and its orbit is 1.
 //
-// Classes and Count search for the canonical representatives directly: the
-// first-row queen of a canonical solution is no farther from its corner
-// than any other queen on the border is from its nearest corner, which
-// confines the search to about an eighth of the board's tree.
+// Classes and Units search for the canonical representatives directly:
+// the first-row queen of a canonical solution is no farther from its
+// corner than any other queen on the border is from its nearest corner,
+// which confines the search to about an eighth of the board's tree. Count,
+// which needs the numbers only, is faster still: it counts the solutions
+// by the orbits of their border queens (Constellations) and derives the
+// classes from the few solutions the half and quarter turns leave
+// unchanged (Symmetric, Tally).
 package canonical
 
 import (

@@ -273,6 +273,19 @@ func BenchmarkCountSerial(b *testing.B) {
 	}
 }
 
+// BenchmarkCountByClasses measures the class search's count on one
+// goroutine, against which BenchmarkCountSerial's constellations compare.
+func BenchmarkCountByClasses(b *testing.B) {
+	for _, n := range []int{12, 14} {
+		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
+			units := canonical.Units(n)
+			for b.Loop() {
+				canonical.CountUnits(context.Background(), units, 1, nil)
+			}
+		})
+	}
+}
+
 func BenchmarkClasses(b *testing.B) {
 	for b.Loop() {
 		for range canonical.Classes(context.Background(), 13, 0) {

@@ -56,7 +56,7 @@ they are the K shards of one n, each once, and prints the combined counts.`,
 			var results []countJSON
 			for _, n := range ns {
 				start := time.Now()
-				c, err := a.countUnits(cmd.Context(), n, "", canonical.Units(n))
+				c, err := a.countBoard(cmd.Context(), n)
 				if err != nil {
 					return err
 				}
@@ -73,6 +73,23 @@ they are the K shards of one n, each once, and prints the combined counts.`,
 
 // progressFromN is the smallest n whose count shows progress.
 const progressFromN = 15
+
+// countBoard counts the solutions and classes of n by constellations (see
+// canonical.Count), showing progress for n of progressFromN and above.
+func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
+	cs := canonical.Constellations(n)
+	var m meter = nopMeter{}
+	if n >= progressFromN {
+		m = a.progress(fmt.Sprintf("count n=%d", n), 0, int64(len(cs)), "work units")
+	}
+	total, err := canonical.CountConstellations(ctx, cs, a.cfg.Workers, func() { m.Add(1) })
+	m.Done()
+	if err != nil {
+		return nqueens.Counts{}, fmt.Errorf("count n=%d: interrupted", n)
+	}
+	half, quarter := canonical.Symmetric(n)
+	return canonical.Tally(n, total, half, quarter)
+}
 
 // countUnits counts the given units of n, showing progress for n of
 // progressFromN and above; shard names the shard in messages.

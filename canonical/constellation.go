@@ -1,0 +1,549 @@
+package canonical
+
+import (
+	"context"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/enumerate"
+)
+
+// Counting by constellations.
+//
+// Every solution has exactly one queen in each border line of the board:
+// the top and bottom rows and the left and right columns (a corner queen
+// stands in two). Those queens are its constellation, written (a, b, k, l):
+// the columns of the queens of the top and bottom rows and the rows of the
+// queens of the left and right columns. A symmetry of the square maps the
+// solutions of a constellation one to one onto those of its image, so the
+// total is the sum, over one constellation of each orbit, of the orbit's
+// size times the solutions of that constellation. Constellations lists
+// those representatives; each is searched with its border queens placed
+// first, so that every row the search fills is already pruned by them.
+//
+// Which of the 8 images of a constellation is searched matters for speed,
+// not for the count: the row-by-row search is far cheaper when the queen
+// of its last row is near a corner (its long diagonal then prunes every
+// row) and the queens of the side columns are low (the rows they fill are
+// skipped where the search would branch most). Measured on n = 14 and 16,
+// this choice searches 1.7 times fewer nodes than the lexicographically
+// smallest image, within 5% of the best of the 8.
+//
+// The classes follow from the total and the numbers of solutions that the
+// half and quarter turns leave unchanged (Burnside's lemma; no solution of
+// n > 1 is its own mirror image), which a much smaller search finds.
+
+// Constellation is one orbit of the queens a solution has on the border of
+// the board, the unit of work of Count. The constellations of a board, as
+// Constellations returns them, partition its solutions' orbits.
+type Constellation struct {
+	n uint8
+	// a, b, k, l: the top row's column, the bottom row's column, the left
+	// column's row and the right column's row, in the image searched.
+	a, b, k, l uint8
+	// orbit is the number of distinct images of the constellation.
+	orbit uint8
+}
+
+// N returns the board size of the constellation.
+func (c Constellation) N() int { return int(c.n) }
+
+// Queens returns the squares of the constellation's border queens, as
+// {row, column} pairs, in the orientation its search uses: 4 queens, or
+// fewer when a queen stands in a corner.
+func (c Constellation) Queens() [][2]int {
+	qs, k := c.queens()
+	out := make([][2]int, k)
+	for i := range k {
+		out[i] = [2]int{int(qs[i].r), int(qs[i].c)}
+	}
+	return out
+}
+
+// Orbit returns the number of distinct images of the constellation under
+// the 8 symmetries: 8, 4 (it is its own image under the half turn), 2 (the
+// quarter turn) or 1 (n = 1).
+func (c Constellation) Orbit() int { return int(c.orbit) }
+
+type square struct{ r, c uint8 }
+
+func (p square) attacks(q square) bool {
+	dr, dc := int(p.r)-int(q.r), int(p.c)-int(q.c)
+	return dr == 0 || dc == 0 || dr == dc || dr == -dc
+}
+
+// border is a constellation's tuple (a, b, k, l).
+type border [4]uint8
+
+// queens returns the distinct squares of the border queens of t on a board
+// of n, and reports whether they are a possible constellation: a corner
+// queen counts for both its lines, and no two queens attack each other.
+func (t border) queens(n int) (qs [4]square, k int, ok bool) {
+	m := uint8(n - 1)
+	a, b, kk, l := t[0], t[1], t[2], t[3]
+	if (a == 0) != (kk == 0) || (a == m) != (l == 0) || (b == 0) != (kk == m) || (b == m) != (l == m) {
+		return qs, 0, false
+	}
+	for _, s := range [4]square{{0, a}, {m, b}, {kk, 0}, {l, m}} {
+		dup := false
+		for _, q := range qs[:k] {
+			if q == s {
+				dup = true
+			} else if q.attacks(s) {
+				return qs, 0, false
+			}
+		}
+		if !dup {
+			qs[k] = s
+			k++
+		}
+	}
+	return qs, k, true
+}
+
+// image returns the tuple of the image of the border queens qs under g:
+// the mirror left-right if g&4, then g&3 quarter turns.
+func image(n int, qs []square, g int) border {
+	m := uint8(n - 1)
+	var t border
+	for _, q := range qs {
+		r, c := q.r, q.c
+		if g&4 != 0 {
+			c = m - c
+		}
+		for range g & 3 {
+			r, c = c, m-r
+		}
+		if r == 0 {
+			t[0] = c
+		}
+		if r == m {
+			t[1] = c
+		}
+		if c == 0 {
+			t[2] = r
+		}
+		if c == m {
+			t[3] = r
+		}
+	}
+	return t
+}
+
+func (t border) less(u border) bool {
+	for i := range t {
+		if t[i] != u[i] {
+			return t[i] < u[i]
+		}
+	}
+	return false
+}
+
+// cost ranks the images of a constellation for the search, lower being
+// faster: first the bottom queen's distance from its nearest corner, then
+// how low the side queens are (weights fitted on n = 14 and 16).
+func (t border) cost(n int) int {
+	m := n - 1
+	b := int(t[1])
+	return 20*min(b, m-b) - 3*(int(t[2])+int(t[3]))
+}
+
+func (c Constellation) queens() ([4]square, int) {
+	qs, k, _ := border{c.a, c.b, c.k, c.l}.queens(int(c.n))
+	return qs, k
+}
+
+// Constellations returns one constellation of each orbit of a board of n,
+// in lexicographic order of the orbits' smallest tuples, each in the
+// orientation its search is fastest in. It panics if n is outside
+// 1..nqueens.MaxN.
+func Constellations(n int) []Constellation {
+	if err := nqueens.CheckN(n); err != nil {
+		panic("canonical: " + err.Error())
+	}
+	var out []Constellation
+	for a := range n {
+		for b := range n {
+			for k := range n {
+				for l := range n {
+					t := border{uint8(a), uint8(b), uint8(k), uint8(l)}
+					qs, nq, ok := t.queens(n)
+					if !ok {
+						continue
+					}
+					var imgs [8]border
+					canon := true
+					best := 0
+					for g := range imgs {
+						imgs[g] = image(n, qs[:nq], g)
+						if imgs[g].less(t) {
+							canon = false
+							break
+						}
+						if imgs[g].cost(n) < imgs[best].cost(n) {
+							best = g
+						}
+					}
+					if !canon {
+						continue
+					}
+					orbit := 0
+					for g := range imgs {
+						if !contains(imgs[:g], imgs[g]) {
+							orbit++
+						}
+					}
+					s := imgs[best]
+					out = append(out, Constellation{n: uint8(n), a: s[0], b: s[1], k: s[2], l: s[3], orbit: uint8(orbit)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func contains(ts []border, t border) bool {
+	for _, u := range ts {
+		if u == t {
+			return true
+		}
+	}
+	return false
+}
+
+// step describes one free row of a constellation's search: a row the
+// border queens leave empty, searched in order from the top.
+type step struct {
+	// block holds the squares of the next free row that the border queens
+	// take (by column or diagonal) and the bits beyond the board.
+	block uint32
+	// shift is the number of rows from this free row to the next.
+	shift uint32
+	// last reports that the next free row is the last one; tail, that the
+	// next free row is the first of the last tailRows, looked up in the
+	// plan's table rather than searched.
+	last, tail bool
+}
+
+// tailRows is the number of free rows at the bottom of a search that a
+// table lists the ways to fill: the search looks them up instead of
+// branching three more times, where most of its nodes are.
+const tailRows = 3
+
+// tailEntry is one way to fill the last tailRows free rows that the border
+// queens allow: the diagonals its queens stand on, as the masks of the
+// first of those rows would hold them.
+type tailEntry struct{ ld, rd uint32 }
+
+// noTail fills the unused slots of a plan's table: no queens above can be
+// compatible with it, as the queen of the row just above always stands on
+// a diagonal of ld.
+var noTail = tailEntry{^uint32(0), ^uint32(0)}
+
+// plan is a constellation's search laid out row by row.
+type plan struct {
+	// free0 is the free squares of the first free row; rows the number of
+	// free rows.
+	free0 uint32
+	rows  int
+	// inner holds the columns the border queens leave free.
+	inner uint32
+	steps [nqueens.MaxN]step
+	// tails[i] lists the entries whose three columns have index i (see
+	// tripleIndex); unused slots hold noTail.
+	tails [tripleIndexes][6]tailEntry
+	// total counts the solutions solve finds.
+	total uint64
+}
+
+// tripleIndexes is the number of sets of three columns of 0..MaxN-1.
+const tripleIndexes = nqueens.MaxN * (nqueens.MaxN - 1) * (nqueens.MaxN - 2) / 6
+
+// choose2 and choose3 hold the binomial coefficients C(x, 2) and C(x, 3).
+var choose2, choose3 [nqueens.MaxN]uint32
+
+func init() {
+	for x := range uint32(nqueens.MaxN) {
+		choose2[x] = x * (x - 1) / 2
+		choose3[x] = x * (x - 1) * (x - 2) / 6
+	}
+}
+
+// tripleIndex returns the index in 0..tripleIndexes-1 of a set of exactly
+// three columns in the combinatorial number system.
+func tripleIndex(cols uint32) uint32 {
+	x := bits.TrailingZeros32(cols)
+	cols &= cols - 1
+	y := bits.TrailingZeros32(cols)
+	cols &= cols - 1
+	z := bits.TrailingZeros32(cols)
+	return choose3[z&(nqueens.MaxN-1)] + choose2[y&(nqueens.MaxN-1)] + uint32(x)
+}
+
+// prepare lays out the search of c in p.
+func (p *plan) prepare(c Constellation) {
+	n := int(c.n)
+	qs, k := c.queens()
+	var used [nqueens.MaxN]bool
+	var attacked [nqueens.MaxN]uint32
+	var cols uint32
+	for _, q := range qs[:k] {
+		used[q.r] = true
+		cols |= 1 << q.c
+		for r := range n {
+			d := r - int(q.r)
+			if c := int(q.c) + d; c >= 0 && c < n {
+				attacked[r] |= 1 << uint(c)
+			}
+			if c := int(q.c) - d; c >= 0 && c < n {
+				attacked[r] |= 1 << uint(c)
+			}
+		}
+	}
+	off := ^full(n)
+	p.inner = full(n) &^ cols
+	p.total = 0
+	p.rows = 0
+	var rows [nqueens.MaxN]int
+	for r := range n {
+		if !used[r] {
+			rows[p.rows] = r
+			p.rows++
+		}
+	}
+	if p.rows == 0 {
+		return
+	}
+	free := func(r int) uint32 { return ^(attacked[r] | cols | off) }
+	p.free0 = free(rows[0])
+	for i := 0; i+1 < p.rows; i++ {
+		next := rows[i+1]
+		p.steps[i] = step{
+			block: attacked[next] | cols | off,
+			shift: uint32(next - rows[i]),
+			last:  i+2 == p.rows,
+			tail:  i+1+tailRows == p.rows,
+		}
+	}
+	if p.rows <= tailRows {
+		return
+	}
+	// The table of the last three free rows t0 < t1 < t2.
+	t0, t1, t2 := rows[p.rows-3], rows[p.rows-2], rows[p.rows-1]
+	var fill [tripleIndexes]uint8
+	used3 := choose3[n-1] + choose2[n-2] + uint32(n-3) + 1
+	for i := range p.tails[:used3] {
+		p.tails[i] = [6]tailEntry{noTail, noTail, noTail, noTail, noTail, noTail}
+	}
+	for f0 := free(t0); f0 != 0; f0 &= f0 - 1 {
+		x0 := bits.TrailingZeros32(f0)
+		q0 := square{uint8(t0), uint8(x0)}
+		for f1 := free(t1) &^ (1 << uint(x0)); f1 != 0; f1 &= f1 - 1 {
+			x1 := bits.TrailingZeros32(f1)
+			q1 := square{uint8(t1), uint8(x1)}
+			if q1.attacks(q0) {
+				continue
+			}
+			for f2 := free(t2) &^ (1<<uint(x0) | 1<<uint(x1)); f2 != 0; f2 &= f2 - 1 {
+				x2 := bits.TrailingZeros32(f2)
+				q2 := square{uint8(t2), uint8(x2)}
+				if q2.attacks(q0) || q2.attacks(q1) {
+					continue
+				}
+				var e tailEntry
+				for _, q := range [3]square{q0, q1, q2} {
+					d := int(q.r) - t0
+					if x := int(q.c) - d; x >= 0 {
+						e.ld |= 1 << uint(x)
+					}
+					if x := int(q.c) + d; x < nqueens.MaxN {
+						e.rd |= 1 << uint(x)
+					}
+				}
+				idx := tripleIndex(1<<uint(x0) | 1<<uint(x1) | 1<<uint(x2))
+				p.tails[idx][fill[idx]] = e
+				fill[idx]++
+			}
+		}
+	}
+}
+
+// plans reuses plans, which are large, across constellations.
+var plans = sync.Pool{New: func() any { return new(plan) }}
+
+// Solutions returns the number of solutions whose border queens are those
+// of c, in the orientation c is searched in; the orbit of c holds
+// c.Orbit() times as many.
+func (c Constellation) Solutions() uint64 {
+	return c.solutions(nil)
+}
+
+// stopDepth is how many free rows from the top check the stop flag, so
+// that a cancelled count stops within a small part of a constellation.
+const stopDepth = 2
+
+func (c Constellation) solutions(stop *atomic.Bool) uint64 {
+	p := plans.Get().(*plan)
+	defer plans.Put(p)
+	p.prepare(c)
+	switch {
+	case p.rows == 0:
+		return 1
+	case p.free0 == 0:
+		return 0
+	case p.rows == 1:
+		return 1 // one column is left, and free0 says it is open
+	}
+	return p.top(0, p.free0, 0, 0, 0, stop)
+}
+
+// top searches the first stopDepth free rows, checking stop before each
+// square, and hands the rows below to solve.
+func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
+	s := p.steps[i]
+	if i >= stopDepth || s.last || s.tail {
+		before := p.total
+		p.solve(uint(i), free, cols, ld, rd)
+		return p.total - before
+	}
+	var t uint64
+	for free != 0 {
+		if stop != nil && stop.Load() {
+			return t
+		}
+		bit := free & -free
+		free ^= bit
+		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
+		if next := ^(c | l | d | s.block); next != 0 {
+			t += p.top(i+1, next, c, l, d, stop)
+		}
+	}
+	return t
+}
+
+// solve adds to p.total the number of ways to fill free row i and the free
+// rows below it, given free, the non-empty set of free squares of row i,
+// and the columns and diagonals that the queens placed above take (the
+// border queens are in steps). It looks one row ahead: a square that
+// leaves the next free row no free square is not descended into; and it
+// looks the last tailRows rows up in the plan's table. This is the hot
+// loop of Count; i&(MaxN-1) spares the bounds checks.
+func (p *plan) solve(i uint, free, cols, ld, rd uint32) {
+	s := &p.steps[i&(nqueens.MaxN-1)]
+	if s.shift != 1 {
+		p.solveSkip(i, free, cols, ld, rd)
+		return
+	}
+	if s.tail {
+		p.solveTail(s, free, cols, ld, rd)
+		return
+	}
+	block := s.block
+	switch {
+	case s.last:
+		var t uint64
+		for free != 0 {
+			bit := free & -free
+			free &= free - 1
+			if ^(cols | bit | (ld|bit)<<1 | (rd|bit)>>1 | block) != 0 {
+				t++
+			}
+		}
+		p.total += t
+	default:
+		for free != 0 {
+			bit := free & -free
+			free &= free - 1
+			c, l, d := cols|bit, (ld|bit)<<1, (rd|bit)>>1
+			if next := ^(c | l | d | block); next != 0 {
+				p.solve(i+1, next, c, l, d)
+				block = p.steps[i&(nqueens.MaxN-1)].block
+			}
+		}
+	}
+}
+
+// solveTail is solve for the free row above the last tailRows: it looks
+// up, for each square of free, the ways the table lists to fill the last
+// three free rows below the queens.
+func (p *plan) solveTail(s *step, free, cols, ld, rd uint32) {
+	block := s.block
+	var t uint64
+	for free != 0 {
+		bit := free & -free
+		free &= free - 1
+		c, l, d := cols|bit, (ld|bit)<<1, (rd|bit)>>1
+		if ^(c | l | d | block) != 0 {
+			es := &p.tails[tripleIndex(p.inner&^c)%tripleIndexes]
+			t += fits(es[0], l, d) + fits(es[1], l, d) + fits(es[2], l, d) +
+				fits(es[3], l, d) + fits(es[4], l, d) + fits(es[5], l, d)
+		}
+	}
+	p.total += t
+}
+
+// lookup adds to p.total the ways the table lists to fill the last three
+// free rows below queens that take the columns cols and, on the first of
+// those rows, the diagonals ld and rd.
+func (p *plan) lookup(cols, ld, rd uint32) {
+	es := &p.tails[tripleIndex(p.inner&^cols)%tripleIndexes]
+	p.total += fits(es[0], ld, rd) + fits(es[1], ld, rd) + fits(es[2], ld, rd) +
+		fits(es[3], ld, rd) + fits(es[4], ld, rd) + fits(es[5], ld, rd)
+}
+
+// fits returns 1 if no queen of e stands on the diagonals ld and rd, and
+// 0 otherwise, without a branch.
+func fits(e tailEntry, ld, rd uint32) uint64 {
+	x := ld&e.ld | rd&e.rd
+	return uint64((x|-x)>>31 ^ 1)
+}
+
+// solveSkip is solve for a free row followed by rows the border queens
+// fill, rare enough to keep the variable shift out of solve's loop.
+func (p *plan) solveSkip(i uint, free, cols, ld, rd uint32) {
+	s := &p.steps[i&(nqueens.MaxN-1)]
+	sh, block := s.shift&31, s.block
+	for free != 0 {
+		bit := free & -free
+		free &= free - 1
+		c, l, d := cols|bit, (ld|bit)<<sh, (rd|bit)>>sh
+		if next := ^(c | l | d | block); next != 0 {
+			switch {
+			case s.tail:
+				p.lookup(c, l, d)
+			case s.last:
+				p.total++
+			default:
+				p.solve(i+1, next, c, l, d)
+			}
+		}
+	}
+}
+
+// CountConstellations returns the number of solutions in the orbits of the
+// given constellations, searched on workers goroutines (all cores when
+// workers < 1). If done is not nil it is called after each constellation,
+// from the worker goroutines. It returns ctx.Err() with a partial total if
+// ctx is cancelled first.
+func CountConstellations(ctx context.Context, cs []Constellation, workers int, done func()) (uint64, error) {
+	var stop atomic.Bool
+	quit := context.AfterFunc(ctx, func() { stop.Store(true) })
+	defer quit()
+	var mu sync.Mutex
+	var total uint64
+	err := enumerate.Each(ctx, len(cs), workers, func(_ context.Context, i int) {
+		t := cs[i].solutions(&stop) * uint64(cs[i].orbit)
+		mu.Lock()
+		total += t
+		mu.Unlock()
+		if done != nil {
+			done()
+		}
+	})
+	if err == nil && stop.Load() {
+		err = ctx.Err()
+	}
+	return total, err
+}

@@ -237,10 +237,11 @@ const tailRows = 3
 // first of those rows would hold them.
 type tailEntry struct{ ld, rd uint32 }
 
-// noTail fills the unused slots of a plan's table: no queens above can be
-// compatible with it, as the queen of the row just above always stands on
-// a diagonal of ld.
+// noTail fills the unused slots of a plan's table: it fits no queens
+// above, as the queen of the row just above always stands on a diagonal
+// of ld or rd.
 var noTail = tailEntry{^uint32(0), ^uint32(0)}
+
 
 // plan is a constellation's search laid out row by row.
 type plan struct {
@@ -334,34 +335,29 @@ func (p *plan) prepare(c Constellation) {
 	t0, t1, t2 := rows[p.rows-3], rows[p.rows-2], rows[p.rows-1]
 	var fill [tripleIndexes]uint8
 	used3 := choose3[n-1] + choose2[n-2] + uint32(n-3) + 1
-	for i := range p.tails[:used3] {
-		p.tails[i] = [6]tailEntry{noTail, noTail, noTail, noTail, noTail, noTail}
+	// Fill with noTail by doubling copies, which run as block moves.
+	p.tails[0] = [6]tailEntry{noTail, noTail, noTail, noTail, noTail, noTail}
+	for k := 1; k < int(used3); k *= 2 {
+		copy(p.tails[k:used3], p.tails[:k])
+	}
+	// hits returns the squares of row r that a queen on (r0, x), r0 < r,
+	// takes. (A shift by a negative int converted to uint, or by 32 or
+	// more, yields 0: a diagonal that leaves the board takes nothing.)
+	hits := func(r, r0, x int) uint32 {
+		d := r - r0
+		return 1<<uint(x) | 1<<uint(x+d) | 1<<uint(x-d)
 	}
 	for f0 := free(t0); f0 != 0; f0 &= f0 - 1 {
 		x0 := bits.TrailingZeros32(f0)
-		q0 := square{uint8(t0), uint8(x0)}
-		for f1 := free(t1) &^ (1 << uint(x0)); f1 != 0; f1 &= f1 - 1 {
+		for f1 := free(t1) &^ hits(t1, t0, x0); f1 != 0; f1 &= f1 - 1 {
 			x1 := bits.TrailingZeros32(f1)
-			q1 := square{uint8(t1), uint8(x1)}
-			if q1.attacks(q0) {
-				continue
-			}
-			for f2 := free(t2) &^ (1<<uint(x0) | 1<<uint(x1)); f2 != 0; f2 &= f2 - 1 {
+			for f2 := free(t2) &^ (hits(t2, t0, x0) | hits(t2, t1, x1)); f2 != 0; f2 &= f2 - 1 {
 				x2 := bits.TrailingZeros32(f2)
-				q2 := square{uint8(t2), uint8(x2)}
-				if q2.attacks(q0) || q2.attacks(q1) {
-					continue
-				}
-				var e tailEntry
-				for _, q := range [3]square{q0, q1, q2} {
-					d := int(q.r) - t0
-					if x := int(q.c) - d; x >= 0 {
-						e.ld |= 1 << uint(x)
-					}
-					if x := int(q.c) + d; x < nqueens.MaxN {
-						e.rd |= 1 << uint(x)
-					}
-				}
+				// The diagonals through row t0 (shifts out of range give 0).
+				d1, d2 := t1-t0, t2-t0
+				ld := uint32(1)<<uint(x0) | 1<<uint(x1-d1) | 1<<uint(x2-d2)
+				rd := uint32(1)<<uint(x0) | 1<<uint(x1+d1) | 1<<uint(x2+d2)
+				e := tailEntry{ld, rd}
 				idx := tripleIndex(1<<uint(x0) | 1<<uint(x1) | 1<<uint(x2))
 				p.tails[idx][fill[idx]] = e
 				fill[idx]++

@@ -2,28 +2,110 @@ package canonical
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/nqueens/nqueens"
 )
 
 // Symmetric returns the numbers of solutions of a board of n that the half
-// turn and the quarter turn leave unchanged. It searches rows from the top,
-// placing with each queen its images under the turn, so it fills a half or
-// a quarter of the rows itself. It panics if n is outside 1..nqueens.MaxN.
+// turn and the quarter turn leave unchanged. Each search places with every
+// queen its images under the turn, so it fills a half or a quarter of the
+// rows itself. It panics if n is outside 1..nqueens.MaxN.
 func Symmetric(n int) (half, quarter uint64) {
 	if err := nqueens.CheckN(n); err != nil {
 		panic("canonical: " + err.Error())
 	}
-	s := symSearch{n: n, m: uint8(n - 1)}
-	s.turns = 2
-	half = s.from(0)
-	s.turns = 1
-	quarter = s.from(0)
-	return half, quarter
+	s := symSearch{n: n, m: uint8(n - 1), turns: 1}
+	return halfTurn(n), s.from(0)
+}
+
+// halfTurn returns the number of solutions of a board of n that the half
+// turn leaves unchanged. Such a solution is fixed by its queens in the top
+// n/2 rows, each of which brings its image (m-r, m-c) in the bottom rows
+// (and, when n is odd, the centre square holds a queen of its own). The
+// search fills the top rows with bit masks; since the mirror image of such
+// a solution is one too, it places the first queen in the left half and
+// doubles.
+func halfTurn(n int) uint64 {
+	if n == 1 {
+		return 1
+	}
+	h := half{n: n, m: n - 1, all: full(n)}
+	if n%2 == 1 {
+		c := n / 2
+		if !h.fits(c, c) {
+			return 0
+		}
+		h.put(c, c)
+	}
+	var total uint64
+	for c := 0; c < n/2; c++ {
+		if h.fits(0, c) && h.pairFits(0, c) {
+			g := h
+			g.put(0, c)
+			g.put(g.m, g.m-c)
+			total += g.from(1)
+		}
+	}
+	return 2 * total
+}
+
+// half is the state of halfTurn's search: the columns taken, and the
+// diagonals by c-r+m (down-right) and r+c (down-left), over the whole board.
+type half struct {
+	n, m       int
+	all        uint32
+	cols       uint32
+	down, anti uint64
+}
+
+// fits reports whether (r, c) is free of the queens placed.
+func (h *half) fits(r, c int) bool {
+	return h.cols&(1<<uint(c)) == 0 && h.down&(1<<uint(c-r+h.m)) == 0 && h.anti&(1<<uint(r+c)) == 0
+}
+
+// pairFits reports whether the image (m-r, m-c) of (r, c) is free of the
+// queens placed and of (r, c) itself.
+func (h *half) pairFits(r, c int) bool {
+	if c == r || r+c == h.m || c == h.m-c {
+		return false // same down-right or down-left diagonal, or column
+	}
+	return h.fits(h.m-r, h.m-c)
+}
+
+func (h *half) put(r, c int) {
+	h.cols |= 1 << uint(c)
+	h.down |= 1 << uint(c-r+h.m)
+	h.anti |= 1 << uint(r+c)
+}
+
+// from counts the ways to fill rows r..n/2-1 and their images.
+func (h *half) from(r int) uint64 {
+	if r >= h.n/2 {
+		return 1
+	}
+	m := h.m
+	// The free squares of row r: bit c is taken if column c is, or the
+	// diagonals c-r+m or r+c.
+	free := h.all &^ (h.cols | uint32(h.down>>uint(m-r)) | uint32(h.anti>>uint(r)))
+	var total uint64
+	for ; free != 0; free &= free - 1 {
+		c := bits.TrailingZeros32(free)
+		if !h.pairFits(r, c) {
+			continue
+		}
+		g := *h
+		g.put(r, c)
+		g.put(m-r, m-c)
+		total += g.from(r + 1)
+	}
+	return total
 }
 
 // symSearch counts the solutions invariant under a turn: by 180° when
-// turns is 2, by 90° when turns is 1.
+// turns is 2, by 90° when turns is 1. It places each orbit of squares
+// square by square, which costs little for the quarter turn, whose
+// solutions are few and whose orbits fill four rows at once.
 type symSearch struct {
 	n     int
 	m     uint8

@@ -242,7 +242,6 @@ type tailEntry struct{ ld, rd uint32 }
 // of ld or rd.
 var noTail = tailEntry{^uint32(0), ^uint32(0)}
 
-
 // plan is a constellation's search laid out row by row.
 type plan struct {
 	// free0 is the free squares of the first free row; rows the number of

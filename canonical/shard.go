@@ -103,17 +103,23 @@ func satAdd(a, b uint64) uint64 {
 // cost each go to the shard with the least cost so far (the lowest-numbered
 // one on a tie). It returns an error if k is not between 1 and len(units).
 func Shards(units []Unit, k int) ([][]int, error) {
-	if k < 1 || k > len(units) {
-		return nil, fmt.Errorf("shard count %d: want 1 to %d, the number of work units", k, len(units))
+	return split(len(units), k, func(i int) uint64 { return units[i].Cost() })
+}
+
+// split splits the items 0..count-1 into k shards balanced by cost, as
+// Shards describes.
+func split(count, k int, cost func(i int) uint64) ([][]int, error) {
+	if k < 1 || k > count {
+		return nil, fmt.Errorf("shard count %d: want 1 to %d, the number of work units", k, count)
 	}
-	costs := make([]uint64, len(units))
+	costs := make([]uint64, count)
 	const chunk = 1024
-	enumerate.Each(context.Background(), (len(units)+chunk-1)/chunk, 0, func(_ context.Context, c int) {
-		for i := c * chunk; i < min(len(units), (c+1)*chunk); i++ {
-			costs[i] = units[i].Cost()
+	enumerate.Each(context.Background(), (count+chunk-1)/chunk, 0, func(_ context.Context, c int) {
+		for i := c * chunk; i < min(count, (c+1)*chunk); i++ {
+			costs[i] = cost(i)
 		}
 	})
-	order := make([]int, len(units))
+	order := make([]int, count)
 	for i := range order {
 		order[i] = i
 	}
@@ -160,6 +166,77 @@ func ShardUnits(n, i, k int) ([]Unit, []int, error) {
 		out[j] = units[x]
 	}
 	return out, idx, nil
+}
+
+// Cost returns an estimate of the size of the constellation's search tree,
+// in nodes, as Unit.Cost does for a unit: the mean of Knuth's estimator
+// over random paths, seeded by the constellation alone, down to the rows
+// the search looks up.
+func (c Constellation) Cost() uint64 {
+	p := plans.Get().(*plan)
+	defer plans.Put(p)
+	p.prepare(c)
+	if p.rows < 2 || p.free0 == 0 {
+		return 1
+	}
+	rng := splitmix(uint64(c.n)<<32 | uint64(c.a)<<24 | uint64(c.b)<<16 | uint64(c.k)<<8 | uint64(c.l))
+	var sum uint64
+	for range costProbes {
+		est, nodes := uint64(1), uint64(1)
+		free, cols, ld, rd := p.free0, uint32(0), uint32(0), uint32(0)
+		for i := 0; i+1 < p.rows; i++ {
+			s := p.steps[i]
+			// The children that pass the look-ahead, as solve sees them.
+			var kids [nqueens.MaxN]uint32
+			k := 0
+			for f := free; f != 0; f &= f - 1 {
+				bit := f & -f
+				if ^(cols|bit|(ld|bit)<<s.shift|(rd|bit)>>s.shift|s.block) != 0 {
+					kids[k] = bit
+					k++
+				}
+			}
+			if k == 0 {
+				break
+			}
+			est = satMul(est, uint64(k))
+			nodes = satAdd(nodes, est)
+			if s.tail || s.last {
+				break
+			}
+			rng = splitmix(rng)
+			bit := kids[rng%uint64(k)]
+			cols, ld, rd = cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
+			free = ^(cols | ld | rd | s.block)
+		}
+		sum = satAdd(sum, nodes/costProbes)
+	}
+	return max(sum, 1)
+}
+
+// ConstellationShards splits constellations into k shards balanced by
+// Cost, as Shards does units.
+func ConstellationShards(cs []Constellation, k int) ([][]int, error) {
+	return split(len(cs), k, func(i int) uint64 { return cs[i].Cost() })
+}
+
+// ShardConstellations returns the constellations of shard i of k of a
+// board of n (see ConstellationShards), with their indexes in
+// Constellations(n).
+func ShardConstellations(n, i, k int) ([]Constellation, []int, error) {
+	if i < 0 || i >= k {
+		return nil, nil, fmt.Errorf("shard %d/%d: want an index from 0 to %d", i, k, k-1)
+	}
+	cs := Constellations(n)
+	all, err := ConstellationShards(cs, k)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]Constellation, len(all[i]))
+	for j, x := range all[i] {
+		out[j] = cs[x]
+	}
+	return out, all[i], nil
 }
 
 // loads is a min-heap of shards by cost so far, then by number.

@@ -77,33 +77,28 @@ const progressFromN = 15
 // countBoard counts the solutions and classes of n by constellations (see
 // canonical.Count), showing progress for n of progressFromN and above.
 func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
-	cs := canonical.Constellations(n)
-	var m meter = nopMeter{}
-	if n >= progressFromN {
-		m = a.progress(fmt.Sprintf("count n=%d", n), 0, int64(len(cs)), "work units")
-	}
-	total, err := canonical.CountConstellations(ctx, cs, a.cfg.Workers, func() { m.Add(1) })
-	m.Done()
+	total, err := a.countConstellations(ctx, n, "", canonical.Constellations(n))
 	if err != nil {
-		return nqueens.Counts{}, fmt.Errorf("count n=%d: interrupted", n)
+		return nqueens.Counts{}, err
 	}
 	half, quarter := canonical.Symmetric(n)
 	return canonical.Tally(n, total, half, quarter)
 }
 
-// countUnits counts the given units of n, showing progress for n of
-// progressFromN and above; shard names the shard in messages.
-func (a *app) countUnits(ctx context.Context, n int, shard string, units []canonical.Unit) (nqueens.Counts, error) {
+// countConstellations returns the solutions in the orbits of cs, showing
+// progress for n of progressFromN and above; shard names the shard in
+// messages.
+func (a *app) countConstellations(ctx context.Context, n int, shard string, cs []canonical.Constellation) (uint64, error) {
 	var m meter = nopMeter{}
 	if n >= progressFromN {
-		m = a.progress(fmt.Sprintf("count n=%d%s", n, shard), 0, int64(len(units)), "work units")
+		m = a.progress(fmt.Sprintf("count n=%d%s", n, shard), 0, int64(len(cs)), "work units")
 	}
-	c, err := canonical.CountUnits(ctx, units, a.cfg.Workers, func() { m.Add(1) })
+	total, err := canonical.CountConstellations(ctx, cs, a.cfg.Workers, func() { m.Add(1) })
 	m.Done()
 	if err != nil {
-		return c, fmt.Errorf("count n=%d%s: interrupted", n, shard)
+		return 0, fmt.Errorf("count n=%d%s: interrupted", n, shard)
 	}
-	return c, nil
+	return total, nil
 }
 
 // writeCounts prints count results as a table or, with asJSON, a JSON

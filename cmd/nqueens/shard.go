@@ -108,18 +108,23 @@ func shardUnits(n int, s store.Shard) ([]canonical.Unit, []int, error) {
 	return units, idx, nil
 }
 
-// partJSON is the shape of count --shard's output: the counts of one shard.
+// partJSON is the shape of count --shard's output: the solutions of one
+// shard. A shard's classes are not whole (a class's solutions lie in
+// several constellations), so --combine derives them for the whole board.
 type partJSON struct {
 	N          int `json:"n"`
 	Shards     int `json:"shards"`
 	Shard      int `json:"shard"`
 	UnitsTotal int `json:"units_total"`
-	// Units is how many work units the shard covered, UnitsDigest a
-	// SHA-256 of their indexes (see unitsDigest), which --combine checks
-	// against the split it computes, keeping the result small.
+	// Units is how many work units (constellations) the shard covered,
+	// UnitsDigest a SHA-256 of their indexes (see unitsDigest), which
+	// --combine checks against the split it computes, keeping the result
+	// small.
 	Units       int    `json:"units"`
 	UnitsDigest string `json:"units_digest"`
-	nqueens.Counts
+	// Total is the number of solutions in the orbits of the shard's
+	// constellations.
+	Total uint64 `json:"total"`
 	// Seconds is the wall time of the whole run, SearchSeconds that of the
 	// search alone, without splitting the work into shards.
 	Seconds       float64 `json:"seconds"`
@@ -129,19 +134,19 @@ type partJSON struct {
 // countShard counts one shard of n and prints its partial result as JSON.
 func (a *app) countShard(ctx context.Context, n int, s store.Shard) error {
 	start := time.Now()
-	units, idx, err := shardUnits(n, s)
+	cs, idx, err := canonical.ShardConstellations(n, s.Index, s.Count)
 	if err != nil {
-		return err
+		return usageError{fmt.Errorf("n=%d: %w", n, err)}
 	}
 	search := time.Now()
-	c, err := a.countUnits(ctx, n, shardSuffix(s), units)
+	total, err := a.countConstellations(ctx, n, shardSuffix(s), cs)
 	if err != nil {
 		return err
 	}
-	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(canonical.Units(n)),
-		Units: len(idx), UnitsDigest: unitsDigest(idx), Counts: c, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}
-	a.logf("n=%d shard %s: %d of %d work units, %d solutions in %d classes, %.3fs (search %.3fs)",
-		n, s, len(idx), p.UnitsTotal, c.Total, c.Unique, p.Seconds, p.SearchSeconds)
+	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(canonical.Constellations(n)),
+		Units: len(idx), UnitsDigest: unitsDigest(idx), Total: total, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}
+	a.logf("n=%d shard %s: %d of %d work units, %d solutions, %.3fs (search %.3fs)",
+		n, s, len(idx), p.UnitsTotal, total, p.Seconds, p.SearchSeconds)
 	return writeJSONLine(a.stdout, p)
 }
 
@@ -216,20 +221,28 @@ func combine(files []string) (countJSON, int, error) {
 	}
 	// The parts must cover the units this program's split gives, or they
 	// come from another version of it and may overlap or leave gaps.
-	units := canonical.Units(first.N)
-	split, err := canonical.Shards(units, first.Shards)
+	cs := canonical.Constellations(first.N)
+	split, err := canonical.ConstellationShards(cs, first.Shards)
 	if err != nil {
 		return countJSON{}, 0, fmt.Errorf("combine: n=%d: %w", first.N, err)
 	}
 	out := countJSON{N: first.N}
+	var total uint64
 	for i, p := range parts {
-		if p.UnitsTotal != len(units) || p.Units != len(split[p.Shard]) || p.UnitsDigest != unitsDigest(split[p.Shard]) {
+		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != unitsDigest(split[p.Shard]) {
 			return countJSON{}, 0, fmt.Errorf("combine: %s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
-				files[i], p.Shard, p.Shards, p.N, len(units))
+				files[i], p.Shard, p.Shards, p.N, len(cs))
 		}
-		out.Counts.Merge(p.Counts)
+		total += p.Total
 		out.Seconds += p.Seconds
 	}
+	start := time.Now()
+	half, quarter := canonical.Symmetric(first.N)
+	out.Counts, err = canonical.Tally(first.N, total, half, quarter)
+	if err != nil {
+		return countJSON{}, 0, fmt.Errorf("combine: %w", err)
+	}
+	out.Seconds += time.Since(start).Seconds()
 	return out, first.Shards, nil
 }
 

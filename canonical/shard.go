@@ -191,7 +191,7 @@ func (c Constellation) Cost() uint64 {
 			k := 0
 			for f := free; f != 0; f &= f - 1 {
 				bit := f & -f
-				if ^(cols|bit|(ld|bit)<<s.shift|(rd|bit)>>s.shift|s.block) != 0 {
+				if ^(cols | bit | (ld|bit)<<s.shift | (rd|bit)>>s.shift | s.block) != 0 {
 					kids[k] = bit
 					k++
 				}

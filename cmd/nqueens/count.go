@@ -19,9 +19,10 @@ func (a *app) countCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "count N-LIST",
 		Short: "Count solutions and classes by search alone, no catalog needed",
-		Long: `Count searches each n of the list (1 to 32) for its classes of solutions and
-prints the total and unique counts with the classes by orbit size. It reads and
-writes no catalog. n above 17 takes minutes to hours.
+		Long: `Count counts the solutions of each n of the list (1 to 32) by search alone
+and prints the total and unique counts with the classes by orbit size. It reads
+and writes no catalog. On 2 cores n = 17 takes about 4 seconds, n = 18 half a
+minute, and each n above about 7 times the one before.
 
 With --shard I/K it counts only shard I (from 0) of K disjoint slices of the
 work of one n, balanced by estimated cost, and prints the partial result as

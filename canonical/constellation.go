@@ -250,6 +250,8 @@ type plan struct {
 	rows  int
 	// inner holds the columns the border queens leave free.
 	inner uint32
+	// stopRows is stopRows(n).
+	stopRows int
 	steps [nqueens.MaxN]step
 	// tails[i] lists the entries whose three columns have index i (see
 	// tripleIndex); unused slots hold noTail.
@@ -304,6 +306,7 @@ func (p *plan) prepare(c Constellation) {
 	}
 	off := ^full(n)
 	p.inner = full(n) &^ cols
+	p.stopRows = stopRows(n)
 	p.total = 0
 	p.rows = 0
 	var rows [nqueens.MaxN]int
@@ -375,9 +378,11 @@ func (c Constellation) Solutions() uint64 {
 	return c.solutions(nil)
 }
 
-// stopDepth is how many free rows from the top check the stop flag, so
-// that a cancelled count stops within a small part of a constellation.
-const stopDepth = 2
+// stopRows returns how many free rows from the top check the stop flag on
+// a board of n, so that a cancelled count stops within a small part of a
+// constellation: 2 up to n = 18, one more for each n above (each n
+// multiplies the work by about 7, about the branching of a row).
+func stopRows(n int) int { return max(2, n-16) }
 
 func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 	p := plans.Get().(*plan)
@@ -394,11 +399,11 @@ func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 	return p.top(0, p.free0, 0, 0, 0, stop)
 }
 
-// top searches the first stopDepth free rows, checking stop before each
+// top searches the first stopRows free rows, checking stop before each
 // square, and hands the rows below to solve.
 func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
 	s := p.steps[i]
-	if i >= stopDepth || s.last || s.tail {
+	if i >= p.stopRows || s.last || s.tail {
 		before := p.total
 		p.solve(uint(i), free, cols, ld, rd)
 		return p.total - before

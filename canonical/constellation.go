@@ -252,7 +252,7 @@ type plan struct {
 	inner uint32
 	// stopRows is stopRows(n).
 	stopRows int
-	steps [nqueens.MaxN]step
+	steps    [nqueens.MaxN]step
 	// tails[i] lists the entries whose three columns have index i (see
 	// tripleIndex); unused slots hold noTail.
 	tails [tripleIndexes][6]tailEntry

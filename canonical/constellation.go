@@ -229,7 +229,8 @@ type step struct {
 
 // tailRows is the number of free rows at the bottom of a search that a
 // table lists the ways to fill: the search looks them up instead of
-// branching three more times, where most of its nodes are.
+// branching three more times, where most of its nodes are. The table is
+// indexed by the set of three columns those rows take (tripleIndex).
 const tailRows = 3
 
 // tailEntry is one way to fill the last tailRows free rows that the border

@@ -145,9 +145,9 @@ func TestConstellationQueens(t *testing.T) {
 
 // TestCountSameAsClassSearch compares the two searches field by field.
 func TestCountSameAsClassSearch(t *testing.T) {
-	last := 13
+	last := 14
 	if testing.Short() {
-		last = 11
+		last = 12
 	}
 	for n := 1; n <= last; n++ {
 		want, err := CountUnits(context.Background(), Units(n), 0, nil)

@@ -186,6 +186,10 @@ func combine(files []string) (countJSON, int, error) {
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&p); err != nil {
+			if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+				// Parts of versions before constellations carried class counts.
+				return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of this version's count --shard (unknown field %s): made by another version?", f, field)
+			}
 			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
 		}
 		if dec.More() || len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {

@@ -33,39 +33,65 @@ func (u Unit) Cost() uint64 {
 	}
 	var s searcher
 	start, free0, cols0, ld0, rd0, ok := s.init(u)
-	if !ok {
+	if !ok || start >= s.last {
 		return 1
 	}
-	rng := splitmix(uint64(u.n))
+	seed := splitmix(uint64(u.n))
 	for _, c := range u.prefix[:u.depth] {
-		rng = splitmix(rng ^ uint64(c))
+		seed = splitmix(seed ^ uint64(c))
 	}
+	children := func(i int, x node, kids *[nqueens.MaxN]uint32) int {
+		// The children that pass the look-ahead, as place sees them.
+		block, need := s.block[start+i+1], s.need[start+i+1]
+		k := 0
+		for f := x.free; f != 0; f &= f - 1 {
+			bit := f & -f
+			c, l, d := x.cols|bit, (x.ld|bit)<<1, (x.rd|bit)>>1
+			if ^(c|l|d|block) != 0 && c&need == need {
+				kids[k] = bit
+				k++
+			}
+		}
+		return k
+	}
+	child := func(i int, x node, bit uint32) (node, bool) {
+		r := start + i
+		c, l, d := x.cols|bit, (x.ld|bit)<<1, (x.rd|bit)>>1
+		return node{^(c | l | d | s.block[r+1]), c, l, d}, r+1 < s.last
+	}
+	return knuth(seed, node{free0, cols0, ld0, rd0}, children, child)
+}
+
+// node is a node of a search tree as Cost walks it: the free squares of
+// its row and the columns and diagonals the rows above take.
+type node struct{ free, cols, ld, rd uint32 }
+
+// knuth returns an estimate of the size of a search tree, in nodes: the
+// mean of Knuth's estimator over costProbes random paths from the root
+// down, each multiplying the numbers of children met on its way. The paths
+// are drawn from a SplitMix64 generator seeded with seed. children stores
+// the children of node x at depth i in kids (as the bits of the squares
+// placed) and returns how many; child returns the node that placing bit
+// below x reaches, and false if the walk stops there.
+func knuth(seed uint64, root node, children func(i int, x node, kids *[nqueens.MaxN]uint32) int, child func(i int, x node, bit uint32) (node, bool)) uint64 {
+	rng := seed
 	var sum uint64
 	for range costProbes {
 		est, nodes := uint64(1), uint64(1)
-		free, cols, ld, rd := free0, cols0, ld0, rd0
-		for r := start; r < s.last; r++ {
-			// The children that pass the look-ahead, as place sees them.
-			block, need := s.block[r+1], s.need[r+1]
+		x := root
+		for i := 0; ; i++ {
 			var kids [nqueens.MaxN]uint32
-			k := 0
-			for f := free; f != 0; f &= f - 1 {
-				bit := f & -f
-				c, l, d := cols|bit, (ld|bit)<<1, (rd|bit)>>1
-				if ^(c|l|d|block) != 0 && c&need == need {
-					kids[k] = bit
-					k++
-				}
-			}
+			k := children(i, x, &kids)
 			if k == 0 {
 				break
 			}
 			est = satMul(est, uint64(k))
 			nodes = satAdd(nodes, est)
 			rng = splitmix(rng)
-			bit := kids[rng%uint64(k)]
-			cols, ld, rd = cols|bit, (ld|bit)<<1, (rd|bit)>>1
-			free = ^(cols | ld | rd | block)
+			var more bool
+			if x, more = child(i, x, kids[rng%uint64(k)]); !more {
+				break
+			}
 		}
 		sum = satAdd(sum, nodes/costProbes)
 	}
@@ -179,39 +205,26 @@ func (c Constellation) Cost() uint64 {
 	if p.rows < 2 || p.free0 == 0 {
 		return 1
 	}
-	rng := splitmix(uint64(c.n)<<32 | uint64(c.a)<<24 | uint64(c.b)<<16 | uint64(c.k)<<8 | uint64(c.l))
-	var sum uint64
-	for range costProbes {
-		est, nodes := uint64(1), uint64(1)
-		free, cols, ld, rd := p.free0, uint32(0), uint32(0), uint32(0)
-		for i := 0; i+1 < p.rows; i++ {
-			s := p.steps[i]
-			// The children that pass the look-ahead, as solve sees them.
-			var kids [nqueens.MaxN]uint32
-			k := 0
-			for f := free; f != 0; f &= f - 1 {
-				bit := f & -f
-				if ^(cols | bit | (ld|bit)<<s.shift | (rd|bit)>>s.shift | s.block) != 0 {
-					kids[k] = bit
-					k++
-				}
+	seed := splitmix(uint64(c.n)<<32 | uint64(c.a)<<24 | uint64(c.b)<<16 | uint64(c.k)<<8 | uint64(c.l))
+	children := func(i int, x node, kids *[nqueens.MaxN]uint32) int {
+		// The children that pass the look-ahead, as solve sees them.
+		s := &p.steps[i]
+		k := 0
+		for f := x.free; f != 0; f &= f - 1 {
+			bit := f & -f
+			if ^(x.cols | bit | (x.ld|bit)<<s.shift | (x.rd|bit)>>s.shift | s.block) != 0 {
+				kids[k] = bit
+				k++
 			}
-			if k == 0 {
-				break
-			}
-			est = satMul(est, uint64(k))
-			nodes = satAdd(nodes, est)
-			if s.tail || s.last {
-				break
-			}
-			rng = splitmix(rng)
-			bit := kids[rng%uint64(k)]
-			cols, ld, rd = cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
-			free = ^(cols | ld | rd | s.block)
 		}
-		sum = satAdd(sum, nodes/costProbes)
+		return k
 	}
-	return max(sum, 1)
+	child := func(i int, x node, bit uint32) (node, bool) {
+		s := &p.steps[i]
+		c, l, d := x.cols|bit, (x.ld|bit)<<s.shift, (x.rd|bit)>>s.shift
+		return node{^(c | l | d | s.block), c, l, d}, !s.tail && !s.last
+	}
+	return knuth(seed, node{free: p.free0}, children, child)
 }
 
 // ConstellationShards splits constellations into k shards balanced by

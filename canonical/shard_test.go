@@ -65,19 +65,26 @@ func TestShardsBalanceEstimatedCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkBalanced(t, "units n=14 k=7", shards, func(i int) uint64 { return units[i].Cost() })
+}
+
+// checkBalanced fails t if the costliest shard costs more than 5% above
+// the mean.
+func checkBalanced(t *testing.T, what string, shards [][]int, cost func(i int) uint64) {
+	t.Helper()
 	var costs []uint64
 	var total uint64
 	for _, idx := range shards {
 		var c uint64
 		for _, x := range idx {
-			c += units[x].Cost()
+			c += cost(x)
 		}
 		costs = append(costs, c)
 		total += c
 	}
 	mean := float64(total) / float64(len(costs))
 	if hi := float64(slices.Max(costs)); hi > 1.05*mean {
-		t.Errorf("n=14 k=7: costliest shard %.0f, mean %.0f: more than 5%% apart", hi, mean)
+		t.Errorf("%s: costliest shard %.0f, mean %.0f: more than 5%% apart", what, hi, mean)
 	}
 }
 
@@ -172,18 +179,5 @@ func TestConstellationCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var costs []uint64
-	var total uint64
-	for _, idx := range shards {
-		var c uint64
-		for _, x := range idx {
-			c += cs[x].Cost()
-		}
-		costs = append(costs, c)
-		total += c
-	}
-	mean := float64(total) / float64(len(costs))
-	if hi := float64(slices.Max(costs)); hi > 1.05*mean {
-		t.Errorf("n=14 k=7: costliest shard %.0f, mean %.0f: more than 5%% apart", hi, mean)
-	}
+	checkBalanced(t, "constellations n=14 k=7", shards, func(i int) uint64 { return cs[i].Cost() })
 }

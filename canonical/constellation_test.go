@@ -175,7 +175,10 @@ func TestSymmetricAgainstEverySolution(t *testing.T) {
 				quarter++
 			}
 		}
-		h, q := Symmetric(n)
+		h, q, err := Symmetric(context.Background(), n, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if h != half || q != quarter {
 			t.Errorf("Symmetric(%d) = %d, %d; want %d, %d", n, h, q, half, quarter)
 		}
@@ -222,6 +225,9 @@ func TestCountConstellationsCancelled(t *testing.T) {
 	}
 	if _, err := Count(ctx, 12, 2); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Count: err = %v, want context.Canceled", err)
+	}
+	if _, _, err := Symmetric(ctx, 16, 2); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Symmetric: err = %v, want context.Canceled", err)
 	}
 }
 

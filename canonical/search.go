@@ -387,7 +387,10 @@ func Count(ctx context.Context, n, workers int) (nqueens.Counts, error) {
 	if err != nil {
 		return nqueens.Counts{}, err
 	}
-	half, quarter := Symmetric(n)
+	half, quarter, err := Symmetric(ctx, n, workers)
+	if err != nil {
+		return nqueens.Counts{}, err
+	}
 	return Tally(n, total, half, quarter)
 }
 

@@ -135,8 +135,11 @@ func Shards(units []Unit, k int) ([][]int, error) {
 // split splits the items 0..count-1 into k shards balanced by cost, as
 // Shards describes.
 func split(count, k int, cost func(i int) uint64) ([][]int, error) {
+	if count == 0 && k == 1 {
+		return [][]int{nil}, nil // a board without work (n = 2, 3) is one empty shard
+	}
 	if k < 1 || k > count {
-		return nil, fmt.Errorf("shard count %d: want 1 to %d, the number of work units", k, count)
+		return nil, fmt.Errorf("shard count %d: want 1 to %d, the number of work units", k, max(count, 1))
 	}
 	costs := make([]uint64, count)
 	const chunk = 1024

@@ -1,53 +1,86 @@
 package canonical
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/enumerate"
 )
 
 // Symmetric returns the numbers of solutions of a board of n that the half
-// turn and the quarter turn leave unchanged. Each search places with every
+// turn and the quarter turn leave unchanged, searched on workers
+// goroutines (all cores when workers < 1). Each search places with every
 // queen its images under the turn, so it fills a half or a quarter of the
-// rows itself. It panics if n is outside 1..nqueens.MaxN.
-func Symmetric(n int) (half, quarter uint64) {
+// rows itself: n = 20 takes 0.07 s, and each n above about 3 times more.
+// It returns ctx.Err() if ctx is cancelled first. It panics if n is
+// outside 1..nqueens.MaxN.
+func Symmetric(ctx context.Context, n, workers int) (half, quarter uint64, err error) {
 	if err := nqueens.CheckN(n); err != nil {
 		panic("canonical: " + err.Error())
 	}
-	s := symSearch{n: n, m: uint8(n - 1), turns: 1}
-	return halfTurn(n), s.from(0)
+	half, err = halfTurn(ctx, n, workers)
+	if err != nil {
+		return 0, 0, err
+	}
+	s := quarterSearch{n: n, m: uint8(n - 1)}
+	return half, s.from(0), nil
 }
 
 // halfTurn returns the number of solutions of a board of n that the half
 // turn leaves unchanged. Such a solution is fixed by its queens in the top
 // n/2 rows, each of which brings its image (m-r, m-c) in the bottom rows
 // (and, when n is odd, the centre square holds a queen of its own). The
-// search fills the top rows with bit masks; since the mirror image of such
-// a solution is one too, it places the first queen in the left half and
-// doubles.
-func halfTurn(n int) uint64 {
+// search fills the top rows with bit masks, one work unit per placement of
+// the first two rows; since the mirror image of such a solution is one
+// too, it places the first queen in the left half and doubles.
+func halfTurn(ctx context.Context, n, workers int) (uint64, error) {
 	if n == 1 {
-		return 1
+		return 1, nil
 	}
-	h := half{n: n, m: n - 1, all: full(n)}
+	root := half{n: n, m: n - 1, all: full(n)}
 	if n%2 == 1 {
 		c := n / 2
-		if !h.fits(c, c) {
-			return 0
+		if !root.fits(c, c) {
+			return 0, nil
 		}
-		h.put(c, c)
+		root.put(c, c)
 	}
-	var total uint64
-	for c := 0; c < n/2; c++ {
-		if h.fits(0, c) && h.pairFits(0, c) {
-			g := h
-			g.put(0, c)
-			g.put(g.m, g.m-c)
-			total += g.from(1)
+	// The units: the boards after the first rows, up to two.
+	units := []half{root}
+	for r := 0; r < min(2, n/2); r++ {
+		var next []half
+		for _, h := range units {
+			free := h.free(r)
+			if r == 0 {
+				free &= full(n / 2)
+			}
+			for ; free != 0; free &= free - 1 {
+				c := bits.TrailingZeros32(free)
+				if h.pairFits(r, c) {
+					g := h
+					g.put(r, c)
+					g.put(g.m-r, g.m-c)
+					next = append(next, g)
+				}
+			}
 		}
+		units = next
 	}
-	return 2 * total
+	from := min(2, n/2)
+	var stop atomic.Bool
+	quit := context.AfterFunc(ctx, func() { stop.Store(true) })
+	defer quit()
+	var total atomic.Uint64
+	err := enumerate.Each(ctx, len(units), workers, func(_ context.Context, i int) {
+		total.Add(units[i].from(from, &stop))
+	})
+	if err == nil && stop.Load() {
+		err = ctx.Err()
+	}
+	return 2 * total.Load(), err
 }
 
 // half is the state of halfTurn's search: the columns taken, and the
@@ -79,17 +112,27 @@ func (h *half) put(r, c int) {
 	h.anti |= 1 << uint(r+c)
 }
 
-// from counts the ways to fill rows r..n/2-1 and their images.
-func (h *half) from(r int) uint64 {
+// free returns the free squares of row r: bit c is taken if column c is,
+// or the diagonals c-r+m or r+c.
+func (h *half) free(r int) uint32 {
+	return h.all &^ (h.cols | uint32(h.down>>uint(h.m-r)) | uint32(h.anti>>uint(r)))
+}
+
+// halfStopRows is how many rows of halfTurn check the stop flag.
+const halfStopRows = 3
+
+// from counts the ways to fill rows r..n/2-1 and their images, checking
+// stop in the first rows, where it returns 0 once stop is set.
+func (h *half) from(r int, stop *atomic.Bool) uint64 {
 	if r >= h.n/2 {
 		return 1
 	}
+	if r < halfStopRows && stop.Load() {
+		return 0
+	}
 	m := h.m
-	// The free squares of row r: bit c is taken if column c is, or the
-	// diagonals c-r+m or r+c.
-	free := h.all &^ (h.cols | uint32(h.down>>uint(m-r)) | uint32(h.anti>>uint(r)))
 	var total uint64
-	for ; free != 0; free &= free - 1 {
+	for free := h.free(r); free != 0; free &= free - 1 {
 		c := bits.TrailingZeros32(free)
 		if !h.pairFits(r, c) {
 			continue
@@ -97,31 +140,30 @@ func (h *half) from(r int) uint64 {
 		g := *h
 		g.put(r, c)
 		g.put(m-r, m-c)
-		total += g.from(r + 1)
+		total += g.from(r+1, stop)
 	}
 	return total
 }
 
-// symSearch counts the solutions invariant under a turn: by 180° when
-// turns is 2, by 90° when turns is 1. It places each orbit of squares
-// square by square, which costs little for the quarter turn, whose
-// solutions are few and whose orbits fill four rows at once.
-type symSearch struct {
-	n     int
-	m     uint8
-	turns int
-	rows  uint32
-	cols  uint32
-	// diagonals by r-c+MaxN and by r+c.
+// quarterSearch counts the solutions invariant under the quarter turn. It
+// places each orbit of four squares (or the centre, of one) square by
+// square, which costs little: such solutions are few, and each orbit fills
+// four rows at once (n = 27 takes about a millisecond).
+type quarterSearch struct {
+	n    int
+	m    uint8
+	rows uint32
+	cols uint32
+	// diagonals by r-c+MaxN-1 and by r+c.
 	diag, anti uint64
 }
 
 // rotate returns the image of q under a quarter turn.
-func (s *symSearch) rotate(q square) square { return square{q.c, s.m - q.r} }
+func (s *quarterSearch) rotate(q square) square { return square{q.c, s.m - q.r} }
 
 // from counts the ways to complete the board from row r on, rows above r
 // being filled.
-func (s *symSearch) from(r int) uint64 {
+func (s *quarterSearch) from(r int) uint64 {
 	for r < s.n && s.rows&(1<<uint(r)) != 0 {
 		r++
 	}
@@ -136,9 +178,7 @@ func (s *symSearch) from(r int) uint64 {
 		for {
 			orbit[k] = q
 			k++
-			for range s.turns {
-				q = s.rotate(q)
-			}
+			q = s.rotate(q)
 			if q == orbit[0] || k == len(orbit) {
 				break
 			}
@@ -154,14 +194,14 @@ func (s *symSearch) from(r int) uint64 {
 		if ok {
 			total += s.from(r + 1)
 		}
-		s.rows, s.cols, s.diag, s.anti = saved.rows, saved.cols, saved.diag, saved.anti
+		*s = saved
 	}
 	return total
 }
 
 // put places a queen on q and reports whether it was free of the queens
 // already placed.
-func (s *symSearch) put(q square) bool {
+func (s *quarterSearch) put(q square) bool {
 	row, col := uint32(1)<<q.r, uint32(1)<<q.c
 	d := uint64(1) << (int(q.r) - int(q.c) + nqueens.MaxN - 1)
 	a := uint64(1) << (q.r + q.c)

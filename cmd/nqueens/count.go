@@ -53,7 +53,7 @@ they are the K shards of one n, each once, and prints the combined counts.`,
 				if !shard.IsWhole() {
 					return usageError{errors.New("count: --combine and --shard do not go together")}
 				}
-				return a.countCombine(args, asJSON)
+				return a.countCombine(cmd.Context(), args, asJSON)
 			}
 			ns, err := nArgs(args)
 			if err != nil {
@@ -98,7 +98,10 @@ func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
 	if err != nil {
 		return nqueens.Counts{}, err
 	}
-	half, quarter := canonical.Symmetric(n)
+	half, quarter, err := canonical.Symmetric(ctx, n, a.cfg.Workers)
+	if err != nil {
+		return nqueens.Counts{}, fmt.Errorf("count n=%d: interrupted", n)
+	}
 	return canonical.Tally(n, total, half, quarter)
 }
 
@@ -129,8 +132,11 @@ func (a *app) countConstellations(ctx context.Context, n int, shard string, cs [
 	}
 	total, err := canonical.CountConstellations(ctx, cs, a.cfg.Workers, func() { m.Add(1) })
 	m.Done()
-	if err != nil {
+	switch {
+	case ctx.Err() != nil:
 		return 0, fmt.Errorf("count n=%d%s: interrupted", n, shard)
+	case err != nil:
+		return 0, fmt.Errorf("n=%d%s: %w", n, shard, err)
 	}
 	return total, nil
 }

@@ -175,7 +175,7 @@ func writeJSONLine(w io.Writer, v any) error {
 // combine reads the partial results of count --shard from files, checks
 // that they are the K shards of one n, each exactly once, and returns the
 // combined counts.
-func combine(files []string) (countJSON, int, error) {
+func combine(ctx context.Context, files []string, workers int) (countJSON, int, error) {
 	var parts []partJSON
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -241,10 +241,15 @@ func combine(files []string) (countJSON, int, error) {
 		out.Seconds += p.Seconds
 	}
 	start := time.Now()
-	half, quarter := canonical.Symmetric(first.N)
+	half, quarter, err := canonical.Symmetric(ctx, first.N, workers)
+	if err != nil {
+		return countJSON{}, 0, fmt.Errorf("combine n=%d: interrupted", first.N)
+	}
 	out.Counts, err = canonical.Tally(first.N, total, half, quarter)
 	if err != nil {
-		return countJSON{}, 0, fmt.Errorf("combine: %w", err)
+		// The split checked out, so a part's total was altered.
+		return countJSON{}, 0, fmt.Errorf("%w: n=%d: the %d shards add up to %d solutions, which cannot form whole classes with the %d and %d that the half and quarter turns leave unchanged: was a part altered?",
+			errMismatch, first.N, first.Shards, total, half, quarter)
 	}
 	out.Seconds += time.Since(start).Seconds()
 	return out, first.Shards, nil
@@ -252,11 +257,11 @@ func combine(files []string) (countJSON, int, error) {
 
 // countCombine prints the combined counts of the partial results in
 // files, and fails if they differ from the published counts.
-func (a *app) countCombine(files []string, asJSON bool) error {
+func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) error {
 	if len(files) == 0 {
 		return usageError{errors.New("count --combine: want the files count --shard wrote, e.g. part-*.json")}
 	}
-	c, k, err := combine(files)
+	c, k, err := combine(ctx, files, a.cfg.Workers)
 	if err != nil {
 		return err
 	}

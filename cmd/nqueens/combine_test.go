@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/canonical"
+)
+
+// writeParts writes the k parts count --shard would print for n into dir,
+// with alter applied to each, and returns their file names.
+func writeParts(t *testing.T, dir string, n, k int, alter func(p *partJSON)) []string {
+	t.Helper()
+	var files []string
+	for i := range k {
+		cs, idx, err := canonical.ShardConstellations(n, i, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total, err := canonical.CountConstellations(context.Background(), cs, 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := partJSON{N: n, Shards: k, Shard: i, UnitsTotal: len(canonical.Constellations(n)),
+			Units: len(idx), UnitsDigest: unitsDigest(idx), Total: total}
+		alter(&p)
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, "part-"+string(rune('0'+i))+".json")
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+func TestCombine(t *testing.T) {
+	ctx := context.Background()
+	files := writeParts(t, t.TempDir(), 12, 3, func(*partJSON) {})
+	c, k, err := combine(ctx, files, 2)
+	if err != nil || k != 3 || c.Total != 14200 || c.Unique != 1787 || c.Orbit8 != 1765 || c.Orbit4 != 18 || c.Orbit2 != 4 {
+		t.Fatalf("combine = %+v, %d, %v; want 14200 solutions in 1787 classes (1765, 18, 4) from 3 shards", c, k, err)
+	}
+
+	// A part whose total was changed so that the classes cannot be whole
+	// is a mismatch (exit 3), not a broken program.
+	files = writeParts(t, t.TempDir(), 12, 3, func(p *partJSON) {
+		if p.Shard == 1 {
+			p.Total++
+		}
+	})
+	_, _, err = combine(ctx, files, 2)
+	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "14201 solutions, which cannot form whole classes") {
+		t.Errorf("combine with an altered part: err = %v, want a mismatch naming 14201 solutions", err)
+	}
+
+	// n = 2 and 3 have no constellations: one empty shard each.
+	for _, n := range []int{2, 3} {
+		files = writeParts(t, t.TempDir(), n, 1, func(*partJSON) {})
+		c, _, err := combine(ctx, files, 2)
+		if err != nil || c.Total != 0 || c.Unique != 0 {
+			t.Errorf("combine n=%d = %+v, %v; want no solutions", n, c, err)
+		}
+	}
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	files = writeParts(t, t.TempDir(), 14, 2, func(*partJSON) {})
+	if _, _, err := combine(cancelled, files, 2); err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("combine with a cancelled context: err = %v, want interrupted", err)
+	}
+}

@@ -40,7 +40,7 @@ func halfTurn(ctx context.Context, n, workers int) (uint64, error) {
 	if n == 1 {
 		return 1, nil
 	}
-	root := half{n: n, m: n - 1, all: full(n)}
+	root := halfBoard{n: n, m: n - 1, all: full(n)}
 	if n%2 == 1 {
 		c := n / 2
 		if !root.fits(c, c) {
@@ -49,9 +49,9 @@ func halfTurn(ctx context.Context, n, workers int) (uint64, error) {
 		root.put(c, c)
 	}
 	// The units: the boards after the first rows, up to two.
-	units := []half{root}
+	units := []halfBoard{root}
 	for r := 0; r < min(2, n/2); r++ {
-		var next []half
+		var next []halfBoard
 		for _, h := range units {
 			free := h.free(r)
 			if r == 0 {
@@ -83,9 +83,9 @@ func halfTurn(ctx context.Context, n, workers int) (uint64, error) {
 	return 2 * total.Load(), err
 }
 
-// half is the state of halfTurn's search: the columns taken, and the
+// halfBoard is the state of halfTurn's search: the columns taken, and the
 // diagonals by c-r+m (down-right) and r+c (down-left), over the whole board.
-type half struct {
+type halfBoard struct {
 	n, m       int
 	all        uint32
 	cols       uint32
@@ -93,20 +93,20 @@ type half struct {
 }
 
 // fits reports whether (r, c) is free of the queens placed.
-func (h *half) fits(r, c int) bool {
+func (h *halfBoard) fits(r, c int) bool {
 	return h.cols&(1<<uint(c)) == 0 && h.down&(1<<uint(c-r+h.m)) == 0 && h.anti&(1<<uint(r+c)) == 0
 }
 
 // pairFits reports whether the image (m-r, m-c) of (r, c) is free of the
 // queens placed and of (r, c) itself.
-func (h *half) pairFits(r, c int) bool {
+func (h *halfBoard) pairFits(r, c int) bool {
 	if c == r || r+c == h.m || c == h.m-c {
 		return false // same down-right or down-left diagonal, or column
 	}
 	return h.fits(h.m-r, h.m-c)
 }
 
-func (h *half) put(r, c int) {
+func (h *halfBoard) put(r, c int) {
 	h.cols |= 1 << uint(c)
 	h.down |= 1 << uint(c-r+h.m)
 	h.anti |= 1 << uint(r+c)
@@ -114,7 +114,7 @@ func (h *half) put(r, c int) {
 
 // free returns the free squares of row r: bit c is taken if column c is,
 // or the diagonals c-r+m or r+c.
-func (h *half) free(r int) uint32 {
+func (h *halfBoard) free(r int) uint32 {
 	return h.all &^ (h.cols | uint32(h.down>>uint(h.m-r)) | uint32(h.anti>>uint(r)))
 }
 
@@ -123,7 +123,7 @@ const halfStopRows = 3
 
 // from counts the ways to fill rows r..n/2-1 and their images, checking
 // stop in the first rows, where it returns 0 once stop is set.
-func (h *half) from(r int, stop *atomic.Bool) uint64 {
+func (h *halfBoard) from(r int, stop *atomic.Bool) uint64 {
 	if r >= h.n/2 {
 		return 1
 	}

@@ -387,11 +387,7 @@ func Count(ctx context.Context, n, workers int) (nqueens.Counts, error) {
 	if err != nil {
 		return nqueens.Counts{}, err
 	}
-	half, quarter, err := Symmetric(ctx, n, workers)
-	if err != nil {
-		return nqueens.Counts{}, err
-	}
-	return Tally(n, total, half, quarter)
+	return TallyTotal(ctx, n, total, workers)
 }
 
 // CountUnits returns the tallies of the given work units, as Count does

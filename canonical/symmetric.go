@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/enumerate"
 )
 
 // Symmetric returns the numbers of solutions of a board of n that the half
@@ -58,11 +57,7 @@ func halfTurn(ctx context.Context, n, workers int) (uint64, error) {
 				free &= full(n / 2)
 			}
 			for ; free != 0; free &= free - 1 {
-				c := bits.TrailingZeros32(free)
-				if h.pairFits(r, c) {
-					g := h
-					g.put(r, c)
-					g.put(g.m-r, g.m-c)
+				if g, ok := h.place(r, bits.TrailingZeros32(free)); ok {
 					next = append(next, g)
 				}
 			}
@@ -70,16 +65,10 @@ func halfTurn(ctx context.Context, n, workers int) (uint64, error) {
 		units = next
 	}
 	from := min(2, n/2)
-	var stop atomic.Bool
-	quit := context.AfterFunc(ctx, func() { stop.Store(true) })
-	defer quit()
 	var total atomic.Uint64
-	err := enumerate.Each(ctx, len(units), workers, func(_ context.Context, i int) {
-		total.Add(units[i].from(from, &stop))
+	err := eachUntilCancelled(ctx, len(units), workers, func(i int, stop *atomic.Bool) {
+		total.Add(units[i].from(from, stop))
 	})
-	if err == nil && stop.Load() {
-		err = ctx.Err()
-	}
 	return 2 * total.Load(), err
 }
 
@@ -130,19 +119,25 @@ func (h *halfBoard) from(r int, stop *atomic.Bool) uint64 {
 	if r < halfStopRows && stop.Load() {
 		return 0
 	}
-	m := h.m
 	var total uint64
 	for free := h.free(r); free != 0; free &= free - 1 {
-		c := bits.TrailingZeros32(free)
-		if !h.pairFits(r, c) {
-			continue
+		if g, ok := h.place(r, bits.TrailingZeros32(free)); ok {
+			total += g.from(r+1, stop)
 		}
-		g := *h
-		g.put(r, c)
-		g.put(m-r, m-c)
-		total += g.from(r+1, stop)
 	}
 	return total
+}
+
+// place returns the board with queens on (r, c) and its image (m-r, m-c),
+// and false if the image is not free; (r, c) must be.
+func (h *halfBoard) place(r, c int) (halfBoard, bool) {
+	if !h.pairFits(r, c) {
+		return halfBoard{}, false
+	}
+	g := *h
+	g.put(r, c)
+	g.put(g.m-r, g.m-c)
+	return g, true
 }
 
 // quarterSearch counts the solutions invariant under the quarter turn. It
@@ -210,6 +205,19 @@ func (s *quarterSearch) put(q square) bool {
 	}
 	s.rows, s.cols, s.diag, s.anti = s.rows|row, s.cols|col, s.diag|d, s.anti|a
 	return true
+}
+
+// TallyTotal returns the classes of a board of n by orbit size, given its
+// total number of solutions: it counts the symmetric solutions (Symmetric,
+// on workers goroutines) and hands them to Tally. It returns ctx.Err() if
+// ctx is cancelled first, and Tally's error if the numbers cannot form
+// whole classes.
+func TallyTotal(ctx context.Context, n int, total uint64, workers int) (nqueens.Counts, error) {
+	half, quarter, err := Symmetric(ctx, n, workers)
+	if err != nil {
+		return nqueens.Counts{}, err
+	}
+	return Tally(n, total, half, quarter)
 }
 
 // Tally returns the classes of a board of n by orbit size, given its total

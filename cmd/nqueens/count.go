@@ -98,11 +98,11 @@ func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
 	if err != nil {
 		return nqueens.Counts{}, err
 	}
-	half, quarter, err := canonical.Symmetric(ctx, n, a.cfg.Workers)
-	if err != nil {
-		return nqueens.Counts{}, fmt.Errorf("count n=%d: interrupted", n)
+	c, err := canonical.TallyTotal(ctx, n, total, a.cfg.Workers)
+	if ctx.Err() != nil {
+		return c, fmt.Errorf("count n=%d: interrupted", n)
 	}
-	return canonical.Tally(n, total, half, quarter)
+	return c, err
 }
 
 // countClasses counts the classes of n with the class search behind build

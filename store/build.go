@@ -172,7 +172,7 @@ func (db *DB) BeginShard(ctx context.Context, n int, shard Shard, unitsTotal int
 	if !shard.IsWhole() && (shard.Index < 0 || shard.Index >= shard.Count) {
 		return nil, fmt.Errorf("build n=%d: bad shard %s", n, shard)
 	}
-	unlock, err := lockFile(db.path + ".lock")
+	unlock, err := lockFile(db.path + lockSuffix)
 	if err != nil {
 		return nil, fmt.Errorf("build n=%d: %w", n, err)
 	}

@@ -36,7 +36,7 @@ func (db *DB) Merge(ctx context.Context, n, unitsTotal int, parts []*DB) (Build,
 	if err != nil {
 		return Build{}, err
 	}
-	unlock, err := lockFile(db.path + ".lock")
+	unlock, err := lockFile(db.path + lockSuffix)
 	if err != nil {
 		return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
 	}

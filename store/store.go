@@ -279,3 +279,16 @@ func (db *DB) Path() string { return db.path }
 func (db *DB) Close() error {
 	return db.db.Close()
 }
+
+// Files returns the paths of the files that make up the catalog at path,
+// spelled as path is: the catalog itself, SQLite's write-ahead log and its
+// index (-wal, -shm), its rollback journal (-journal), and the build lock
+// (.lock). None of them may be overwritten by anything but the store; a
+// caller writing an output file refuses any of these (compare with
+// os.SameFile where the file exists, as one file has many spellings).
+func Files(path string) []string {
+	return []string{path, path + "-wal", path + "-shm", path + "-journal", path + lockSuffix}
+}
+
+// lockSuffix names the build lock beside a catalog.
+const lockSuffix = ".lock"

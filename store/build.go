@@ -132,10 +132,12 @@ type Builder struct {
 	unlock func()
 	ctx    context.Context // not cancelled by the caller's cancellation: writes finish
 
-	tx     *sqlx.Tx
-	ins    inserter
-	state  Build
-	resume int
+	tx        *sqlx.Tx
+	ins       inserter
+	state     Build // what the open transaction will record
+	committed Build // what the catalog holds: state as of the last commit
+	resume    int
+	failed    error // the write that failed; the builder takes no more
 
 	runStart    time.Time
 	lastCommit  time.Time
@@ -218,6 +220,7 @@ func (b *Builder) start(unitsTotal int) error {
 		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
 	}
 	b.state = st
+	b.committed = st
 	b.resume = st.UnitsDone
 	b.runStart = time.Now()
 	return b.begin()
@@ -234,7 +237,7 @@ func (b *Builder) State() Build { return b.state }
 func (b *Builder) begin() error {
 	tx, err := b.db.db.BeginTxx(b.ctx, nil)
 	if err != nil {
-		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+		return b.fail(fmt.Errorf("build n=%d: %w", b.n, translate(err)))
 	}
 	b.tx = tx
 	b.ins = inserter{ctx: b.ctx, tx: tx, n: b.n, key: b.ins.key, args: b.ins.args[:0]}
@@ -250,12 +253,15 @@ func (b *Builder) Add(i int, classes []nqueens.Layout) error {
 	if b.done {
 		return errors.New("build: Add after Finish or Close")
 	}
+	if b.failed != nil {
+		return fmt.Errorf("build n=%d: a write failed before: %w", b.n, b.failed)
+	}
 	if i != b.state.UnitsDone {
 		return fmt.Errorf("build n=%d: got unit %d, want unit %d", b.n, i, b.state.UnitsDone)
 	}
 	for _, l := range classes {
 		if err := b.ins.add(l); err != nil {
-			return fmt.Errorf("build n=%d: %w", b.n, err)
+			return b.fail(fmt.Errorf("build n=%d: %w", b.n, err))
 		}
 		b.state.Counts.Add(l.Symmetry)
 	}
@@ -364,10 +370,32 @@ func (b *Builder) checkpoint() error {
 	return b.begin()
 }
 
+// fail abandons the open transaction after a failed write and returns
+// err. SQLite may already have rolled the transaction back (a full disk,
+// an I/O error), so nothing more may be written in it: a statement would
+// run on its own, outside any transaction, and record rows without the
+// progress that accounts for them. The catalog keeps what the last commit
+// recorded; the builder takes no more writes, and a later Begin resumes
+// from that commit.
+func (b *Builder) fail(err error) error {
+	b.ins.close()
+	b.ins.args = b.ins.args[:0]
+	if b.tx != nil {
+		b.tx.Rollback()
+		b.tx = nil
+	}
+	b.state = b.committed
+	b.failed = err
+	return err
+}
+
 // commit flushes, records progress (and completion) and commits.
 func (b *Builder) commit(complete bool) error {
+	if b.failed != nil {
+		return fmt.Errorf("build n=%d: a write failed before: %w", b.n, b.failed)
+	}
 	if err := b.ins.flush(); err != nil {
-		return fmt.Errorf("build n=%d: %w", b.n, err)
+		return b.fail(fmt.Errorf("build n=%d: %w", b.n, err))
 	}
 	st := b.state
 	now := time.Now()
@@ -377,14 +405,15 @@ func (b *Builder) commit(complete bool) error {
 		st.FinishedAt = now.UTC()
 	}
 	if err := b.saveState(b.tx, st, complete); err != nil {
-		return fmt.Errorf("build n=%d: record progress: %w", b.n, translate(err))
+		return b.fail(fmt.Errorf("build n=%d: record progress: %w", b.n, translate(err)))
 	}
 	b.ins.close()
 	if err := b.tx.Commit(); err != nil {
-		return fmt.Errorf("build n=%d: commit: %w", b.n, translate(err))
+		return b.fail(fmt.Errorf("build n=%d: commit: %w", b.n, translate(err)))
 	}
 	b.tx = nil
 	b.state = st
+	b.committed = st
 	b.runStart = now
 	return nil
 }
@@ -406,12 +435,17 @@ func (b *Builder) Finish() (Build, error) {
 
 // Close commits what has been added and releases the build lock, leaving
 // n incomplete unless Finish was called; a later Begin resumes from here.
-// It is a no-op after Finish.
+// After a failed write it commits nothing (the catalog keeps the last
+// commit) and returns nil: the failure was reported by the call that met
+// it. It is a no-op after Finish.
 func (b *Builder) Close() error {
 	if b.done {
 		return nil
 	}
-	err := b.commit(false)
+	var err error
+	if b.failed == nil {
+		err = b.commit(false)
+	}
 	b.release()
 	return err
 }

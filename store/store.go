@@ -53,6 +53,9 @@ var (
 	ErrReadOnly = errors.New("catalog is read-only")
 	// ErrDiskFull: the disk holding the catalog is full.
 	ErrDiskFull = errors.New("disk is full")
+	// ErrIO: reading or writing the catalog file failed, as writing past
+	// a file-size limit or to a failing disk does.
+	ErrIO = errors.New("catalog i/o failed (disk full, or over a file-size limit?)")
 	// ErrNotBuilt: the catalog holds no build of the requested n.
 	ErrNotBuilt = errors.New("not in the catalog")
 	// ErrComplete: the requested n is already completely built.
@@ -82,6 +85,8 @@ func translate(err error) error {
 		kind = ErrReadOnly
 	case sqlite3.SQLITE_FULL:
 		kind = ErrDiskFull
+	case sqlite3.SQLITE_IOERR:
+		kind = ErrIO
 	default:
 		return err
 	}

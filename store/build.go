@@ -73,6 +73,16 @@ type buildRow struct {
 
 const buildColumns = `n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count`
 
+// buildColumns returns the columns of a builds row as the catalog's schema
+// holds them: a catalog opened read-only keeps its older schema, and
+// before version 2 every build was of the whole board.
+func (db *DB) buildColumns() string {
+	if db.version < 2 {
+		return strings.Replace(buildColumns, "shard_index, shard_count", "0 AS shard_index, 0 AS shard_count", 1)
+	}
+	return buildColumns
+}
+
 func (r buildRow) build() Build {
 	b := Build{
 		N: r.N,
@@ -93,7 +103,7 @@ func (r buildRow) build() Build {
 // increasing n.
 func (db *DB) Builds(ctx context.Context) ([]Build, error) {
 	var rows []buildRow
-	if err := db.db.SelectContext(ctx, &rows, `SELECT `+buildColumns+` FROM builds ORDER BY n`); err != nil {
+	if err := db.db.SelectContext(ctx, &rows, `SELECT `+db.buildColumns()+` FROM builds ORDER BY n`); err != nil {
 		return nil, fmt.Errorf("read builds: %w", translate(err))
 	}
 	out := make([]Build, len(rows))
@@ -106,12 +116,12 @@ func (db *DB) Builds(ctx context.Context) ([]Build, error) {
 // Build returns what the catalog records of n, or an error wrapping
 // ErrNotBuilt if no build of n was ever started.
 func (db *DB) Build(ctx context.Context, n int) (Build, error) {
-	return getBuild(ctx, db.db, n)
+	return db.getBuild(ctx, db.db, n)
 }
 
-func getBuild(ctx context.Context, q sqlx.QueryerContext, n int) (Build, error) {
+func (db *DB) getBuild(ctx context.Context, q sqlx.QueryerContext, n int) (Build, error) {
 	var r buildRow
-	err := sqlx.GetContext(ctx, q, &r, `SELECT `+buildColumns+` FROM builds WHERE n = ?`, n)
+	err := sqlx.GetContext(ctx, q, &r, `SELECT `+db.buildColumns()+` FROM builds WHERE n = ?`, n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Build{}, fmt.Errorf("n=%d: %w", n, ErrNotBuilt)
 	}
@@ -174,7 +184,10 @@ func (db *DB) BeginShard(ctx context.Context, n int, shard Shard, unitsTotal int
 	if !shard.IsWhole() && (shard.Index < 0 || shard.Index >= shard.Count) {
 		return nil, fmt.Errorf("build n=%d: bad shard %s", n, shard)
 	}
-	unlock, err := lockFile(db.path + lockSuffix)
+	if db.readOnly {
+		return nil, fmt.Errorf("build n=%d: %w: %s was opened for reading only", n, ErrReadOnly, db.path)
+	}
+	unlock, err := lockFile(db.lockPath)
 	if err != nil {
 		return nil, fmt.Errorf("build n=%d: %w", n, err)
 	}
@@ -194,7 +207,7 @@ func (b *Builder) start(unitsTotal int) error {
 		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
 	}
 	defer tx.Rollback()
-	st, err := getBuild(ctx, tx, b.n)
+	st, err := b.db.getBuild(ctx, tx, b.n)
 	switch {
 	case errors.Is(err, ErrNotBuilt):
 		st = Build{N: b.n, UnitsTotal: unitsTotal, StartedAt: now, Shard: b.shard}

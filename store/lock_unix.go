@@ -27,3 +27,21 @@ func lockFile(path string) (func(), error) {
 	}
 	return func() { f.Close() }, nil
 }
+
+// access checks that this process may write the file (or create files in
+// the directory) at path, and says why not: "permission denied (mode
+// -rw-r--r--, owner uid 1000)", "read-only file system".
+func access(path string) error {
+	err := syscall.Access(path, 2) // W_OK
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM) {
+		if st, serr := os.Stat(path); serr == nil {
+			if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+				return fmt.Errorf("%v (mode %v, owner uid %d, you are uid %d)", err, st.Mode().Perm(), sys.Uid, os.Geteuid())
+			}
+		}
+	}
+	return err
+}

@@ -36,7 +36,10 @@ func (db *DB) Merge(ctx context.Context, n, unitsTotal int, parts []*DB) (Build,
 	if err != nil {
 		return Build{}, err
 	}
-	unlock, err := lockFile(db.path + lockSuffix)
+	if db.readOnly {
+		return Build{}, fmt.Errorf("merge n=%d: %w: %s was opened for reading only", n, ErrReadOnly, db.path)
+	}
+	unlock, err := lockFile(db.lockPath)
 	if err != nil {
 		return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
 	}

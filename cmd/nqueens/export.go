@@ -73,7 +73,7 @@ number, orbit and symmetry (n up to 14).`,
 }
 
 func (a *app) export(ctx context.Context, n int, format string, all bool, class int64, out string) error {
-	db, err := store.Open(ctx, a.cfg.DB, store.Options{})
+	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}

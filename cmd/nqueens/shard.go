@@ -307,7 +307,7 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 		if slices.Contains(files[:i], f) {
 			return usageError{fmt.Errorf("merge: %s is named twice", f)}
 		}
-		db, err := store.Open(ctx, f, store.Options{})
+		db, err := store.Open(ctx, f, store.Options{ReadOnly: true})
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ symmetry: class K alone with --class, otherwise the first --limit classes.
 }
 
 func (a *app) show(ctx context.Context, n int, class int64, limit int, draw func(io.Writer, nqueens.Layout, uint64) error) error {
-	db, err := store.Open(ctx, a.cfg.DB, store.Options{})
+	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}

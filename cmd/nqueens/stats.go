@@ -18,7 +18,7 @@ func (a *app) statsCmd() *cobra.Command {
 		Short: "Show what the catalog holds, one row per n",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := store.Open(cmd.Context(), a.cfg.DB, store.Options{})
+			db, err := store.Open(cmd.Context(), a.cfg.DB, store.Options{ReadOnly: true})
 			if err != nil {
 				return err
 			}

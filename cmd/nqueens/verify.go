@@ -54,7 +54,7 @@ type verifyJSON struct {
 const maxProblems = 20
 
 func (a *app) verify(ctx context.Context, ns []int, asJSON bool) error {
-	db, err := store.Open(ctx, a.cfg.DB, store.Options{})
+	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
 	}

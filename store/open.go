@@ -380,6 +380,7 @@ func create(ctx context.Context, abs string, fill func(*DB) error) (err error) {
 		os.Remove(tmp + "-journal")
 		unlock()
 	}()
+	hook("created")
 	db, err := sqlx.Open("sqlite", dsn(tmp, fresh))
 	if err != nil {
 		return translate(err)
@@ -388,6 +389,7 @@ func create(ctx context.Context, abs string, fill func(*DB) error) (err error) {
 		db.Close()
 		return err
 	}
+	hook("migrated")
 	if fill != nil {
 		err = fill(&DB{db: db, path: tmp, version: latestVersion(), lockPath: abs + lockSuffix})
 	}
@@ -400,9 +402,7 @@ func create(ctx context.Context, abs string, fill func(*DB) error) (err error) {
 	if err := syncFile(tmp); err != nil {
 		return err
 	}
-	if testHookCreate != nil {
-		testHookCreate("linking")
-	}
+	hook("linking")
 	switch err := os.Link(tmp, abs); {
 	case err == nil:
 	case errors.Is(err, os.ErrExist):
@@ -421,11 +421,18 @@ func create(ctx context.Context, abs string, fill func(*DB) error) (err error) {
 		}
 	}
 	syncDir(filepath.Dir(abs))
+	hook("linked")
 	return nil
 }
 
 // testHookCreate, when set by a test, is called at named points of create.
 var testHookCreate func(point string)
+
+func hook(point string) {
+	if testHookCreate != nil {
+		testHookCreate(point)
+	}
+}
 
 // tempPrefix returns the prefix of the temporary names of a new catalog
 // at abs: hidden, beside it.

@@ -1,0 +1,6 @@
+package store
+
+// SetTestHookCreate makes create call f at each named point: "created"
+// (the temporary file exists, empty), "migrated" (its schema is complete),
+// "linking" (about to link it into place), "linked".
+func SetTestHookCreate(f func(point string)) { testHookCreate = f }

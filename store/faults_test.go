@@ -1,0 +1,305 @@
+package store_test
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/pressly/goose/v3"
+
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/migrations"
+	"github.com/nqueens/nqueens/store"
+)
+
+// childEnv names the variable that makes this test binary a child that
+// creates a catalog and kills itself at a point of the creation:
+// "POINT:PATH".
+const childEnv = "STORE_TEST_KILL_AT"
+
+func TestMain(m *testing.M) {
+	if v := os.Getenv(childEnv); v != "" {
+		point, path, _ := strings.Cut(v, ":")
+		store.SetTestHookCreate(func(p string) {
+			if p == point {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+		})
+		if _, err := store.Open(ctx, path, store.Options{Create: true}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// listDir returns the names in dir, sorted.
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestCreateKilledAtEachPoint kills a process creating a catalog at each
+// point of the creation, several times: the path then holds nothing or a
+// whole empty catalog, every reader opens it or says there is none, and
+// the next Open with Create succeeds and removes what the killed one left.
+func TestCreateKilledAtEachPoint(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, point := range []string{"created", "migrated", "linking", "linked"} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "new.db")
+		for round := range 3 {
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), childEnv+"="+point+":"+path)
+			err := cmd.Run()
+			var ee *exec.ExitError
+			killed := errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL
+			if !killed && round == 0 {
+				t.Fatalf("%s: the child was not killed: %v", point, err)
+			}
+			db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+			switch {
+			case errors.Is(err, store.ErrNoCatalog):
+				if _, serr := os.Stat(path); serr == nil {
+					t.Errorf("%s: reader says no catalog but %s exists", point, path)
+				}
+			case err != nil:
+				t.Fatalf("%s, round %d: reader after the kill: %v", point, round, err)
+			default:
+				if builds, err := db.Builds(ctx); err != nil || len(builds) != 0 {
+					t.Errorf("%s: builds %v, %v", point, builds, err)
+				}
+				db.Close()
+			}
+		}
+		db, err := store.Open(ctx, path, store.Options{Create: true})
+		if err != nil {
+			t.Fatalf("%s: Open after the kills: %v", point, err)
+		}
+		db.Close()
+		if names := listDir(t, dir); !slices.Equal(names, []string{"new.db"}) {
+			t.Errorf("%s: after the kills and an Open the directory holds %v", point, names)
+		}
+	}
+}
+
+// TestConcurrentCreate opens one new catalog from many goroutines at once,
+// each with Create: every one succeeds, on the same file.
+func TestConcurrentCreate(t *testing.T) {
+	for round := range 5 {
+		path := filepath.Join(t.TempDir(), "c.db")
+		var wg sync.WaitGroup
+		errs := make([]error, 8)
+		for i := range errs {
+			wg.Go(func() {
+				db, err := store.Open(ctx, path, store.Options{Create: true})
+				if err == nil {
+					_, err = db.Builds(ctx)
+					db.Close()
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("round %d, opener %d: %v", round, i, err)
+			}
+		}
+		if names := listDir(t, filepath.Dir(path)); !slices.Equal(names, []string{"c.db"}) {
+			t.Errorf("round %d: directory holds %v", round, names)
+		}
+	}
+}
+
+// makeV1 writes a catalog of schema version 1 (before shard builds)
+// holding n=8 at path, at rest in WAL mode as nqueens left them.
+func makeV1(t *testing.T, path string) {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, migrations.FS,
+		goose.WithDisableGlobalRegistry(true), goose.WithExcludeVersions([]int64{2}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`INSERT INTO builds (n, total, unique_count, orbit8, orbit4, complete, units_done, units_total, started_at, seconds)
+		VALUES (8, 92, 12, 11, 1, 1, 5, 5, '2026-01-01T00:00:00Z', 0.1);
+		INSERT INTO classes (n, placement, orbit) VALUES (8, '04752613', 8);
+		PRAGMA journal_mode=WAL`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// schemaVersion reads the schema version of the catalog at path.
+func schemaVersion(t *testing.T, path string) int64 {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v int64
+	if err := db.QueryRow(`SELECT max(version_id) FROM goose_db_version WHERE is_applied`).Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestConcurrentMigrate opens a catalog of an older schema from many
+// goroutines at once: the migration runs once and every Open succeeds.
+func TestConcurrentMigrate(t *testing.T) {
+	for round := range 3 {
+		path := filepath.Join(t.TempDir(), "v1.db")
+		makeV1(t, path)
+		var wg sync.WaitGroup
+		errs := make([]error, 8)
+		for i := range errs {
+			wg.Go(func() {
+				db, err := store.Open(ctx, path, store.Options{})
+				if err == nil {
+					var b store.Build
+					b, err = db.Build(ctx, 8)
+					if err == nil && (b.Unique != 12 || !b.Shard.IsWhole()) {
+						err = fmt.Errorf("build of n=8 reads %+v", b)
+					}
+					db.Close()
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("round %d, opener %d: %v", round, i, err)
+			}
+		}
+		if v := schemaVersion(t, path); v != 2 {
+			t.Errorf("round %d: schema version %d after the opens, want 2", round, v)
+		}
+	}
+}
+
+// TestReadOnlyWritesNothing opens catalogs read-only, a current one and one
+// of schema version 1: they read, nothing in their directory changes (no
+// log, index, journal or lock appears, the file keeps every byte), the old
+// one is not migrated, and writers are refused.
+func TestReadOnlyWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	current := filepath.Join(dir, "current.db")
+	db := open(t, current)
+	units := canonical.Units(8)
+	b, err := db.Begin(ctx, 8, len(units))
+	if err != nil {
+		t.Fatal(err)
+	}
+	build(t, b, units, 0, len(units))
+	if _, err := b.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	os.Remove(current + ".lock")
+	old := filepath.Join(dir, "v1.db")
+	makeV1(t, old)
+
+	for _, path := range []string{current, old} {
+		before := listDir(t, dir)
+		data, _ := os.ReadFile(path)
+		ro, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatalf("%s: %v", filepath.Base(path), err)
+		}
+		bld, err := ro.Build(ctx, 8)
+		if err != nil || bld.Unique != 12 || !bld.Complete {
+			t.Errorf("%s: build of 8: %+v, %v", filepath.Base(path), bld, err)
+		}
+		k := 0
+		for _, err := range ro.Classes(ctx, 8) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			k++
+		}
+		if k == 0 {
+			t.Errorf("%s: no classes read", filepath.Base(path))
+		}
+		if _, err := ro.Begin(ctx, 9, len(canonical.Units(9))); !errors.Is(err, store.ErrReadOnly) {
+			t.Errorf("%s: Begin on a read-only DB: %v, want ErrReadOnly", filepath.Base(path), err)
+		}
+		if after := listDir(t, dir); !slices.Equal(after, before) {
+			t.Errorf("%s: reading changed the directory from %v to %v", filepath.Base(path), before, after)
+		}
+		ro.Close()
+		if got, _ := os.ReadFile(path); string(got) != string(data) {
+			t.Errorf("%s: reading changed the file", filepath.Base(path))
+		}
+	}
+	if v := schemaVersion(t, old); v != 1 {
+		t.Errorf("a read-only open migrated the old catalog to version %d", v)
+	}
+	if _, err := store.Open(ctx, filepath.Join(dir, "none.db"), store.Options{ReadOnly: true, Create: true}); !errors.Is(err, store.ErrNoCatalog) {
+		t.Errorf("ReadOnly with Create of a missing file: %v, want ErrNoCatalog", err)
+	}
+}
+
+// TestSymlinkSharesTheLock opens one catalog by its name and through a
+// symbolic link: a builder through either holds the one build lock.
+func TestSymlinkSharesTheLock(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.db")
+	link := filepath.Join(dir, "link.db")
+	db := open(t, real)
+	if err := os.Symlink("real.db", link); err != nil {
+		t.Fatal(err)
+	}
+	viaLink := open(t, link)
+	if viaLink.Path() != db.Path() {
+		t.Errorf("paths differ: %s and %s", db.Path(), viaLink.Path())
+	}
+	b, err := db.Begin(ctx, 8, len(canonical.Units(8)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := viaLink.Begin(ctx, 9, len(canonical.Units(9))); !errors.Is(err, store.ErrBusy) {
+		t.Errorf("Begin through the link while a build holds the catalog: %v, want ErrBusy", err)
+	}
+	// A link to a catalog not yet made creates it at the link's target.
+	dangling := filepath.Join(dir, "later.db")
+	if err := os.Symlink("target.db", dangling); err != nil {
+		t.Fatal(err)
+	}
+	nd := open(t, dangling)
+	if nd.Path() != filepath.Join(db.Path(), "..", "target.db") && filepath.Base(nd.Path()) != "target.db" {
+		t.Errorf("catalog through a dangling link made at %s", nd.Path())
+	}
+	if st, err := os.Lstat(dangling); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+}

@@ -97,7 +97,7 @@ func TestCreateKilledAtEachPoint(t *testing.T) {
 			t.Fatalf("%s: Open after the kills: %v", point, err)
 		}
 		db.Close()
-		if names := listDir(t, dir); !slices.Equal(names, []string{"new.db"}) {
+		if names := listDir(t, dir); !slices.Equal(names, []string{"new.db", "new.db.lock"}) {
 			t.Errorf("%s: after the kills and an Open the directory holds %v", point, names)
 		}
 	}
@@ -126,7 +126,7 @@ func TestConcurrentCreate(t *testing.T) {
 				t.Errorf("round %d, opener %d: %v", round, i, err)
 			}
 		}
-		if names := listDir(t, filepath.Dir(path)); !slices.Equal(names, []string{"c.db"}) {
+		if names := listDir(t, filepath.Dir(path)); !slices.Equal(names, []string{"c.db", "c.db.lock"}) {
 			t.Errorf("round %d: directory holds %v", round, names)
 		}
 	}

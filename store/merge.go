@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -13,47 +18,117 @@ import (
 	"github.com/nqueens/nqueens"
 )
 
-// Merge writes into db the classes of n from parts, the shard catalogs of
-// all K shards of n's work units (see BeginShard), and records n as
-// complete with unitsTotal work units: what a build of the whole board
-// would have written. It checks first that every part holds a complete
-// shard of n, that the parts agree on K, and that each shard from 0 to K-1
-// is there exactly once; an error names the part or shard at fault. A class
-// found in two parts (overlapping shards) is an error too. Merge writes in
-// one transaction: on any error db is left as it was. It fails with an
-// error wrapping ErrComplete if db already holds n complete, and refuses a
-// db holding an unfinished build of n.
-func (db *DB) Merge(ctx context.Context, n, unitsTotal int, parts []*DB) (Build, error) {
-	if err := nqueens.CheckN(n); err != nil {
-		return Build{}, err
+// Merge writes into the catalog at path, created if missing, the classes
+// of every n that parts hold, where parts are the shard catalogs of all K
+// shards of n's work units (see BeginShard), and records each n as
+// complete with units[n] work units: what a build of the whole board would
+// have written. units must name every n the parts hold and nothing else.
+//
+// It checks first that every part holds a complete shard of each n, that
+// the parts agree on K, and that each shard from 0 to K-1 is there exactly
+// once; an error names the part or shard at fault. A class found in two
+// parts (overlapping shards) is an error too, as is a catalog at path that
+// already holds one of the n (ErrComplete if complete). Merge is all or
+// nothing: every n is written in one transaction, and a catalog that Merge
+// creates appears at path only once complete. On any error, or when ctx is
+// cancelled, the catalog at path is left as it was, or not created. It
+// returns the builds written, in increasing n.
+func Merge(ctx context.Context, path string, units map[int]int, parts []*DB) ([]Build, error) {
+	ns := slices.Sorted(maps.Keys(units))
+	if len(ns) == 0 {
+		return nil, errors.New("merge: no n to merge")
 	}
-	for _, part := range parts {
-		if part.path == db.path {
-			return Build{}, fmt.Errorf("merge n=%d: %s is both the output and a shard", n, db.path)
+	shards := make(map[int][]Build)
+	for _, n := range ns {
+		if err := nqueens.CheckN(n); err != nil {
+			return nil, err
+		}
+		s, err := checkShards(ctx, n, parts)
+		if err != nil {
+			return nil, err
+		}
+		shards[n] = s
+	}
+	write := func(db *DB) ([]Build, error) {
+		for _, part := range parts {
+			if part.path == db.path {
+				return nil, fmt.Errorf("merge: %s is both the output and a shard", db.path)
+			}
+		}
+		return db.merge(ctx, ns, units, shards, parts)
+	}
+	abs, err := resolve(path)
+	if err != nil {
+		return nil, fmt.Errorf("merge into %s: %w", path, err)
+	}
+	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
+		var out []Build
+		err := create(ctx, abs, func(db *DB) (err error) {
+			out, err = write(db)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return write(db)
+}
+
+// merge writes the classes of each n of ns from parts, whose builds of n
+// are shards[n], in one transaction.
+func (db *DB) merge(ctx context.Context, ns []int, units map[int]int, shards map[int][]Build, parts []*DB) ([]Build, error) {
+	if db.readOnly {
+		return nil, fmt.Errorf("merge: %w: %s was opened for reading only", ErrReadOnly, db.path)
+	}
+	if db.lockPath != "" {
+		unlock, err := lockFile(db.lockPath)
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		defer unlock()
+	}
+	for _, n := range ns {
+		switch b, err := db.Build(ctx, n); {
+		case errors.Is(err, ErrNotBuilt):
+		case err != nil:
+			return nil, err
+		case b.Complete && b.Shard.IsWhole():
+			return nil, fmt.Errorf("merge n=%d: %s: %w", n, db.path, ErrComplete)
+		default:
+			return nil, fmt.Errorf("merge n=%d: %s already holds %s of n=%d; merge into another file", n, db.path, describeBuild(b), n)
 		}
 	}
-	shards, err := checkShards(ctx, n, parts)
+	tx, err := db.db.BeginTxx(ctx, nil)
 	if err != nil {
-		return Build{}, err
+		return nil, fmt.Errorf("merge: %w", translate(err))
 	}
-	if db.readOnly {
-		return Build{}, fmt.Errorf("merge n=%d: %w: %s was opened for reading only", n, ErrReadOnly, db.path)
+	defer tx.Rollback()
+	var out []Build
+	for _, n := range ns {
+		b, err := mergeN(ctx, tx, n, units[n], shards[n], parts)
+		if ctx.Err() != nil {
+			return nil, errors.New("merge interrupted: nothing written")
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
 	}
-	unlock, err := lockFile(db.lockPath)
-	if err != nil {
-		return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("merge: commit: %w", translate(err))
 	}
-	defer unlock()
-	switch b, err := db.Build(ctx, n); {
-	case errors.Is(err, ErrNotBuilt):
-	case err != nil:
-		return Build{}, err
-	case b.Complete && b.Shard.IsWhole():
-		return Build{}, fmt.Errorf("merge n=%d: %s: %w", n, db.path, ErrComplete)
-	default:
-		return Build{}, fmt.Errorf("merge n=%d: %s already holds %s of n=%d; merge into another file", n, db.path, describeBuild(b), n)
-	}
+	return out, nil
+}
 
+// mergeN inserts in tx the classes of n from parts, whose builds of n are
+// shards, and its builds row.
+func mergeN(ctx context.Context, tx *sqlx.Tx, n, unitsTotal int, shards []Build, parts []*DB) (Build, error) {
 	start := time.Now()
 	sum := Build{N: n, UnitsDone: unitsTotal, UnitsTotal: unitsTotal, Complete: true, StartedAt: start.UTC()}
 	for _, s := range shards {
@@ -63,14 +138,8 @@ func (db *DB) Merge(ctx context.Context, n, unitsTotal int, parts []*DB) (Build,
 			sum.StartedAt = s.StartedAt
 		}
 	}
-
-	ctx = context.WithoutCancel(ctx)
-	tx, err := db.db.BeginTxx(ctx, nil)
-	if err != nil {
-		return Build{}, fmt.Errorf("merge n=%d: %w", n, translate(err))
-	}
-	defer tx.Rollback()
 	ins := inserter{ctx: ctx, tx: tx, n: n}
+	defer ins.close()
 	for i, part := range parts {
 		var got nqueens.Counts
 		for l, err := range part.Classes(ctx, n) {
@@ -98,7 +167,7 @@ func (db *DB) Merge(ctx context.Context, n, unitsTotal int, parts []*DB) (Build,
 	}
 	sum.FinishedAt = time.Now().UTC()
 	sum.Seconds += time.Since(start).Seconds()
-	_, err = tx.ExecContext(ctx, `INSERT INTO builds (n, total, unique_count, orbit8, orbit4, orbit2, orbit1,
+	_, err := tx.ExecContext(ctx, `INSERT INTO builds (n, total, unique_count, orbit8, orbit4, orbit2, orbit1,
 		complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count)
 		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, 0, 0)`,
 		n, sum.Total, sum.Unique, sum.Orbit8, sum.Orbit4, sum.Orbit2, sum.Orbit1,
@@ -106,10 +175,6 @@ func (db *DB) Merge(ctx context.Context, n, unitsTotal int, parts []*DB) (Build,
 		sum.FinishedAt.Format(time.RFC3339Nano), sum.Seconds)
 	if err != nil {
 		return Build{}, fmt.Errorf("merge n=%d: record build: %w", n, translate(err))
-	}
-	ins.close()
-	if err := tx.Commit(); err != nil {
-		return Build{}, fmt.Errorf("merge n=%d: commit: %w", n, translate(err))
 	}
 	return sum, nil
 }

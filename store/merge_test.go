@@ -1,9 +1,11 @@
 package store_test
 
 import (
+	"bytes"
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -53,13 +55,15 @@ func TestMergeShardsEqualsWholeBuild(t *testing.T) {
 	for i := range k {
 		parts = append(parts, buildShard(t, dir, n, i, k))
 	}
-	out := open(t, filepath.Join(dir, "out.db"))
+	outPath := filepath.Join(dir, "out.db")
 	units := canonical.Units(n)
-	got, err := out.Merge(ctx, n, len(units), []*store.DB{parts[2], parts[0], parts[1]})
+	merged, err := store.Merge(ctx, outPath, map[int]int{n: len(units)}, []*store.DB{parts[2], parts[0], parts[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Complete || got.Total != 724 || got.Unique != 92 || !got.Shard.IsWhole() || got.UnitsDone != len(units) {
+	out := open(t, outPath)
+	got := merged[0]
+	if len(merged) != 1 || !got.Complete || got.Total != 724 || got.Unique != 92 || !got.Shard.IsWhole() || got.UnitsDone != len(units) {
 		t.Errorf("merged build %+v", got)
 	}
 	whole := open(t, filepath.Join(dir, "whole.db"))
@@ -74,7 +78,7 @@ func TestMergeShardsEqualsWholeBuild(t *testing.T) {
 	if a, b := classes(t, out, n), classes(t, whole, n); !slices.Equal(a, b) {
 		t.Errorf("merged catalog holds %d classes, whole build %d, or they differ", len(a), len(b))
 	}
-	if _, err := out.Merge(ctx, n, len(units), parts); !errors.Is(err, store.ErrComplete) {
+	if _, err := store.Merge(ctx, outPath, map[int]int{n: len(units)}, parts); !errors.Is(err, store.ErrComplete) {
 		t.Errorf("second merge: %v, want ErrComplete", err)
 	}
 }
@@ -113,13 +117,13 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		{"none", nil, "no shard catalogs"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			out := open(t, filepath.Join(t.TempDir(), "out.db"))
-			_, err := out.Merge(ctx, n, len(all), tt.parts)
+			path := filepath.Join(t.TempDir(), "out.db")
+			_, err := store.Merge(ctx, path, map[int]int{n: len(all)}, tt.parts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Merge: %v, want an error saying %q", err, tt.want)
 			}
-			if _, err := out.Build(ctx, n); !errors.Is(err, store.ErrNotBuilt) {
-				t.Errorf("after a failed merge the output holds n=%d: %v", n, err)
+			if names := listDir(t, filepath.Dir(path)); len(names) > 1 || len(names) == 1 && names[0] != "out.db.lock" {
+				t.Errorf("a failed merge left %v", names)
 			}
 		})
 	}
@@ -154,12 +158,77 @@ func TestMergeRefusesOverlappingShards(t *testing.T) {
 	if _, err := raw.Exec(`UPDATE builds SET unique_count = unique_count + 1, total = total + ?, orbit8 = orbit8 + 1 WHERE n = ?`, l.Symmetry.Orbit(), n); err != nil {
 		t.Fatal(err)
 	}
-	out := open(t, filepath.Join(dir, "out.db"))
-	_, err = out.Merge(ctx, n, len(canonical.Units(n)), []*store.DB{s0, s1})
-	if err == nil || !strings.Contains(err.Error(), "shards overlap") {
-		t.Fatalf("Merge of overlapping shards: %v, want an overlap error", err)
+	// Into a new file, which must not appear, and into an existing one,
+	// which must keep every byte.
+	fresh := filepath.Join(t.TempDir(), "out.db")
+	existing := filepath.Join(t.TempDir(), "out.db")
+	open(t, existing).Close()
+	before, _ := os.ReadFile(existing)
+	for _, path := range []string{fresh, existing} {
+		_, err = store.Merge(ctx, path, map[int]int{n: len(canonical.Units(n))}, []*store.DB{s0, s1})
+		if err == nil || !strings.Contains(err.Error(), "shards overlap") {
+			t.Fatalf("Merge of overlapping shards: %v, want an overlap error", err)
+		}
 	}
-	if _, err := out.Build(ctx, n); !errors.Is(err, store.ErrNotBuilt) {
-		t.Errorf("after a failed merge the output holds n=%d: %v", n, err)
+	if _, err := os.Stat(fresh); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a failed merge created its output: %v", err)
+	}
+	if after, _ := os.ReadFile(existing); !bytes.Equal(before, after) {
+		for i := range min(len(before), len(after)) {
+			if before[i] != after[i] {
+				t.Logf("offset %d: %x -> %x", i, before[i], after[i])
+			}
+		}
+		t.Log(len(before), len(after))
+		t.Errorf("a failed merge changed the existing output")
+	}
+}
+
+// TestMergeIsAllOrNothing merges shards of two boards, one of them with a
+// shard unfinished: nothing is written, not even the complete board, and
+// the same merge succeeds once the shard is finished.
+func TestMergeIsAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	var parts []*store.DB
+	var pending *store.Builder
+	var pendingUnits []canonical.Unit
+	for i := range 2 {
+		db := open(t, filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
+		for _, n := range []int{8, 10} {
+			units, _, _ := canonical.ShardUnits(n, i, 2)
+			b, err := db.BeginShard(ctx, n, store.Shard{Index: i, Count: 2}, len(units))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 10 && i == 1 {
+				build(t, b, units, 0, 1)
+				pending, pendingUnits = b, units
+				continue
+			}
+			build(t, b, units, 0, len(units))
+			if _, err := b.Finish(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		parts = append(parts, db)
+	}
+	units := map[int]int{8: len(canonical.Units(8)), 10: len(canonical.Units(10))}
+	out := filepath.Join(dir, "out.db")
+	if _, err := store.Merge(ctx, out, units, parts); err == nil || !strings.Contains(err.Error(), "unfinished") {
+		t.Fatalf("merge with a shard unfinished: %v", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused merge created %s: %v", out, err)
+	}
+	build(t, pending, pendingUnits, 1, len(pendingUnits))
+	if _, err := pending.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	merged, err := store.Merge(ctx, out, units, parts)
+	if err != nil {
+		t.Fatalf("merge once the shard is finished: %v", err)
+	}
+	if len(merged) != 2 || merged[0].Unique != 12 || merged[1].Unique != 92 {
+		t.Errorf("merged %+v", merged)
 	}
 }

@@ -297,11 +297,7 @@ func openReadOnly(ctx context.Context, abs string, size int64) (*DB, error) {
 	// stats, and could block the owner's next build), and cannot create
 	// in a directory it may not write. When neither is there no writer
 	// has the catalog open, and it is read as an immutable file.
-	m := readOnly
-	if h.wal && fileSize(abs+"-wal") < 0 && fileSize(abs+"-shm") < 0 {
-		m = immutable
-	}
-	db, err := sqlx.Open("sqlite", dsn(abs, m))
+	db, err := sqlx.Open("sqlite", dsn(abs, readMode(abs, h)))
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -316,6 +312,16 @@ func openReadOnly(ctx context.Context, abs string, size int64) (*DB, error) {
 	return &DB{db: db, path: abs, version: version, readOnly: true, lockPath: abs + lockSuffix}, nil
 }
 
+// readMode returns how to read the file at abs, whose header is h, without
+// leaving a file behind: immutable when it is in WAL mode and neither log
+// nor index is there (see openReadOnly), read-only otherwise.
+func readMode(abs string, h header) mode {
+	if h.wal && fileSize(abs+"-wal") < 0 && fileSize(abs+"-shm") < 0 {
+		return immutable
+	}
+	return readOnly
+}
+
 // openWrite opens the existing file at abs of size bytes for writing,
 // migrating its schema if it is older than this program's.
 func openWrite(ctx context.Context, abs string, size int64) (*DB, error) {
@@ -325,7 +331,8 @@ func openWrite(ctx context.Context, abs string, size int64) (*DB, error) {
 	removeStale(abs)
 	version := int64(0)
 	if size > 0 {
-		if _, err := readHeader(abs, size); err != nil {
+		h, err := readHeader(abs, size)
+		if err != nil {
 			return nil, err
 		}
 		if hotJournal(abs) {
@@ -333,7 +340,7 @@ func openWrite(ctx context.Context, abs string, size int64) (*DB, error) {
 				return nil, err
 			}
 		}
-		ro, err := sql.Open("sqlite", dsn(abs, readOnly))
+		ro, err := sql.Open("sqlite", dsn(abs, readMode(abs, h)))
 		if err != nil {
 			return nil, translate(err)
 		}
@@ -350,7 +357,7 @@ func openWrite(ctx context.Context, abs string, size int64) (*DB, error) {
 	if version < latestVersion() {
 		// Migrations of one file run one process at a time, under the build
 		// lock; goose skips those another process applied meanwhile.
-		err := withLock(ctx, abs+lockSuffix, func() error { return migrate(ctx, db.DB) })
+		err := withLock(ctx, abs+lockSuffix, lockFile, func() error { return migrate(ctx, db.DB) })
 		if err != nil {
 			db.Close()
 			return nil, err
@@ -366,32 +373,52 @@ func openWrite(ctx context.Context, abs string, size int64) (*DB, error) {
 // or a whole catalog. If another process created abs meanwhile, create
 // leaves that one in place and returns nil, or, when fill is given, an
 // error: fill's work would be lost.
+//
+// Creators hold the build lock shared while they work; removeStale takes
+// it exclusively, so it removes only what killed creators left.
 func create(ctx context.Context, abs string, fill func(*DB) error) (err error) {
 	if err := writableDir(filepath.Dir(abs)); err != nil {
 		return err
 	}
 	removeStale(abs)
-	tmp, unlock, err := tempCatalog(abs)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		os.Remove(tmp)
-		os.Remove(tmp + "-journal")
-		unlock()
-	}()
+	var tmp string
+	err = withLock(ctx, abs+lockSuffix, lockShared, func() error {
+		tmp, err = newTemp(abs)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			os.Remove(tmp)
+			os.Remove(tmp + "-journal")
+		}()
+		return fillTemp(ctx, abs, tmp, fill)
+	})
+	return err
+}
+
+// fillTemp makes the empty file tmp a catalog, lets fill write into it,
+// and links it to abs (see create).
+func fillTemp(ctx context.Context, abs, tmp string, fill func(*DB) error) error {
 	hook("created")
 	db, err := sqlx.Open("sqlite", dsn(tmp, fresh))
 	if err != nil {
 		return translate(err)
 	}
+	db.SetMaxOpenConns(1) // one connection, so the journal mode can change
 	if err := migrate(ctx, db.DB); err != nil {
 		db.Close()
 		return err
 	}
 	hook("migrated")
 	if fill != nil {
-		err = fill(&DB{db: db, path: tmp, version: latestVersion(), lockPath: abs + lockSuffix})
+		// No build lock: nothing else can reach the file by this name, and
+		// the creator holds abs's lock shared.
+		err = fill(&DB{db: db, path: tmp, version: latestVersion()})
+	}
+	if err == nil {
+		// At rest in WAL mode, as every writer leaves it, so the first
+		// writer does not change the file merely by opening it.
+		_, err = db.ExecContext(ctx, "PRAGMA journal_mode=WAL")
 	}
 	if cerr := db.Close(); err == nil && cerr != nil {
 		err = translate(cerr)
@@ -441,46 +468,36 @@ func tempPrefix(abs string) string {
 	return filepath.Join(dir, "."+base+".new-")
 }
 
-// tempCatalog creates an empty file under a new temporary name for the
+// newTemp creates an empty file under a new temporary name for the
 // catalog at abs, with the mode SQLite gives a new database (0644 less the
-// umask), and locks it, so removeStale knows it is in use. unlock releases
-// the lock.
-func tempCatalog(abs string) (tmp string, unlock func(), err error) {
+// umask).
+func newTemp(abs string) (string, error) {
 	var rnd [8]byte
 	rand.Read(rnd[:])
-	tmp = tempPrefix(abs) + hex.EncodeToString(rnd[:])
+	tmp := tempPrefix(abs) + hex.EncodeToString(rnd[:])
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return "", nil, fmt.Errorf("create: %w", err)
+		return "", fmt.Errorf("create: %w", err)
 	}
-	f.Close()
-	unlock, err = lockFile(tmp)
-	if err != nil {
-		os.Remove(tmp)
-		return "", nil, fmt.Errorf("create: %w", err)
-	}
-	return tmp, unlock, nil
+	return tmp, f.Close()
 }
 
 // removeStale removes the temporary files that creations of the catalog at
-// abs left when killed: those whose lock no process holds.
+// abs left when killed. It does nothing while any process holds the build
+// lock: a creation in progress, or a build.
 func removeStale(abs string) {
 	names, _ := filepath.Glob(globEscape(tempPrefix(abs)) + "*")
+	if len(names) == 0 {
+		return
+	}
+	unlock, err := lockFile(abs + lockSuffix)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	names, _ = filepath.Glob(globEscape(tempPrefix(abs)) + "*")
 	for _, name := range names {
-		if strings.HasSuffix(name, "-journal") {
-			if _, err := os.Stat(strings.TrimSuffix(name, "-journal")); err == nil {
-				continue // goes with its database
-			}
-			os.Remove(name)
-			continue
-		}
-		unlock, err := lockFile(name)
-		if err != nil {
-			continue // a creation in progress
-		}
 		os.Remove(name)
-		os.Remove(name + "-journal")
-		unlock()
 	}
 }
 
@@ -514,12 +531,13 @@ func syncDir(dir string) {
 	}
 }
 
-// withLock runs f holding the build lock at path, waiting up to five
-// seconds for another process to release it.
-func withLock(ctx context.Context, path string, f func() error) error {
+// withLock runs f holding the lock at path that take takes (lockFile or
+// lockShared), waiting up to five seconds for another process to release
+// it.
+func withLock(ctx context.Context, path string, take func(string) (func(), error), f func() error) error {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		unlock, err := lockFile(path)
+		unlock, err := take(path)
 		if err == nil {
 			defer unlock()
 			return f()

@@ -339,22 +339,19 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 		}
 		ns = these
 	}
-	db, err := store.Open(ctx, out, store.Options{Create: true})
+	units := make(map[int]int, len(ns))
+	for _, n := range ns {
+		units[n] = len(canonical.Units(n))
+	}
+	start := time.Now()
+	merged, err := store.Merge(ctx, out, units, parts)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	var merged []store.Build
-	for _, n := range ns {
-		start := time.Now()
-		b, err := db.Merge(ctx, n, len(canonical.Units(n)), parts)
-		if err != nil {
-			return err
-		}
-		a.logf("n=%d: merged %d shards into %s: %d classes (%d solutions) in %s",
-			n, len(parts), db.Path(), b.Unique, b.Total, time.Since(start).Round(time.Millisecond))
-		merged = append(merged, b)
+	for _, b := range merged {
+		a.logf("n=%d: merged %d shards into %s: %d classes (%d solutions)", b.N, len(parts), out, b.Unique, b.Total)
 	}
+	a.logf("merged in %s", time.Since(start).Round(time.Millisecond))
 	return writeBuildTable(a.stdout, merged)
 }
 

@@ -210,6 +210,14 @@ func (b *Builder) start(unitsTotal int) error {
 	st, err := b.db.getBuild(ctx, tx, b.n)
 	switch {
 	case errors.Is(err, ErrNotBuilt):
+		var orphans int64
+		if err := tx.GetContext(ctx, &orphans, `SELECT count(*) FROM classes WHERE n = ?`, b.n); err != nil {
+			return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+		}
+		if orphans > 0 {
+			return fmt.Errorf("build n=%d: %w: the catalog holds %d classes of n=%d but no record of their build (its builds row was deleted?); %s",
+				b.n, ErrOrphans, orphans, b.n, orphanFix(b.db.path, b.n))
+		}
 		st = Build{N: b.n, UnitsTotal: unitsTotal, StartedAt: now, Shard: b.shard}
 		_, err = tx.ExecContext(ctx, `INSERT INTO builds (n, units_total, started_at, shard_index, shard_count) VALUES (?, ?, ?, ?, ?)`,
 			b.n, unitsTotal, now.Format(time.RFC3339Nano), b.shard.Index, b.shard.Count)

@@ -83,3 +83,50 @@ func (db *DB) Class(ctx context.Context, n int, k int64) (nqueens.Layout, error)
 	}
 	return decode(n, k, key, orbit)
 }
+
+// Problem is one thing Audit finds wrong with a catalog: of board size N,
+// or of the catalog as a whole when N is 0.
+type Problem struct {
+	N    int
+	Text string // one sentence, saying how to mend it where it can
+}
+
+// Audit returns what is wrong with the catalog beyond what its builds and
+// classes rows say of themselves: classes of an n that has no builds row
+// (its row was deleted: Begin refuses to build such an n, see ErrOrphans),
+// and a table or view of the schema that is missing. A catalog in good
+// order gives none.
+func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
+	var problems []Problem
+	rows, err := db.db.QueryContext(ctx, `SELECT n, count(*) FROM classes WHERE n NOT IN (SELECT n FROM builds) GROUP BY n ORDER BY n`)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", translate(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n, k int64
+		if err := rows.Scan(&n, &k); err != nil {
+			return nil, fmt.Errorf("audit: %w", translate(err))
+		}
+		problems = append(problems, Problem{int(n), fmt.Sprintf("%d classes stored with no record of their build (its builds row was deleted?); %s", k, orphanFix(db.path, int(n)))})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("audit: %w", translate(err))
+	}
+	for _, obj := range []struct{ kind, name string }{{"table", "builds"}, {"table", "classes"}, {"view", "class_list"}} {
+		var k int
+		err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = ? AND name = ?`, obj.kind, obj.name).Scan(&k)
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", translate(err))
+		}
+		if k == 0 {
+			problems = append(problems, Problem{0, fmt.Sprintf("the %s %s is missing from the schema (dropped by hand?)", obj.kind, obj.name)})
+		}
+	}
+	return problems, nil
+}
+
+// orphanFix says how to remove the classes of n that have no build.
+func orphanFix(path string, n int) string {
+	return fmt.Sprintf(`remove them with: sqlite3 %q "DELETE FROM classes WHERE n = %d", then build n=%d again`, path, n, n)
+}

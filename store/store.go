@@ -54,6 +54,10 @@ var (
 	ErrNotBuilt = errors.New("not in the catalog")
 	// ErrComplete: the requested n is already completely built.
 	ErrComplete = errors.New("already built")
+	// ErrOrphans: the catalog holds classes of an n with no record of
+	// their build (its builds row was deleted by hand), which a build
+	// cannot account for. The error says how to remove them.
+	ErrOrphans = errors.New("classes with no build")
 	// ErrShardMismatch: the catalog holds a build of n for another shard
 	// (or whole, or as a shard) than asked for.
 	ErrShardMismatch = errors.New("shard mismatch")

@@ -61,13 +61,22 @@ func (a *app) build(ctx context.Context, ns []int, shard store.Shard) error {
 				n, a.cfg.MaxBuildN, size)}
 		}
 	}
+	// Every usage error comes before the catalog is created.
+	units := make([][]canonical.Unit, len(ns))
+	for i, n := range ns {
+		u, _, err := shardUnits(n, shard)
+		if err != nil {
+			return err
+		}
+		units[i] = u
+	}
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{Create: true})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	for _, n := range ns {
-		if err := a.buildOne(ctx, db, n, shard); err != nil {
+	for i, n := range ns {
+		if err := a.buildOne(ctx, db, n, shard, units[i]); err != nil {
 			return err
 		}
 	}
@@ -86,16 +95,12 @@ func (a *app) build(ctx context.Context, ns []int, shard store.Shard) error {
 // classes are handed to the catalog.
 var testHookUnitAdded func(unit int)
 
-// buildOne builds n, or the given shard of it, into db, or resumes its
-// build.
-func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Shard) error {
+// buildOne builds n, or the given shard of it, whose work units are
+// units, into db, or resumes its build.
+func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Shard, units []canonical.Unit) error {
 	if b, err := db.Build(ctx, n); err == nil && b.Complete && b.Shard == shard {
 		a.logf("n=%d%s is already built (%d classes, %d solutions): nothing to do", n, shardSuffix(shard), b.Unique, b.Total)
 		return nil
-	}
-	units, _, err := shardUnits(n, shard)
-	if err != nil {
-		return err
 	}
 	b, err := db.BeginShard(ctx, n, shard, len(units))
 	if errors.Is(err, store.ErrComplete) {

@@ -63,20 +63,48 @@ func (a *app) verify(ctx context.Context, ns []int, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	audit, err := db.Audit(ctx)
+	if err != nil {
+		return err
+	}
+	orphans := map[int]string{}
+	var whole []string // problems of the catalog as a whole
+	for _, p := range audit {
+		if p.N == 0 {
+			whole = append(whole, p.Text)
+		} else {
+			orphans[p.N] = p.Text
+		}
+	}
 	if len(ns) == 0 {
 		for _, b := range builds {
 			ns = append(ns, b.N)
 		}
-		if len(ns) == 0 {
+		for n := range orphans {
+			ns = append(ns, n)
+		}
+		slices.Sort(ns)
+		if len(ns) == 0 && len(whole) == 0 {
 			return fmt.Errorf("the catalog %s holds nothing to verify", db.Path())
 		}
 	}
 	var results []verifyJSON
 	bad := 0
+	if len(whole) > 0 {
+		// n 0 stands for the catalog as a whole.
+		results = append(results, verifyJSON{N: 0, Problems: whole})
+		if !asJSON {
+			for _, p := range whole {
+				fmt.Fprintf(a.stdout, "catalog MISMATCH: %s\n", p)
+			}
+		}
+	}
 	for _, n := range ns {
 		i := slices.IndexFunc(builds, func(b store.Build) bool { return b.N == n })
 		var r verifyJSON
-		if i < 0 {
+		if text, ok := orphans[n]; ok && i < 0 {
+			r = verifyJSON{N: n, Problems: []string{text}}
+		} else if i < 0 {
 			r = verifyJSON{N: n, Problems: []string{fmt.Sprintf("n=%d is not in the catalog", n)}}
 		} else {
 			r, err = verifyBuild(ctx, db, builds[i])
@@ -108,7 +136,12 @@ func (a *app) verify(ctx context.Context, ns []int, asJSON bool) error {
 			return err
 		}
 	}
-	if bad > 0 {
+	switch {
+	case len(whole) > 0 && bad == 0:
+		return fmt.Errorf("%w: the catalog's schema does not check out", errMismatch)
+	case len(whole) > 0:
+		return fmt.Errorf("%w: the catalog's schema and %d of %d n do not check out", errMismatch, bad, len(ns))
+	case bad > 0:
 		return fmt.Errorf("%w: %d of %d n do not check out", errMismatch, bad, len(ns))
 	}
 	return nil
@@ -131,6 +164,23 @@ func verifyBuild(ctx context.Context, db *store.DB, b store.Build) (verifyJSON, 
 	}
 	if !b.Complete {
 		problem("build is incomplete (%d of %d work units)", b.UnitsDone, b.UnitsTotal)
+	}
+	switch s := b.Shard; {
+	case s.Count < 0 || (s.Count == 0 && s.Index != 0) || (s.Count > 0 && (s.Index < 0 || s.Index >= s.Count)):
+		problem("the build records shard index %d of %d, which is no shard", s.Index, s.Count)
+	default:
+		var units int
+		if s.IsWhole() {
+			units = len(canonical.Units(n))
+		} else if u, _, err := canonical.ShardUnits(n, s.Index, s.Count); err == nil {
+			units = len(u)
+		}
+		if b.UnitsTotal != units {
+			problem("the build records %d work units in all, the search of %s has %d", b.UnitsTotal, describe(s), units)
+		}
+	}
+	if b.UnitsDone < 0 || b.UnitsDone > b.UnitsTotal || (b.Complete && b.UnitsDone != b.UnitsTotal) {
+		problem("the build records %d of %d work units done%s, which cannot be", b.UnitsDone, b.UnitsTotal, map[bool]string{true: " and complete", false: ""}[b.Complete])
 	}
 	var got nqueens.Counts
 	var prev nqueens.Placement
@@ -168,4 +218,12 @@ func verifyBuild(ctx context.Context, db *store.DB, b store.Build) (verifyJSON, 
 		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
 	}
 	return r, nil
+}
+
+// describe names what a build of s searches, for messages.
+func describe(s store.Shard) string {
+	if s.IsWhole() {
+		return "the whole board"
+	}
+	return "shard " + s.String()
 }

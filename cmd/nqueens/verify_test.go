@@ -42,6 +42,12 @@ func TestVerifyCatchesTampering(t *testing.T) {
 		{"wrong count", `UPDATE builds SET total = 93 WHERE n = 8`, "the build records total 93"},
 		{"counts agree but differ from OEIS", `DELETE FROM classes WHERE n = 8 AND placement = '05726314'; UPDATE builds SET total = 84, unique_count = 11, orbit8 = 10 WHERE n = 8`, "differ from OEIS"},
 		{"incomplete", `UPDATE builds SET complete = 0 WHERE n = 8`, "build is incomplete"},
+		{"builds row deleted", `DELETE FROM builds WHERE n = 8`, "12 classes stored with no record of their build"},
+		{"units_done edited", `UPDATE builds SET units_done = units_done - 1 WHERE n = 8`, "work units done and complete, which cannot be"},
+		{"units_done past the end", `UPDATE builds SET units_done = units_total + 5, complete = 0 WHERE n = 8`, "which cannot be"},
+		{"units_total edited", `UPDATE builds SET units_total = 3, units_done = 3 WHERE n = 8`, "the build records 3 work units in all, the search of the whole board has"},
+		{"shard_count edited", `UPDATE builds SET shard_count = 4 WHERE n = 8`, "the search of shard 0/4 has"},
+		{"shard_index edited", `UPDATE builds SET shard_index = 2 WHERE n = 8`, "shard index 2 of 0, which is no shard"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,6 +77,62 @@ func TestVerifyCatchesTampering(t *testing.T) {
 				t.Errorf("verify output does not pass the untouched n=7:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestVerifyCatchesDroppedView drops the class_list view: verify names it
+// and exits 3, while the classes themselves check out.
+func TestVerifyCatchesDroppedView(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	if _, _, err := runCLI(t, "--db", db, "-q", "build", "8"); err != nil {
+		t.Fatal(err)
+	}
+	sdb, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sdb.Exec(`DROP VIEW class_list`); err != nil {
+		t.Fatal(err)
+	}
+	sdb.Close()
+	out, _, err := runCLI(t, "--db", db, "verify")
+	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "schema does not check out") {
+		t.Fatalf("verify after dropping the view: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "catalog MISMATCH: the view class_list is missing from the schema") || !strings.Contains(out, "n=8 ok") {
+		t.Errorf("verify output:\n%s", out)
+	}
+}
+
+// TestBuildRefusesOrphanClasses deletes the builds row of a built n: a
+// build of that n says what is wrong and how to mend it, instead of
+// failing on a constraint, and after the fix builds it again.
+func TestBuildRefusesOrphanClasses(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	if _, _, err := runCLI(t, "--db", db, "-q", "build", "8"); err != nil {
+		t.Fatal(err)
+	}
+	sdb, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	if _, err := sdb.Exec(`DELETE FROM builds WHERE n = 8`); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runCLI(t, "--db", db, "-q", "build", "8")
+	if err == nil || !strings.Contains(err.Error(), "holds 12 classes of n=8 but no record of their build") ||
+		!strings.Contains(err.Error(), `"DELETE FROM classes WHERE n = 8"`) || strings.Contains(err.Error(), "constraint") {
+		t.Fatalf("build over orphan classes: %v", err)
+	}
+	if _, err := sdb.Exec(`DELETE FROM classes WHERE n = 8`); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "--db", db, "-q", "build", "8"); err != nil {
+		t.Fatalf("build after the fix: %v", err)
+	}
+	if out, _, err := runCLI(t, "--db", db, "verify"); err != nil {
+		t.Fatalf("verify after the fix: %v\n%s", err, out)
 	}
 }
 

@@ -11,11 +11,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/pressly/goose/v3"
-
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/migrations"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -287,25 +284,7 @@ func TestPathsWithSpecialCharacters(t *testing.T) {
 // version with its data intact.
 func TestOpenMigratesOlderSchema(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "v1.db")
-	raw, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, raw, migrations.FS,
-		goose.WithDisableGlobalRegistry(true), goose.WithExcludeVersions([]int64{2}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := raw.Exec(`INSERT INTO builds (n, total, unique_count, orbit8, orbit4, complete, units_done, units_total, started_at, seconds)
-		VALUES (8, 92, 12, 11, 1, 1, 5, 5, '2026-01-01T00:00:00Z', 0.1);
-		INSERT INTO classes (n, placement, orbit) VALUES (8, '04752613', 8);
-		PRAGMA journal_mode=DELETE`); err != nil {
-		t.Fatal(err)
-	}
-	raw.Close()
+	makeV1(t, path)
 
 	db, err := store.Open(ctx, path, store.Options{})
 	if err != nil {
@@ -316,10 +295,7 @@ func TestOpenMigratesOlderSchema(t *testing.T) {
 	if err != nil || b.Total != 92 || b.Unique != 12 || !b.Complete || !b.Shard.IsWhole() {
 		t.Fatalf("build of n=8 after the migration: %+v, %v", b, err)
 	}
-	check, _ := sql.Open("sqlite", path)
-	defer check.Close()
-	var version int64
-	if err := check.QueryRow(`SELECT max(version_id) FROM goose_db_version WHERE is_applied`).Scan(&version); err != nil || version != 2 {
-		t.Errorf("schema version %d after Open (%v), want 2", version, err)
+	if version := schemaVersion(t, path); version != 2 {
+		t.Errorf("schema version %d after Open, want 2", version)
 	}
 }

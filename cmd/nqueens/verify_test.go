@@ -83,18 +83,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 // TestVerifyCatchesDroppedView drops the class_list view: verify names it
 // and exits 3, while the classes themselves check out.
 func TestVerifyCatchesDroppedView(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "c.db")
-	if _, _, err := runCLI(t, "--db", db, "-q", "build", "8"); err != nil {
-		t.Fatal(err)
-	}
-	sdb, err := sql.Open("sqlite", db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sdb.Exec(`DROP VIEW class_list`); err != nil {
-		t.Fatal(err)
-	}
-	sdb.Close()
+	db := builtAndEdited(t, `DROP VIEW class_list`)
 	out, _, err := runCLI(t, "--db", db, "verify")
 	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "schema does not check out") {
 		t.Fatalf("verify after dropping the view: %v\n%s", err, out)
@@ -108,26 +97,13 @@ func TestVerifyCatchesDroppedView(t *testing.T) {
 // build of that n says what is wrong and how to mend it, instead of
 // failing on a constraint, and after the fix builds it again.
 func TestBuildRefusesOrphanClasses(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "c.db")
-	if _, _, err := runCLI(t, "--db", db, "-q", "build", "8"); err != nil {
-		t.Fatal(err)
-	}
-	sdb, err := sql.Open("sqlite", db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sdb.Close()
-	if _, err := sdb.Exec(`DELETE FROM builds WHERE n = 8`); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err = runCLI(t, "--db", db, "-q", "build", "8")
+	db := builtAndEdited(t, `DELETE FROM builds WHERE n = 8`)
+	_, _, err := runCLI(t, "--db", db, "-q", "build", "8")
 	if err == nil || !strings.Contains(err.Error(), "holds 12 classes of n=8 but no record of their build") ||
 		!strings.Contains(err.Error(), `"DELETE FROM classes WHERE n = 8"`) || strings.Contains(err.Error(), "constraint") {
 		t.Fatalf("build over orphan classes: %v", err)
 	}
-	if _, err := sdb.Exec(`DELETE FROM classes WHERE n = 8`); err != nil {
-		t.Fatal(err)
-	}
+	edit(t, db, `DELETE FROM classes WHERE n = 8`)
 	if _, _, err := runCLI(t, "--db", db, "-q", "build", "8"); err != nil {
 		t.Fatalf("build after the fix: %v", err)
 	}
@@ -204,5 +180,30 @@ func TestInterruptedBuildResumes(t *testing.T) {
 	out2, _, err := runCLI(t, "--db", db, "verify", "15")
 	if err != nil || !strings.Contains(out2, "n=15 ok: 2279184 solutions in 285053 classes") {
 		t.Fatalf("verify after resume: %v\n%s", err, out2)
+	}
+}
+
+// builtAndEdited builds n=8 into a new catalog, runs the SQL statements
+// stmts on it behind nqueens' back, and returns its path.
+func builtAndEdited(t *testing.T, stmts string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "c.db")
+	if _, _, err := runCLI(t, "--db", db, "-q", "build", "8"); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, db, stmts)
+	return db
+}
+
+// edit runs the SQL statements stmts on the catalog at db.
+func edit(t *testing.T, db, stmts string) {
+	t.Helper()
+	sdb, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	if _, err := sdb.Exec(stmts); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -26,6 +26,9 @@ import (
 const childEnv = "STORE_TEST_KILL_AT"
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(journalEnv); path != "" {
+		leaveHotJournal(path)
+	}
 	if v := os.Getenv(childEnv); v != "" {
 		point, path, _ := strings.Cut(v, ":")
 		store.SetTestHookCreate(func(p string) {
@@ -40,6 +43,75 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// journalEnv names the variable that makes this test binary a child that
+// dies in the middle of a write to the catalog at its value, in rollback
+// journal mode, leaving a hot journal.
+const journalEnv = "STORE_TEST_HOT_JOURNAL"
+
+// leaveHotJournal writes to the catalog at path in a transaction large
+// enough to spill into the file, and kills the process before it commits.
+func leaveHotJournal(path string) {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(DELETE)&_pragma=cache_size(10)")
+	if err != nil {
+		panic(err)
+	}
+	db.SetMaxOpenConns(1)
+	tx, err := db.Begin()
+	if err != nil {
+		panic(err)
+	}
+	for i := range 5000 {
+		if _, err := tx.Exec(`INSERT INTO classes (n, placement, orbit) VALUES (20, ?, 8)`, fmt.Sprintf("%020d", i)); err != nil {
+			panic(err)
+		}
+	}
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+}
+
+// TestHotJournalRolledBack kills a process in the middle of a write in
+// rollback-journal mode: a reader that may write rolls the journal back
+// and reads the catalog as it was, and so does a writer.
+func TestHotJournalRolledBack(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []store.Options{{ReadOnly: true}, {}} {
+		path := filepath.Join(t.TempDir(), "c.db")
+		db := open(t, path)
+		units := canonical.Units(8)
+		b, err := db.Begin(ctx, 8, len(units))
+		if err != nil {
+			t.Fatal(err)
+		}
+		build(t, b, units, 0, len(units))
+		if _, err := b.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), journalEnv+"="+path)
+		cmd.Run()
+		if st, err := os.Stat(path + "-journal"); err != nil || st.Size() == 0 {
+			t.Fatalf("no hot journal after the kill: %v", err)
+		}
+		db, err = store.Open(ctx, path, opts)
+		if err != nil {
+			t.Fatalf("%+v: Open with a hot journal: %v", opts, err)
+		}
+		if got := classes(t, db, 8); len(got) != 12 {
+			t.Errorf("%+v: %d classes of 8 after the roll-back, want 12", opts, len(got))
+		}
+		if got := classes(t, db, 20); len(got) != 0 {
+			t.Errorf("%+v: %d rows of the unfinished write survived", opts, len(got))
+		}
+		db.Close()
+		if _, err := os.Stat(path + "-journal"); err == nil {
+			t.Errorf("%+v: the journal is still there", opts)
+		}
+	}
 }
 
 // listDir returns the names in dir, sorted.

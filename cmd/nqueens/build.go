@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/config"
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/store"
 )
@@ -44,7 +45,7 @@ skipped; an interrupted build resumes where it stopped. n above max_build_n
 			return a.build(cmd.Context(), ns, shard)
 		},
 	}
-	cmd.Flags().Int("max-n", defaults.MaxBuildN, "largest n build accepts (max_build_n)")
+	cmd.Flags().Int("max-n", config.Defaults.MaxBuildN, "largest n build accepts (max_build_n)")
 	cmd.Flags().String("shard", "", "build only shard I of K into a shard catalog (I/K, I from 0; or auto/K from the job index)")
 	return cmd
 }

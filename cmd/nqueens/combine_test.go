@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,6 +62,29 @@ func TestCombine(t *testing.T) {
 	_, _, err = combine(ctx, files, 2)
 	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "14201 solutions, which cannot form whole classes") {
 		t.Errorf("combine with an altered part: err = %v, want a mismatch naming 14201 solutions", err)
+	}
+
+	// Totals that wrap past 2^64 when added are refused, naming the part
+	// and the key: even when they wrap round to the right sum, which would
+	// otherwise match OEIS.
+	for name, add := range map[string]uint64{"wraps to the right sum": 1 << 63, "overflows": math.MaxUint64 - 14200} {
+		files = writeParts(t, t.TempDir(), 12, 3, func(p *partJSON) {
+			if p.Shard < 2 {
+				p.Total += add
+			}
+		})
+		_, _, err = combine(ctx, files, 2)
+		if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), filepath.Base(files[1])+`: "total" `) || !strings.Contains(err.Error(), "past 18446744073709551615") {
+			t.Errorf("combine with totals that %s: err = %v, want a mismatch naming %s and its total", name, err, files[1])
+		}
+	}
+
+	// A part over 1 MB is refused before it is decoded.
+	files = writeParts(t, t.TempDir(), 12, 3, func(*partJSON) {})
+	data, _ := os.ReadFile(files[2])
+	os.WriteFile(files[2], append(data, bytes.Repeat([]byte{' '}, 1<<20)...), 0o644)
+	if _, _, err := combine(ctx, files, 2); err == nil || err.Error() != "combine: "+files[2]+": larger than 1 MB (1048576 bytes)" {
+		t.Errorf("combine with a part over 1 MB: err = %v", err)
 	}
 
 	// n = 2 and 3 have no constellations: one empty shard each.

@@ -53,27 +53,50 @@ func TestHostileInput(t *testing.T) {
 		tc{name: "format", args: []string{"export", "4", "--format", "xml"}, want: `unknown format "xml": must be one of json, ndjson, csv, leetcode, svg, html`},
 		tc{name: "huge format", args: []string{"export", "4", "--format", huge}, want: "unknown format"},
 		tc{name: "solve format", args: []string{"solve", "8", "--format", "pdf"}, want: `unknown format "pdf"`},
-		tc{name: "workers", args: []string{"count", "8", "--workers", "-1"}, want: "workers must be between 0 (all cores) and 1024, got -1"},
-		tc{name: "workers text", args: []string{"count", "8", "--workers", "many"}, want: `invalid argument "many" for "--workers"`},
-		tc{name: "max-n", args: []string{"build", "4", "--max-n", "0"}, want: "max_build_n must be between 1 and 32, got 0"},
+		tc{name: "workers", args: []string{"count", "8", "--workers", "-1"}, want: `--workers "-1": want a whole number from 0 to 1024`},
+		tc{name: "workers text", args: []string{"count", "8", "--workers", "many"}, want: `--workers "many": want a whole number from 0 to 1024`},
+		tc{name: "max-n", args: []string{"build", "4", "--max-n", "0"}, want: `--max-n "0": want a whole number from 1 to 32`},
 		tc{name: "class", args: []string{"export", "4", "--class", "0"}, want: "--class must be 1 or more, got 0"},
 		tc{name: "class text", args: []string{"show", "4", "--class", "x"}, want: `invalid argument "x" for "--class"`},
 		tc{name: "limit", args: []string{"show", "4", "--limit", "-3"}, want: "--limit must be 1 or more, got -3"},
 		tc{name: "shard", args: []string{"count", "8", "--shard", "1/0"}, want: `--shard "1/0": K must be a whole number`},
 		tc{name: "shard huge", args: []string{"count", "8", "--shard", huge}, want: "--shard"},
-		tc{name: "db empty", args: []string{"stats", "--db", ""}, want: "db must name a file, got an empty string"},
-		tc{name: "db huge", args: []string{"stats", "--db", huge}, want: "db must be a file path (at most 4096 bytes, no NUL)"},
+		tc{name: "db empty", args: []string{"stats", "--db", ""}, want: `--db "": want a file name (a string of 1 to 4096 bytes, no NUL)`},
+		tc{name: "db huge", args: []string{"stats", "--db", huge}, want: `--db "7777777777777777777777777777777777777777"...: want a file name`},
 		tc{name: "db NUL", args: []string{"stats", "--db", "a\x00b"}, want: "no NUL"},
-		tc{name: "env workers", args: []string{"stats"}, env: map[string]string{"NQUEENS_WORKERS": "abc"}, want: "workers"},
-		tc{name: "env max", args: []string{"build", "4"}, env: map[string]string{"NQUEENS_MAX_BUILD_N": "-5"}, want: "max_build_n must be between 1 and 32, got -5"},
-		tc{name: "env quiet", args: []string{"stats"}, env: map[string]string{"NQUEENS_QUIET": "maybe"}, want: "quiet"},
+		tc{name: "env workers", args: []string{"stats"}, env: map[string]string{"NQUEENS_WORKERS": "abc"}, want: `NQUEENS_WORKERS="abc": want a whole number from 0 to 1024`},
+		tc{name: "env max", args: []string{"build", "4"}, env: map[string]string{"NQUEENS_MAX_BUILD_N": "-5"}, want: `NQUEENS_MAX_BUILD_N="-5": want a whole number from 1 to 32`},
+		tc{name: "env quiet", args: []string{"stats"}, env: map[string]string{"NQUEENS_QUIET": "maybe"}, want: `NQUEENS_QUIET="maybe": want true or false (or 1, 0, t, f)`},
 		tc{name: "env config", args: []string{"stats"}, env: map[string]string{"NQUEENS_CONFIG": "nosuch.yaml"}, want: "config file nosuch.yaml: no such file or directory"},
-		tc{name: "config not yaml", args: []string{"stats"}, conf: "db: [x\n  : :", want: "config file config.yaml is not valid YAML"},
-		tc{name: "config unknown key", args: []string{"stats"}, conf: "db: nqueens.db\ncolour: blue\n", want: "colour"},
-		tc{name: "config wrong type", args: []string{"stats"}, conf: "workers: [1, 2]\n", want: "workers"},
-		tc{name: "config negative", args: []string{"stats"}, conf: "max_build_n: -5\n", want: "max_build_n must be between 1 and 32, got -5"},
-		tc{name: "config huge db", args: []string{"stats"}, conf: "db: " + strings.Repeat("x", 5000) + "\n", want: "db must be a file path"},
-		tc{name: "config binary", args: []string{"stats"}, conf: "\x00\x01\x02\xff", want: "config file config.yaml"},
+		tc{name: "config not yaml", args: []string{"stats"}, conf: "db: [x\n  : :", want: "config.yaml: not valid YAML: line 1: did not find expected ',' or ']'"},
+		tc{name: "config unknown key", args: []string{"stats"}, conf: "db: nqueens.db\ncolour: blue\n", want: `config.yaml: unknown key "colour": want db, workers, max_build_n or quiet`},
+		tc{name: "config wrong type", args: []string{"stats"}, conf: "workers: [1, 2]\n", want: "config.yaml: workers: a list: want a whole number from 0 to 1024"},
+		tc{name: "config negative", args: []string{"stats"}, conf: "max_build_n: -5\n", want: "config.yaml: max_build_n: -5: want a whole number from 1 to 32"},
+		tc{name: "config huge db", args: []string{"stats"}, conf: "db: " + strings.Repeat("x", 5000) + "\n", want: `config.yaml: db: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"...: want a file name`},
+		tc{name: "config binary", args: []string{"stats"}, conf: "\x00\x01\x02\xff", want: "config.yaml: not valid YAML: "},
+		tc{name: "config float", args: []string{"build", "8"}, conf: "workers: 2.5\n", want: "config.yaml: workers: 2.5: want a whole number from 0 to 1024"},
+		tc{name: "config bool for int", args: []string{"build", "8"}, conf: "workers: true\n", want: "config.yaml: workers: true: want a whole number from 0 to 1024"},
+		tc{name: "config string for int", args: []string{"build", "8"}, conf: "workers: \"4\"\n", want: `config.yaml: workers: "4": want a whole number from 0 to 1024`},
+		tc{name: "config overflow", args: []string{"build", "8"}, conf: "workers: 99999999999999999999\n", want: "config.yaml: workers: 99999999999999999999: want a whole number from 0 to 1024"},
+		tc{name: "config int64 overflow", args: []string{"build", "8"}, conf: "max_build_n: 18446744073709551617\n", want: "config.yaml: max_build_n: 18446744073709551617: want a whole number from 1 to 32"},
+		tc{name: "config empty value", args: []string{"build", "8"}, conf: "workers:\n", want: "config.yaml: workers: no value: want a whole number from 0 to 1024"},
+		tc{name: "config unknown empty", args: []string{"build", "8"}, conf: "colour:\n", want: `config.yaml: unknown key "colour": want db, workers, max_build_n or quiet`},
+		tc{name: "config near key", args: []string{"build", "8"}, conf: "worker: 2\n", want: `config.yaml: unknown key "worker" (did you mean "workers"?)`},
+		tc{name: "config key case", args: []string{"build", "8"}, conf: "Max_Build_N: 9\n", want: `config.yaml: unknown key "Max_Build_N" (did you mean "max_build_n"?)`},
+		tc{name: "config quiet yes", args: []string{"build", "8"}, conf: "quiet: yes\n", want: `config.yaml: quiet: "yes": want true or false`},
+		tc{name: "config db number", args: []string{"build", "8"}, conf: "db: 3\n", want: "config.yaml: db: 3: want a file name (a string of 1 to 4096 bytes, no NUL)"},
+		tc{name: "config db empty", args: []string{"build", "8"}, conf: "db:\n", want: "config.yaml: db: no value: want a file name"},
+		tc{name: "config two documents", args: []string{"build", "8"}, conf: "workers: 1\n---\nworkers: 2\n", want: "config.yaml: holds 2 YAML documents; want one"},
+		tc{name: "config key twice", args: []string{"build", "8"}, conf: "workers: 1\nquiet: true\nworkers: 2\n", want: `config.yaml: key "workers" given twice (lines 1 and 3)`},
+		tc{name: "config list", args: []string{"build", "8"}, conf: "- workers\n", want: "config.yaml: want a mapping of keys (db, workers, max_build_n, quiet), got a list"},
+		tc{name: "env workers float", args: []string{"build", "8"}, env: map[string]string{"NQUEENS_WORKERS": "2.5"}, want: `NQUEENS_WORKERS="2.5": want a whole number from 0 to 1024`},
+		tc{name: "env workers overflow", args: []string{"build", "8"}, env: map[string]string{"NQUEENS_WORKERS": "99999999999999999999"}, want: `NQUEENS_WORKERS="99999999999999999999": want a whole number from 0 to 1024`},
+		tc{name: "env workers octal", args: []string{"build", "8"}, env: map[string]string{"NQUEENS_WORKERS": "010"}, want: `NQUEENS_WORKERS="010": want a whole number from 0 to 1024`},
+		tc{name: "env db huge", args: []string{"build", "8"}, env: map[string]string{"NQUEENS_DB": huge[:5000]}, want: `NQUEENS_DB="7777777777777777777777777777777777777777"...: want a file name`},
+		tc{name: "flag workers float", args: []string{"build", "8", "--workers", "2.5"}, want: `--workers "2.5": want a whole number from 0 to 1024`},
+		tc{name: "flag quiet", args: []string{"build", "8", "--quiet=maybe"}, want: `--quiet "maybe": want true or false`},
+		tc{name: "config too large", args: []string{"build", "8"}, conf: "# " + huge + "\n", want: "config file config.yaml: larger than 1 MB (1048576 bytes)"},
+		tc{name: "config dev zero", args: []string{"--config", "/dev/zero", "build", "8"}, want: "config file /dev/zero: larger than 1 MB (1048576 bytes)"},
 	)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,12 +108,15 @@ func TestHostileInput(t *testing.T) {
 				defer os.Remove("config.yaml")
 			}
 			args := append([]string{"--db", db}, tt.args...)
-			if strings.HasPrefix(tt.name, "db ") || tt.conf != "" || tt.env != nil {
+			if strings.HasPrefix(tt.name, "db ") || tt.conf != "" || tt.env != nil || tt.args[0] == "--config" {
 				args = tt.args // the default ./nqueens.db is the catalog
 			}
 			_, _, err := runCLI(t, args...)
 			if err == nil {
 				t.Fatalf("accepted")
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("message of more than one line: %q", short(err.Error()))
 			}
 			msg := oneLine(err.Error())
 			if !strings.Contains(msg, tt.want) {

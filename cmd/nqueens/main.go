@@ -44,15 +44,42 @@ func main() {
 }
 
 // mainExit runs the command with the process's arguments and streams and
-// returns its exit code.
+// returns its exit code. The first SIGINT or SIGTERM cancels the command's
+// context, which every command heeds within a second; a second one ends
+// the process at once, with the status a shell gives a process killed by
+// the signal (130, 143), in case something does not.
 func mainExit() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go exitOnSecondSignal(sigs)
+	if os.Getenv("NQUEENS_TEST_READY") == "1" {
+		// For the process tests: the signal handlers are installed.
+		fmt.Fprintln(os.Stderr, readyLine)
+	}
+	err := runCommand(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "nqueens: %s\n", oneLine(err.Error()))
 	}
 	return exitCode(err)
+}
+
+// readyLine is what mainExit prints on stderr, with NQUEENS_TEST_READY=1 in
+// the environment, once it handles signals.
+const readyLine = "nqueens: ready (NQUEENS_TEST_READY)"
+
+// exitOnSecondSignal waits for two signals on sigs and exits at once on the
+// second, with status 128 + the signal's number.
+func exitOnSecondSignal(sigs <-chan os.Signal) {
+	<-sigs
+	s := <-sigs
+	name := "SIGTERM"
+	if s == os.Interrupt {
+		name = "SIGINT"
+	}
+	fmt.Fprintf(os.Stderr, "nqueens: second %s: exiting at once\n", name)
+	os.Exit(128 + int(s.(syscall.Signal)))
 }
 
 // exitCode returns the exit status for the error run returned.
@@ -83,6 +110,9 @@ func (e usageError) Unwrap() error { return e.err }
 // errMismatch is wrapped by verify's error when the catalog does not check
 // out: exit status 3.
 var errMismatch = errors.New("verification failed")
+
+// runCommand is run, or a stand-in the process tests put in its place.
+var runCommand = run
 
 // run executes the command line args, writing results to stdout and
 // progress and messages to stderr.

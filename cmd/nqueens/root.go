@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,36 +12,24 @@ import (
 	"runtime/pprof"
 	"strings"
 
-	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/config"
 )
 
-// config is the resolved configuration: flags override NQUEENS_*
-// environment variables, which override the config file, which overrides
-// the defaults below.
-type config struct {
-	// DB is the path of the catalog file.
-	DB string `mapstructure:"db"`
-	// Workers is the number of search goroutines; 0 means all cores.
-	Workers int `mapstructure:"workers"`
-	// MaxBuildN is the largest n build accepts.
-	MaxBuildN int `mapstructure:"max_build_n"`
-	// Quiet silences progress messages on stderr.
-	Quiet bool `mapstructure:"quiet"`
-}
-
-// defaults are the built-in configuration values.
-var defaults = config{DB: "nqueens.db", Workers: 0, MaxBuildN: 17}
-
 const defaultConfigFile = "config.yaml"
+
+// configFlags maps each configuration key to the flag that sets it; a
+// command without the flag leaves the key to the other sources.
+var configFlags = map[string]string{"db": "db", "workers": "workers", "max_build_n": "max-n", "quiet": "quiet"}
 
 // app carries what every subcommand needs.
 type app struct {
 	v      *viper.Viper
-	cfg    config
+	cfg    config.Config
 	stdout io.Writer
 	stderr io.Writer
 	prof   *os.File
@@ -114,10 +103,10 @@ Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagError(err)} })
 	pf := root.PersistentFlags()
-	pf.String("db", defaults.DB, "catalog file (SQLite)")
-	pf.Int("workers", defaults.Workers, "search goroutines (0: all cores)")
+	pf.String("db", config.Defaults.DB, "catalog file (SQLite)")
+	pf.Int("workers", config.Defaults.Workers, "search goroutines (0: all cores)")
 	pf.String("config", defaultConfigFile, "config file (YAML)")
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
@@ -157,22 +146,35 @@ func version() string {
 	return v + " " + runtime.Version()
 }
 
-// load resolves the configuration for cmd into a.cfg.
+// load resolves the configuration for cmd into a.cfg. The config package
+// checks each source strictly, naming the flag, the variable or the file
+// and key at fault; viper then layers them: flags over NQUEENS_* variables
+// over the file over the defaults.
 func (a *app) load(cmd *cobra.Command) error {
 	v := a.v
-	v.SetDefault("db", defaults.DB)
-	v.SetDefault("workers", defaults.Workers)
-	v.SetDefault("max_build_n", defaults.MaxBuildN)
-	v.SetDefault("quiet", defaults.Quiet)
-	v.SetEnvPrefix("NQUEENS")
-	v.AutomaticEnv()
-	bind := map[string]string{"db": "db", "workers": "workers", "quiet": "quiet", "max_build_n": "max-n"}
-	for key, name := range bind {
-		if f := cmd.Flags().Lookup(name); f != nil {
-			if err := v.BindPFlag(key, f); err != nil {
-				return err
+	v.SetDefault("db", config.Defaults.DB)
+	v.SetDefault("workers", config.Defaults.Workers)
+	v.SetDefault("max_build_n", config.Defaults.MaxBuildN)
+	v.SetDefault("quiet", config.Defaults.Quiet)
+	for _, k := range config.Keys {
+		if err := v.BindEnv(k.Name, k.Env); err != nil {
+			return err
+		}
+		f := cmd.Flags().Lookup(configFlags[k.Name])
+		if f == nil {
+			continue
+		}
+		if f.Changed {
+			if _, err := k.Parse(f.Value.String()); err != nil {
+				return usageError{fmt.Errorf("--%s %s: %w", f.Name, quote(f.Value.String()), err)}
 			}
 		}
+		if err := v.BindPFlag(k.Name, f); err != nil {
+			return err
+		}
+	}
+	if err := config.CheckEnv(os.LookupEnv); err != nil {
+		return usageError{err}
 	}
 
 	cfgFlag := cmd.Flags().Lookup("config")
@@ -183,24 +185,23 @@ func (a *app) load(cmd *cobra.Command) error {
 	if cfgFlag != nil && cfgFlag.Changed {
 		path, explicit = cfgFlag.Value.String(), true
 	}
-	if err := a.readConfig(path, explicit); err != nil {
+	if err := a.readConfig(cmd.Context(), path, explicit); err != nil {
 		return err
 	}
-
-	var c config
-	if err := v.UnmarshalExact(&c, func(dc *mapstructure.DecoderConfig) { dc.WeaklyTypedInput = true }); err != nil {
-		return usageError{fmt.Errorf("configuration: %s", configMessage(err))}
+	a.cfg = config.Config{
+		DB:        v.GetString("db"),
+		Workers:   v.GetInt("workers"),
+		MaxBuildN: v.GetInt("max_build_n"),
+		Quiet:     v.GetBool("quiet"),
 	}
-	if err := c.validate(); err != nil {
-		return usageError{fmt.Errorf("configuration: %w", err)}
-	}
-	a.cfg = c
 	return nil
 }
 
-// readConfig reads the config file at path; a missing file is an error only
-// when it was named explicitly.
-func (a *app) readConfig(path string, explicit bool) error {
+// readConfig reads the config file at path, checks it (config.ParseYAML)
+// and merges its values into a.v; a missing file is an error only when it
+// was named explicitly. The read is bounded (maxSmallFile) and returns when
+// ctx is cancelled, even if path is a FIFO no one writes to.
+func (a *app) readConfig(ctx context.Context, path string, explicit bool) error {
 	if path == "" {
 		if explicit {
 			return usageError{errors.New("config file: empty path")}
@@ -217,34 +218,38 @@ func (a *app) readConfig(path string, explicit bool) error {
 	if st.IsDir() {
 		return usageError{fmt.Errorf("config file %s: is a directory", path)}
 	}
-	a.v.SetConfigFile(path)
-	a.v.SetConfigType("yaml")
-	if err := a.v.ReadInConfig(); err != nil {
-		return usageError{fmt.Errorf("config file %s is not valid YAML: %s", path, configMessage(err))}
+	data, err := readSmall(ctx, path, maxSmallFile)
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("interrupted while reading config file %s", path)
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return usageError{fmt.Errorf("config file %s: %w", path, err)}
 	}
-	return nil
+	values, err := config.ParseYAML(path, data)
+	if err != nil {
+		return usageError{err}
+	}
+	return a.v.MergeConfigMap(values)
 }
 
-// configMessage flattens a decoding error into one line.
-func configMessage(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
-}
-
-// validate checks the resolved configuration.
-func (c config) validate() error {
-	if c.DB == "" {
-		return errors.New("db must name a file, got an empty string")
+// flagError rewrites pflag's message for a bad value of a configuration
+// flag, which quotes the whole value and the strconv error behind it, as
+// the others are: --workers "many": want a whole number from 0 to 1024.
+func flagError(err error) error {
+	var ie *pflag.InvalidValueError
+	if !errors.As(err, &ie) {
+		return err
 	}
-	if len(c.DB) > 4096 || strings.ContainsRune(c.DB, 0) {
-		return errors.New("db must be a file path (at most 4096 bytes, no NUL)")
+	for _, k := range config.Keys {
+		if configFlags[k.Name] == ie.GetFlag().Name {
+			return fmt.Errorf("--%s %s: %s", ie.GetFlag().Name, quote(ie.GetValue()), "want "+k.Allowed())
+		}
 	}
-	if c.Workers < 0 || c.Workers > 1024 {
-		return fmt.Errorf("workers must be between 0 (all cores) and 1024, got %d", c.Workers)
-	}
-	if c.MaxBuildN < 1 || c.MaxBuildN > nqueens.MaxN {
-		return fmt.Errorf("max_build_n must be between 1 and %d, got %d", nqueens.MaxN, c.MaxBuildN)
-	}
-	return nil
+	return err
 }
 
 // nArgs parses the command's arguments as a list of n (each argument a

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
+	"math/bits"
 	"os"
 	"slices"
 	"strconv"
@@ -178,22 +180,25 @@ func writeJSONLine(w io.Writer, v any) error {
 func combine(ctx context.Context, files []string, workers int) (countJSON, int, error) {
 	var parts []partJSON
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
+		data, err := readSmall(ctx, f, maxSmallFile)
+		var pe *fs.PathError
+		switch {
+		case ctx.Err() != nil:
+			return countJSON{}, 0, fmt.Errorf("combine: interrupted while reading %s", f)
+		case errors.As(err, &pe):
 			return countJSON{}, 0, fmt.Errorf("combine: %w", err)
+		case err != nil:
+			return countJSON{}, 0, fmt.Errorf("combine: %s: %w", f, err)
 		}
-		var p partJSON
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&p); err != nil {
-			if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-				// Parts of versions before constellations carried class counts.
-				return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of this version's count --shard (unknown field %s): made by another version?", f, field)
-			}
-			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
-		}
-		if dec.More() || len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+		p, err := readPart(data)
+		switch {
+		case errors.Is(err, errOtherVersion):
+			// Parts of versions before constellations carried class counts.
+			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of this version's count --shard (%v): made by another version?", f, err)
+		case errors.Is(err, errMoreThanOne):
 			return countJSON{}, 0, fmt.Errorf("combine: %s holds more than one result of count --shard", f)
+		case err != nil:
+			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
 		}
 		if err := nqueens.CheckN(p.N); err != nil || p.Shards < 1 || p.Shard < 0 || p.Shard >= p.Shards {
 			return countJSON{}, 0, fmt.Errorf("combine: %s: n=%d shard %d/%d is out of range", f, p.N, p.Shard, p.Shards)
@@ -237,7 +242,12 @@ func combine(ctx context.Context, files []string, workers int) (countJSON, int, 
 			return countJSON{}, 0, fmt.Errorf("combine: %s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
 				files[i], p.Shard, p.Shards, p.N, len(cs))
 		}
-		total += p.Total
+		var carry uint64
+		if total, carry = bits.Add64(total, p.Total, 0); carry != 0 {
+			// No board nqueens counts has 2^64 solutions: a total was altered.
+			return countJSON{}, 0, fmt.Errorf("%w: n=%d: %s: \"total\" %d takes the sum of the parts past %d: was a part altered?",
+				errMismatch, first.N, files[i], p.Total, uint64(math.MaxUint64))
+		}
 		out.Seconds += p.Seconds
 	}
 	start := time.Now()

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func init() {
+	// A child of TestSecondSignalExitsAtOnce: a command that heeds no
+	// cancellation, to show that the second signal ends it anyway.
+	if os.Getenv("NQUEENS_TEST_STALL") == "1" {
+		runCommand = func(ctx context.Context, _ []string, _, stderr io.Writer) error {
+			<-ctx.Done()
+			fmt.Fprintln(stderr, "stalling after the first signal")
+			select {}
+		}
+	}
+}
+
+// startReady starts nqueens with args in dir, with NQUEENS_TEST_READY=1 and
+// env, and waits for the line that says its signal handlers are installed.
+// It returns the child's stderr after that line, and a guard that kills the
+// child if it is still running 30 seconds later: a failure deadline only,
+// stopped by the caller, which reports whether the guard fired.
+func startReady(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bufio.Reader, func() (fired bool)) {
+	t.Helper()
+	cmd := command(t, dir, args...)
+	cmd.Env = append(cmd.Env, "NQUEENS_TEST_READY=1")
+	cmd.Env = append(cmd.Env, env...)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	guard := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	stderr := bufio.NewReader(pipe)
+	if line, err := stderr.ReadString('\n'); line != readyLine+"\n" {
+		cmd.Process.Kill()
+		rest, _ := io.ReadAll(stderr)
+		cmd.Wait()
+		t.Fatalf("nqueens %s: no readiness line: %q %v %s", strings.Join(args, " "), line, err, rest)
+	}
+	return cmd, stderr, func() bool { return !guard.Stop() }
+}
+
+// TestSignalStopsBlockedRead starts commands that block opening a FIFO no
+// one writes to, sends SIGINT or SIGTERM once they handle signals, and
+// checks that each ends at once with status 1 and one line that says what
+// it was reading.
+func TestSignalStopsBlockedRead(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"config", []string{"--config", "fifo", "stats"}, `^nqueens: interrupted while reading config file fifo\n$`},
+		{"combine", []string{"count", "--combine", "fifo"}, `^nqueens: combine: interrupted while reading fifo\n$`},
+	}
+	for _, tt := range tests {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			t.Run(tt.name+" "+sig.String(), func(t *testing.T) {
+				dir := t.TempDir()
+				if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				cmd, stderr, guardFired := startReady(t, dir, nil, tt.args...)
+				sent := time.Now()
+				if err := cmd.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+				rest, _ := io.ReadAll(stderr)
+				err := cmd.Wait()
+				if guardFired() {
+					t.Fatalf("nqueens %s did not end within 30s of %v", strings.Join(tt.args, " "), sig)
+				}
+				t.Logf("ended %v after %v", err, time.Since(sent).Round(time.Millisecond))
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != exitError {
+					t.Errorf("exit %v, want status %d", err, exitError)
+				}
+				if !regexp.MustCompile(tt.want).Match(rest) {
+					t.Errorf("stderr %q, want one line matching %s", rest, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// TestSecondSignalExitsAtOnce runs a command that does not heed the first
+// signal (a stand-in for run, see init) and checks that a second one ends
+// the process with the status a shell reports for the signal.
+func TestSecondSignalExitsAtOnce(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd, stderr, guardFired := startReady(t, t.TempDir(), []string{"NQUEENS_TEST_STALL=1"}, "stats")
+			cmd.Process.Signal(sig)
+			if line, err := stderr.ReadString('\n'); line != "stalling after the first signal\n" {
+				t.Fatalf("after the first signal: %q %v", line, err)
+			}
+			cmd.Process.Signal(sig)
+			rest, _ := io.ReadAll(stderr)
+			err := cmd.Wait()
+			if guardFired() {
+				t.Fatalf("did not end within 30s of the second %v", sig)
+			}
+			var ee *exec.ExitError
+			if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
+				t.Errorf("exit %v, want status %d", err, want)
+			}
+			name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
+			if want := "nqueens: second " + name + ": exiting at once\n"; string(rest) != want {
+				t.Errorf("stderr %q, want %q", rest, want)
+			}
+		})
+	}
+}

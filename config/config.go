@@ -1,0 +1,332 @@
+// Package config holds the rules of nqueens's configuration: its four keys
+// (db, workers, max_build_n and quiet), the type and range of each, and
+// strict readers for the two sources that arrive as text, a YAML config
+// file and the NQUEENS_* environment variables. Every error is one line
+// that names the source (the file and the key, or the variable), the value
+// and what is allowed:
+//
+//	config.yaml: workers: 2.5: want a whole number from 0 to 1024
+//	config.yaml: unknown key "worker" (did you mean "workers"?)
+//	NQUEENS_QUIET="maybe": want true or false (or 1, 0, t, f)
+//
+// The package resolves no precedence: the command layers flags over the
+// environment over the file over Defaults.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nqueens/nqueens"
+)
+
+// Config is a resolved configuration.
+type Config struct {
+	// DB is the path of the catalog file.
+	DB string
+	// Workers is the number of search goroutines; 0 means all cores.
+	Workers int
+	// MaxBuildN is the largest n build accepts.
+	MaxBuildN int
+	// Quiet silences progress messages on stderr.
+	Quiet bool
+}
+
+// Defaults are the built-in values, used where no source sets a key.
+var Defaults = Config{DB: "nqueens.db", Workers: 0, MaxBuildN: 17, Quiet: false}
+
+// Kind is the type of a key's value.
+type Kind int
+
+const (
+	// Path is a file name: a string of 1 to MaxPath bytes without NUL.
+	Path Kind = iota
+	// Whole is a whole number from the key's Min to its Max.
+	Whole
+	// Bool is true or false.
+	Bool
+)
+
+// MaxPath is the longest file name, in bytes, a Path key accepts.
+const MaxPath = 4096
+
+// Key is one configuration key.
+type Key struct {
+	// Name is the key in the config file.
+	Name string
+	// Env is the environment variable that sets the key.
+	Env string
+	// Kind is the type of the value.
+	Kind Kind
+	// Min and Max bound a Whole value.
+	Min, Max int
+}
+
+// Keys are the configuration keys, in the order messages list them.
+var Keys = []Key{
+	{Name: "db", Env: "NQUEENS_DB", Kind: Path},
+	{Name: "workers", Env: "NQUEENS_WORKERS", Kind: Whole, Min: 0, Max: 1024},
+	{Name: "max_build_n", Env: "NQUEENS_MAX_BUILD_N", Kind: Whole, Min: 1, Max: nqueens.MaxN},
+	{Name: "quiet", Env: "NQUEENS_QUIET", Kind: Bool},
+}
+
+// Lookup returns the key called name, which must match exactly.
+func Lookup(name string) (Key, bool) {
+	for _, k := range Keys {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
+// Allowed says what k accepts, as in "want a whole number from 0 to 1024".
+func (k Key) Allowed() string {
+	switch k.Kind {
+	case Whole:
+		return fmt.Sprintf("a whole number from %d to %d", k.Min, k.Max)
+	case Bool:
+		return "true or false"
+	}
+	return fmt.Sprintf("a file name (a string of 1 to %d bytes, no NUL)", MaxPath)
+}
+
+// Parse parses s, the text of an environment variable or a flag, and
+// returns the value as a string, int or bool according to k's Kind. A
+// whole number is written in decimal, without sign or leading zeros; a
+// bool in one of the forms of strconv.ParseBool. The error says what is
+// allowed; the caller names the source.
+func (k Key) Parse(s string) (any, error) {
+	switch k.Kind {
+	case Whole:
+		n, err := strconv.Atoi(s)
+		if err != nil || strconv.Itoa(n) != s {
+			return nil, k.want()
+		}
+		return n, k.checkWhole(int64(n))
+	case Bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return nil, errors.New("want true or false (or 1, 0, t, f)")
+		}
+		return b, nil
+	}
+	return s, k.checkPath(s)
+}
+
+func (k Key) want() error { return errors.New("want " + k.Allowed()) }
+
+func (k Key) checkWhole(n int64) error {
+	if n < int64(k.Min) || n > int64(k.Max) {
+		return k.want()
+	}
+	return nil
+}
+
+func (k Key) checkPath(s string) error {
+	if s == "" || len(s) > MaxPath || strings.ContainsRune(s, 0) {
+		return k.want()
+	}
+	return nil
+}
+
+// CheckEnv checks the environment variable of every key, read through
+// lookup (os.LookupEnv); an empty variable counts as unset. The error names
+// the first bad variable, its value and what is allowed:
+// NQUEENS_WORKERS="abc": want a whole number from 0 to 1024.
+func CheckEnv(lookup func(string) (string, bool)) error {
+	for _, k := range Keys {
+		s, ok := lookup(k.Env)
+		if !ok || s == "" {
+			continue
+		}
+		if _, err := k.Parse(s); err != nil {
+			return fmt.Errorf("%s=%s: %w", k.Env, quote(s), err)
+		}
+	}
+	return nil
+}
+
+// ParseYAML parses data, the content of the config file called name, and
+// returns the value of each key it sets, as a string, int or bool according
+// to the key's Kind. It refuses, with one line that starts with name: YAML
+// that does not parse, more than one YAML document, anything but a mapping
+// at the top, a key that is not one of Keys (suggesting the nearest when it
+// is close), a key given twice, and a value of the wrong YAML type (a
+// quoted "4" is not a number, 2.5 not a whole number, yes not a bool),
+// empty, or out of range. An empty file sets nothing.
+func ParseYAML(name string, data []byte) (map[string]any, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []*yaml.Node
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: not valid YAML: %s", name, strings.TrimPrefix(oneLine(err.Error()), "yaml: "))
+		}
+		docs = append(docs, &doc)
+	}
+	out := map[string]any{}
+	switch {
+	case len(docs) == 0:
+		return out, nil
+	case len(docs) > 1:
+		return nil, fmt.Errorf("%s: holds %d YAML documents; want one", name, len(docs))
+	}
+	root := docs[0]
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return out, nil // a document of comments, "---" or "~"
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s: want a mapping of keys (%s), got %s", name, keyList(", "), show(root))
+	}
+	lines := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		kn, vn := root.Content[i], root.Content[i+1]
+		if kn.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("%s: line %d: want a key (%s), got %s", name, kn.Line, keyList(", "), show(kn))
+		}
+		k, ok := Lookup(kn.Value)
+		if !ok {
+			if s := Suggest(kn.Value); s != "" {
+				return nil, fmt.Errorf("%s: unknown key %s (did you mean %q?)", name, quote(kn.Value), s)
+			}
+			return nil, fmt.Errorf("%s: unknown key %s: want %s", name, quote(kn.Value), keyList(" or "))
+		}
+		if line, dup := lines[k.Name]; dup {
+			return nil, fmt.Errorf("%s: key %q given twice (lines %d and %d)", name, k.Name, line, kn.Line)
+		}
+		lines[k.Name] = kn.Line
+		v, err := k.node(vn)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %s: %w", name, k.Name, show(vn), err)
+		}
+		out[k.Name] = v
+	}
+	return out, nil
+}
+
+// node returns the value of the YAML node n for k.
+func (k Key) node(n *yaml.Node) (any, error) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind != yaml.ScalarNode {
+		return nil, k.want()
+	}
+	switch tag := n.ShortTag(); {
+	case k.Kind == Whole && tag == "!!int":
+		var i int64
+		if err := n.Decode(&i); err != nil {
+			return nil, k.want()
+		}
+		return int(i), k.checkWhole(i)
+	case k.Kind == Bool && tag == "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nil, k.want()
+		}
+		return b, nil
+	case k.Kind == Path && tag == "!!str":
+		return n.Value, k.checkPath(n.Value)
+	}
+	return nil, k.want()
+}
+
+// show describes the YAML node n for a message: a string quoted, another
+// scalar as written, "no value" for an empty one.
+func show(n *yaml.Node) string {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	}
+	switch tag := n.ShortTag(); {
+	case tag == "!!null" && n.Value == "":
+		return "no value"
+	case tag == "!!str":
+		return quote(n.Value)
+	}
+	if len(n.Value) > maxShown {
+		return n.Value[:maxShown] + "..."
+	}
+	return n.Value
+}
+
+// keyList lists the key names separated by sep, the last by " or " when
+// sep is " or ": "db, workers, max_build_n or quiet".
+func keyList(sep string) string {
+	names := make([]string, len(Keys))
+	for i, k := range Keys {
+		names[i] = k.Name
+	}
+	if sep == " or " {
+		return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	}
+	return strings.Join(names, sep)
+}
+
+// Suggest returns the key nearest to name, ignoring case, if it is at most
+// two edits away; otherwise "".
+func Suggest(name string) string {
+	best, bestD := "", 3
+	for _, k := range Keys {
+		if d := distance(strings.ToLower(name), k.Name); d < bestD && d < len(name) {
+			best, bestD = k.Name, d
+		}
+	}
+	return best
+}
+
+// distance returns the Levenshtein distance between a and b, in bytes.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// maxShown is how much of a value a message shows.
+const maxShown = 40
+
+// quote quotes s for a message, cut short if it is long.
+func quote(s string) string {
+	if len(s) > maxShown {
+		return strconv.Quote(s[:maxShown]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// oneLine keeps a message on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,96 @@
+package config_test
+
+import (
+	"fmt"
+	"maps"
+	"testing"
+
+	"github.com/nqueens/nqueens/config"
+)
+
+func ExampleParseYAML() {
+	values, err := config.ParseYAML("config.yaml", []byte("db: catalog.db\nworkers: 4\n"))
+	fmt.Println(values, err)
+	_, err = config.ParseYAML("config.yaml", []byte("worker: 4\n"))
+	fmt.Println(err)
+	_, err = config.ParseYAML("config.yaml", []byte("workers: 2.5\n"))
+	fmt.Println(err)
+	// Output:
+	// map[db:catalog.db workers:4] <nil>
+	// config.yaml: unknown key "worker" (did you mean "workers"?)
+	// config.yaml: workers: 2.5: want a whole number from 0 to 1024
+}
+
+func TestParseYAML(t *testing.T) {
+	tests := []struct {
+		yaml string
+		want map[string]any
+		err  string
+	}{
+		{"", map[string]any{}, ""},
+		{"# only a comment\n", map[string]any{}, ""},
+		{"---\n", map[string]any{}, ""},
+		{"db: a.db\nworkers: 0\nmax_build_n: 32\nquiet: false\n", map[string]any{"db": "a.db", "workers": 0, "max_build_n": 32, "quiet": false}, ""},
+		{"workers: 0x10\n", map[string]any{"workers": 16}, ""},
+		{"base: &w 3\nworkers: *w\n", nil, `c.yaml: unknown key "base": want db, workers, max_build_n or quiet`},
+		{"quiet: True\n", map[string]any{"quiet": true}, ""},
+		{"workers: 1025\n", nil, "c.yaml: workers: 1025: want a whole number from 0 to 1024"},
+		{"max_build_n: 0\n", nil, "c.yaml: max_build_n: 0: want a whole number from 1 to 32"},
+		{"workers: 1e3\n", nil, "c.yaml: workers: 1e3: want a whole number from 0 to 1024"},
+		{"workers: ~\n", nil, "c.yaml: workers: ~: want a whole number from 0 to 1024"},
+		{"workers: {a: 1}\n", nil, "c.yaml: workers: a mapping: want a whole number from 0 to 1024"},
+		{"quiet: 1\n", nil, "c.yaml: quiet: 1: want true or false"},
+		{"quiet: on\n", nil, `c.yaml: quiet: "on": want true or false`},
+		{"db: \"\"\n", nil, `c.yaml: db: "": want a file name (a string of 1 to 4096 bytes, no NUL)`},
+		{"db: \"a\\0b\"\n", nil, `c.yaml: db: "a\x00b": want a file name (a string of 1 to 4096 bytes, no NUL)`},
+		{"db: true\n", nil, "c.yaml: db: true: want a file name (a string of 1 to 4096 bytes, no NUL)"},
+		{"[1, 2]\n", nil, "c.yaml: want a mapping of keys (db, workers, max_build_n, quiet), got a list"},
+		{"just text\n", nil, `c.yaml: want a mapping of keys (db, workers, max_build_n, quiet), got "just text"`},
+		{"? [a]\n: 1\n", nil, "c.yaml: line 1: want a key (db, workers, max_build_n, quiet), got a list"},
+		{"a: 1\n---\nb: 2\n---\n", nil, "c.yaml: holds 3 YAML documents; want one"},
+		{"db: x\ndb: y\n", nil, `c.yaml: key "db" given twice (lines 1 and 2)`},
+		{"max-build-n: 9\n", nil, `c.yaml: unknown key "max-build-n" (did you mean "max_build_n"?)`},
+		{"QUIET: true\n", nil, `c.yaml: unknown key "QUIET" (did you mean "quiet"?)`},
+		{"d: x\n", nil, `c.yaml: unknown key "d": want db, workers, max_build_n or quiet`},
+		{"workers: [1\n", nil, "c.yaml: not valid YAML: line 1: did not find expected ',' or ']'"},
+	}
+	for _, tt := range tests {
+		got, err := config.ParseYAML("c.yaml", []byte(tt.yaml))
+		switch {
+		case tt.err != "" && (err == nil || err.Error() != tt.err):
+			t.Errorf("ParseYAML(%q) error = %v, want %s", tt.yaml, err, tt.err)
+		case tt.err == "" && (err != nil || !maps.Equal(got, tt.want)):
+			t.Errorf("ParseYAML(%q) = %v, %v; want %v", tt.yaml, got, err, tt.want)
+		}
+	}
+}
+
+func TestCheckEnv(t *testing.T) {
+	tests := []struct {
+		env map[string]string
+		err string
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{"NQUEENS_WORKERS": "", "NQUEENS_DB": ""}, ""}, // empty is unset
+		{map[string]string{"NQUEENS_WORKERS": "1024", "NQUEENS_MAX_BUILD_N": "1", "NQUEENS_QUIET": "F", "NQUEENS_DB": "x"}, ""},
+		{map[string]string{"NQUEENS_WORKERS": "+4"}, `NQUEENS_WORKERS="+4": want a whole number from 0 to 1024`},
+		{map[string]string{"NQUEENS_WORKERS": " 4"}, `NQUEENS_WORKERS=" 4": want a whole number from 0 to 1024`},
+		{map[string]string{"NQUEENS_WORKERS": "0x10"}, `NQUEENS_WORKERS="0x10": want a whole number from 0 to 1024`},
+		{map[string]string{"NQUEENS_MAX_BUILD_N": "33"}, `NQUEENS_MAX_BUILD_N="33": want a whole number from 1 to 32`},
+		{map[string]string{"NQUEENS_QUIET": "yes"}, `NQUEENS_QUIET="yes": want true or false (or 1, 0, t, f)`},
+	}
+	for _, tt := range tests {
+		err := config.CheckEnv(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok })
+		if (err == nil) != (tt.err == "") || err != nil && err.Error() != tt.err {
+			t.Errorf("CheckEnv(%v) = %v, want %q", tt.env, err, tt.err)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	for name, want := range map[string]string{"worker": "workers", "Workers": "workers", "qiuet": "quiet", "max_build": "max_build_n", "colour": "", "b": "", "dbb": "db"} {
+		if got := config.Suggest(name); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -300,7 +300,11 @@ is left as it was. OUT.db must not already hold the n.`,
 		Example: "  nqueens merge catalog.db shard-*.db",
 		Args:    minArgs(2, "the output catalog, then the shard catalogs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.merge(cmd.Context(), args[0], args[1:])
+			err := a.merge(cmd.Context(), args[0], args[1:])
+			if err != nil && cmd.Context().Err() != nil {
+				return fmt.Errorf("merge interrupted: nothing written to %s", args[0])
+			}
+			return err
 		},
 	}
 }
@@ -354,6 +358,7 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 		units[n] = len(canonical.Units(n))
 	}
 	start := time.Now()
+	a.logf("merging n=%s from %d shard catalogs into %s", joinInts(ns), len(parts), out)
 	merged, err := store.Merge(ctx, out, units, parts)
 	if err != nil {
 		return err

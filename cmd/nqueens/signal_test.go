@@ -127,3 +127,45 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestSignalStopsMerge interrupts merge of the two shards of n=16 into a
+// new catalog once it says it is merging: it ends with status 1 and one
+// line, and the output is not created. (A machine fast enough to finish
+// the merge first passes only if the catalog it wrote verifies.)
+func TestSignalStopsMerge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the shards of n=16")
+	}
+	dir := t.TempDir()
+	for _, s := range []string{"0/2", "1/2"} {
+		if _, _, err := runCLI(t, "build", "16", "-q", "--shard", s, "--db", filepath.Join(dir, "s"+s[:1]+".db")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		out := filepath.Join(dir, "out-"+sig.String()+".db")
+		cmd, stderr, guardFired := startReady(t, dir, nil, "merge", out, "s0.db", "s1.db")
+		if line, err := stderr.ReadString('\n'); !strings.HasPrefix(line, "merging n=16 from 2 shard catalogs") {
+			t.Fatalf("merge said %q %v", line, err)
+		}
+		cmd.Process.Signal(sig)
+		rest, _ := io.ReadAll(stderr)
+		err := cmd.Wait()
+		if guardFired() {
+			t.Fatalf("merge did not end within 30s of %v", sig)
+		}
+		if err == nil {
+			if v, _, err := runCLI(t, "--db", out, "verify"); err != nil {
+				t.Errorf("%v: merge finished first, but its catalog does not verify: %v\n%s", sig, err, v)
+			}
+			continue
+		}
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitError || !regexp.MustCompile(`^nqueens: merge interrupted: nothing written to .*\n$`).Match(rest) {
+			t.Errorf("%v: exit %v, stderr %q", sig, err, rest)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v: an interrupted merge created its output: %v", sig, err)
+		}
+	}
+}

@@ -285,10 +285,22 @@ func keyList(sep string) string {
 // Suggest returns the key nearest to name, ignoring case, if it is at most
 // two edits away; otherwise "".
 func Suggest(name string) string {
+	names := make([]string, len(Keys))
+	for i, k := range Keys {
+		names[i] = k.Name
+	}
+	return Nearest(name, names)
+}
+
+// Nearest returns the one of options nearest to name, ignoring case, if it
+// is at most two edits (Levenshtein) away and closer than name is long;
+// otherwise "". Ties go to the first. The command suggests flags with it
+// too.
+func Nearest(name string, options []string) string {
 	best, bestD := "", 3
-	for _, k := range Keys {
-		if d := distance(strings.ToLower(name), k.Name); d < bestD && d < len(name) {
-			best, bestD = k.Name, d
+	for _, o := range options {
+		if d := distance(strings.ToLower(name), strings.ToLower(o)); d < bestD && d < len(name) {
+			best, bestD = o, d
 		}
 	}
 	return best

@@ -100,7 +100,7 @@ var testHookUnitAdded func(unit int)
 // units, into db, or resumes its build.
 func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Shard, units []canonical.Unit) error {
 	if b, err := db.Build(ctx, n); err == nil && b.Complete && b.Shard == shard {
-		a.logf("n=%d%s is already built (%d classes, %d solutions): nothing to do", n, shardSuffix(shard), b.Unique, b.Total)
+		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), plural(b.Unique, "class"), plural(b.Total, "solution"))
 		return nil
 	}
 	b, err := db.BeginShard(ctx, n, shard, len(units))
@@ -116,7 +116,7 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Sha
 	defer b.Close()
 	from := b.Resume()
 	if from > 0 {
-		a.logf("n=%d: resuming at work unit %d of %d (%d classes already stored)", n, from, len(units), b.State().Unique)
+		a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, len(units), plural(b.State().Unique, "class"))
 	}
 	start := time.Now()
 	workers := enumerate.Workers(a.cfg.Workers)
@@ -137,13 +137,13 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Sha
 		if cerr := b.Close(); cerr != nil {
 			return cerr
 		}
-		return fmt.Errorf("interrupted: n=%d stopped after %d of %d work units with %d classes stored; run the same build again to resume", n, st.UnitsDone, st.UnitsTotal, st.Unique)
+		return fmt.Errorf("interrupted: n=%d stopped after %d of %d work units with %s stored; run the same build again to resume", n, st.UnitsDone, st.UnitsTotal, plural(st.Unique, "class"))
 	}
 	st, err := b.Finish()
 	if err != nil {
 		return err
 	}
-	a.logf("n=%d%s: built %d classes (%d solutions) in %s", n, shardSuffix(shard), st.Unique, st.Total, time.Since(start).Round(time.Millisecond))
+	a.logf("n=%d%s: built %s (%s) in %s", n, shardSuffix(shard), plural(st.Unique, "class"), plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

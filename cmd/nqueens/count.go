@@ -148,9 +148,9 @@ func writeCounts(w io.Writer, results []countJSON, asJSON bool) error {
 		return writeJSON(w, results)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\tseconds\t")
+	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tseconds\t")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2+r.Orbit1, r.Seconds)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2, r.Orbit1, r.Seconds)
 	}
 	return tw.Flush()
 }

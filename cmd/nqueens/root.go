@@ -22,6 +22,12 @@ import (
 
 const defaultConfigFile = "config.yaml"
 
+// workersFlag gives cmd the --workers flag: the commands that search.
+func workersFlag(cmd *cobra.Command) *cobra.Command {
+	cmd.Flags().Int("workers", config.Defaults.Workers, "search goroutines (0: all cores)")
+	return cmd
+}
+
 // configFlags maps each configuration key to the flag that sets it; a
 // command without the flag leaves the key to the other sources.
 var configFlags = map[string]string{"db": "db", "workers": "workers", "max_build_n": "max-n", "quiet": "quiet"}
@@ -103,47 +109,61 @@ Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagError(err)} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagError(cmd, err)} })
+	root.SuggestionsMinimumDistance = 2
 	pf := root.PersistentFlags()
 	pf.String("db", config.Defaults.DB, "catalog file (SQLite)")
-	pf.Int("workers", config.Defaults.Workers, "search goroutines (0: all cores)")
 	pf.String("config", defaultConfigFile, "config file (YAML)")
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")
-	root.AddCommand(a.buildCmd(), a.countCmd(), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd())
+	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd())
 	root.Version = version()
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
 	return root
 }
 
-// version returns the module version of the binary, with the commit it was
-// built from when the build recorded one: "v1.2.0", or "(devel) 1a2b3c4d5e6f
-// (modified)" for a build from a checkout.
+// commit is the revision the binary was built from, when the build sets
+// it: go build -ldflags "-X main.commit=$(git rev-parse HEAD)".
+var commit string
+
+// version returns what is known of the binary's version: its module
+// version ("devel" for a build from a checkout), the commit it was built
+// from, if the build recorded one (by VCS stamping, -X main.commit, or in a
+// pseudo-version), and the Go version: "v1.2.0 (commit 1a2b3c4d5e6f) go1.26.8",
+// "devel (commit 1a2b3c4d5e6f, modified) go1.26.8", "devel (commit unknown)
+// go1.26.8".
 func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)"
-	}
-	v := info.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, modified string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = " (modified)"
+	v, rev, modified := "devel", commit, false
+	if info, ok := debug.ReadBuildInfo(); ok {
+		if mv := info.Main.Version; mv != "" && mv != "(devel)" {
+			v = mv
+		}
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if rev == "" {
+					rev = s.Value
+				}
+			case "vcs.modified":
+				modified = s.Value == "true"
 			}
 		}
 	}
-	if rev != "" && !strings.Contains(v, rev[:min(12, len(rev))]) {
-		v += " " + rev[:min(12, len(rev))] + modified
+	if rev == "" {
+		// A pseudo-version ends with the commit: v0.0.0-20261123140000-1a2b3c4d5e6f.
+		if i := strings.LastIndexByte(v, '-'); i > 0 && len(v)-i-1 == 12 && strings.Count(v, "-") >= 2 {
+			rev = v[i+1:]
+		}
 	}
-	return v + " " + runtime.Version()
+	desc := "commit unknown"
+	if rev != "" {
+		desc = "commit " + rev[:min(12, len(rev))]
+		if modified {
+			desc += ", modified"
+		}
+	}
+	return v + " (" + desc + ") " + runtime.Version()
 }
 
 // load resolves the configuration for cmd into a.cfg. The config package
@@ -239,15 +259,36 @@ func (a *app) readConfig(ctx context.Context, path string, explicit bool) error 
 // flagError rewrites pflag's message for a bad value of a configuration
 // flag, which quotes the whole value and the strconv error behind it, as
 // the others are: --workers "many": want a whole number from 0 to 1024.
-func flagError(err error) error {
+func flagError(cmd *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) && ne.GetSpecifiedName() != "" && len(ne.GetSpecifiedName()) > 1 {
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				names = append(names, f.Name)
+			}
+		})
+		msg := fmt.Sprintf("unknown flag --%s", ne.GetSpecifiedName())
+		if s := config.Nearest(ne.GetSpecifiedName(), names); s != "" {
+			msg += fmt.Sprintf(" (did you mean --%s?)", s)
+		}
+		return fmt.Errorf("%s: run nqueens %s --help for the list", msg, cmd.Name())
+	}
 	var ie *pflag.InvalidValueError
 	if !errors.As(err, &ie) {
 		return err
 	}
+	f := ie.GetFlag()
 	for _, k := range config.Keys {
-		if configFlags[k.Name] == ie.GetFlag().Name {
-			return fmt.Errorf("--%s %s: %s", ie.GetFlag().Name, quote(ie.GetValue()), "want "+k.Allowed())
+		if configFlags[k.Name] == f.Name {
+			return fmt.Errorf("--%s %s: %s", f.Name, quote(ie.GetValue()), "want "+k.Allowed())
 		}
+	}
+	switch f.Value.Type() {
+	case "int", "int64":
+		return fmt.Errorf("--%s %s: want a whole number", f.Name, quote(ie.GetValue()))
+	case "bool":
+		return fmt.Errorf("--%s %s: want true or false", f.Name, quote(ie.GetValue()))
 	}
 	return err
 }

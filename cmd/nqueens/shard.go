@@ -364,7 +364,7 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 		return err
 	}
 	for _, b := range merged {
-		a.logf("n=%d: merged %d shards into %s: %d classes (%d solutions)", b.N, len(parts), out, b.Unique, b.Total)
+		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(parts), out, plural(b.Unique, "class"), plural(b.Total, "solution"))
 	}
 	a.logf("merged in %s", time.Since(start).Round(time.Millisecond))
 	return writeBuildTable(a.stdout, merged)

@@ -64,7 +64,7 @@ func (a *app) show(ctx context.Context, n int, class int64, limit int, draw func
 	}
 	if class > 0 {
 		if uint64(class) > b.Unique {
-			return usageError{fmt.Errorf("n=%d has %d classes, no class %d", n, b.Unique, class)}
+			return usageError{fmt.Errorf("n=%d has %s, no class %d", n, plural(b.Unique, "class"), class)}
 		}
 		l, err := db.Class(ctx, n, class)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -14,10 +15,22 @@ import (
 func (a *app) statsCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "stats",
+		Use:   "stats [N-LIST...]",
 		Short: "Show what the catalog holds, one row per n",
-		Args:  exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Long: `Stats prints what the catalog holds of each n (default: every n in it; or
+the n of the list, a number, a range like 12-16, or a list like 1,5,9): the
+solutions (total), the classes (unique), the classes by orbit size, whether
+the build is complete (or how many of its work units are done, or which shard
+it holds), and the seconds spent building it. With --json it prints the same
+as an array of objects, with the build's start and finish times too.
+
+` + orbitHelp,
+		Example: "  nqueens stats\n  nqueens stats 12-16\n  nqueens stats --json",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ns, err := nArgs(args)
+			if err != nil {
+				return err
+			}
 			db, err := store.Open(cmd.Context(), a.cfg.DB, store.Options{ReadOnly: true})
 			if err != nil {
 				return err
@@ -26,6 +39,14 @@ func (a *app) statsCmd() *cobra.Command {
 			builds, err := db.Builds(cmd.Context())
 			if err != nil {
 				return err
+			}
+			if len(ns) > 0 {
+				builds = slices.DeleteFunc(builds, func(b store.Build) bool { return !slices.Contains(ns, b.N) })
+				for _, n := range ns {
+					if !slices.ContainsFunc(builds, func(b store.Build) bool { return b.N == n }) {
+						a.logf("n=%d is not in the catalog %s (nqueens build %d makes it)", n, db.Path(), n)
+					}
+				}
 			}
 			if asJSON {
 				return writeJSON(a.stdout, statsJSON(builds))
@@ -85,7 +106,7 @@ func writeJSON(w io.Writer, v any) error {
 // writeBuildTable writes builds as an aligned table.
 func writeBuildTable(w io.Writer, builds []store.Build) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\tcomplete\tseconds\t")
+	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tcomplete\tseconds\t")
 	for _, b := range builds {
 		complete := "yes"
 		if !b.Complete {
@@ -94,7 +115,18 @@ func writeBuildTable(w io.Writer, builds []store.Build) error {
 		if !b.Shard.IsWhole() {
 			complete = "shard " + b.Shard.String() + ": " + complete
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2+b.Orbit1, complete, b.Seconds)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1, complete, b.Seconds)
 	}
 	return tw.Flush()
 }
+
+// orbitHelp says what the orbit columns and the symmetry names mean, for
+// the help of the commands that print them.
+const orbitHelp = `The classes by orbit size: a class holds the solutions one gets from one
+of them by the 8 rotations and reflections of the board, and its orbit is
+how many distinct ones that makes:
+  orbit8  classes of 8 solutions: no symmetry (symmetry none)
+  orbit4  classes of 4: the board is unchanged by a half turn (rot180)
+  orbit2  classes of 2: unchanged by a quarter turn (rot90)
+  orbit1  classes of 1: unchanged by every symmetry (full; only n = 1)
+total = 8*orbit8 + 4*orbit4 + 2*orbit2 + orbit1, unique = their sum.`

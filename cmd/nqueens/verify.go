@@ -122,9 +122,9 @@ func (a *app) verify(ctx context.Context, ns []int, asJSON bool) error {
 		results = append(results, r)
 		if !asJSON {
 			if r.OK && r.Shard != nil {
-				fmt.Fprintf(a.stdout, "n=%d shard %s ok: %d solutions in %d classes (a shard: the published counts apply once merged)\n", n, r.Shard, r.Total, r.Unique)
+				fmt.Fprintf(a.stdout, "n=%d shard %s ok: %s in %s (a shard: the published counts apply once merged)\n", n, r.Shard, plural(r.Total, "solution"), plural(r.Unique, "class"))
 			} else if r.OK {
-				fmt.Fprintf(a.stdout, "n=%d ok: %d solutions in %d classes\n", n, r.Total, r.Unique)
+				fmt.Fprintf(a.stdout, "n=%d ok: %s in %s\n", n, plural(r.Total, "solution"), plural(r.Unique, "class"))
 			}
 			for _, p := range r.Problems {
 				fmt.Fprintf(a.stdout, "n=%d MISMATCH: %s\n", n, p)

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,8 +29,12 @@ func (a *app) exportCmd() *cobra.Command {
 placement per class, in lexicographic order; with --all every solution, class
 by class, each class's members in lexicographic order; with --class K only
 class K (and with --all its members). Output goes to stdout, or with -o to
-FILE, which is written under a temporary name and renamed into place only
-when complete, so a failed export leaves no file behind.
+FILE ("-" is stdout). A regular FILE is written under a hidden temporary
+name beside it and renamed into place only when complete, keeping its
+permissions, so a failed export leaves no file behind and an old one as it
+was; a symbolic link is followed and stays a link; a device or FIFO
+(/dev/null, a named pipe) is written as it is. FILE may not be the catalog
+or one of its files (-wal, -shm, -journal, .lock): that is refused.
 
 svg draws one board as an image: class K of --class, class 1 without it.
 html writes one self-contained page with every class as a small board, its
@@ -61,6 +62,11 @@ number, orbit and symmetry (n up to 14).`,
 			}
 			if format == "html" && n > export.MaxHTMLN {
 				return usageError{fmt.Errorf("format html draws boards up to n=%d, not n=%d: use csv or ndjson", export.MaxHTMLN, n)}
+			}
+			if out != "" {
+				if err := a.checkOutput(out); err != nil {
+					return err
+				}
 			}
 			return a.export(cmd.Context(), n, format, all, class, out)
 		},
@@ -148,11 +154,7 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 	if out == "" {
 		return write(a.stdout)
 	}
-	if err := writeFileAtomic(out, write); err != nil {
-		return err
-	}
-	a.logf("wrote %d layouts of n=%d to %s", want, n, out)
-	return nil
+	return a.writeOutput(out, write, "wrote %d layouts of n=%d", want, n)
 }
 
 // progressFromLayouts is the smallest export that shows progress.
@@ -175,59 +177,4 @@ func completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error
 		return b, fmt.Errorf("n=%d is only partly built in %s (%d of %d work units): run nqueens build %d to finish it", n, db.Path(), b.UnitsDone, b.UnitsTotal, n)
 	}
 	return b, nil
-}
-
-// writeFileAtomic calls write with a temporary file beside path and, if it
-// succeeds, renames the file to path. On any failure the temporary file is
-// removed and path is left as it was.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("output %s: is a directory", path)
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("output %s: %w", path, errors.Unwrap(err))
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("output %s: cannot write there: %w", path, pathReason(err))
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("output %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("output %s: %w", path, err)
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return fmt.Errorf("output %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("output %s: %w", path, pathReason(err))
-	}
-	return nil
-}
-
-// pathReason strips the path from a *fs.PathError, which the caller's
-// message already names.
-func pathReason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
 }

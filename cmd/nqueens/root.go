@@ -41,11 +41,15 @@ type app struct {
 	prof   *os.File
 }
 
-// startProfile starts CPU profiling if --cpuprofile names a file.
+// startProfile starts CPU profiling if --cpuprofile names a file, which
+// must not be one of the catalog's files.
 func (a *app) startProfile(cmd *cobra.Command) error {
 	path, _ := cmd.Flags().GetString("cpuprofile")
 	if path == "" {
 		return nil
+	}
+	if err := a.checkOutput(path); err != nil {
+		return usageError{fmt.Errorf("--cpuprofile: %w", err)}
 	}
 	f, err := os.Create(path)
 	if err != nil {

@@ -36,7 +36,11 @@ Formats: text (the 0-based column of the queen in each row, top row first,
 on one line), json ({"n":8,"placement":[...]}), ndjson (the same object on
 one line), csv (a header, then n and the placement), and, up to n = 1000,
 leetcode (["..Q.",...], LeetCode 51's form of one board), grid (the board
-drawn with . and Q) and svg (the board as an image).`,
+drawn with . and Q) and svg (the board as an image).
+
+With -o FILE the solution goes to FILE, written as export -o writes (see
+nqueens export --help): "-" is stdout, a file is replaced only when
+complete, and the catalog's files are refused.`,
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format ndjson -o big.ndjson\n  nqueens solve 12 --format grid",
 		Args:    exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,6 +53,11 @@ drawn with . and Q) and svg (the board as an image).`,
 			}
 			if (format == "grid" || format == "leetcode" || format == "svg") && n > maxDrawN {
 				return usageError{fmt.Errorf("solve: format %s draws n*n squares, so it stops at n = %d; use text, json, ndjson or csv for n = %d", format, maxDrawN, n)}
+			}
+			if out != "" {
+				if err := a.checkOutput(out); err != nil {
+					return err
+				}
 			}
 			return a.solve(n, format, out)
 		},
@@ -87,11 +96,7 @@ func (a *app) solve(n int, format, out string) error {
 	if out == "" {
 		return write(a.stdout)
 	}
-	if err := writeFileAtomic(out, write); err != nil {
-		return err
-	}
-	a.logf("wrote a solution of n=%d to %s", n, out)
-	return nil
+	return a.writeOutput(out, write, "wrote a solution of n=%d", n)
 }
 
 // writeSolution writes cols in format; errors surface at the flush.

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/nqueens/nqueens/output"
+	"github.com/nqueens/nqueens/store"
+)
+
+// outputOptions are the rules for a file named on the command line: "-"
+// is stdout, and the catalog's files are never written.
+func (a *app) outputOptions() output.Options {
+	return output.Options{
+		Stdout:    a.stdout,
+		Protect:   store.Files(a.cfg.DB),
+		Protected: "the catalog (or one of its files)",
+	}
+}
+
+// checkOutput refuses path, as bad usage, if it is one of the catalog's
+// files.
+func (a *app) checkOutput(path string) error {
+	if err := output.Check(path, a.outputOptions()); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// writeOutput writes to path ("-" for stdout) by output.Write and reports
+// what it wrote with msg unless that went to stdout.
+func (a *app) writeOutput(path string, write func(io.Writer) error, msg string, args ...any) error {
+	err := output.Write(path, a.outputOptions(), write)
+	if errors.Is(err, output.ErrProtected) {
+		return usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	if !output.IsStdout(path) {
+		a.logf("%s to %s", fmt.Sprintf(msg, args...), path)
+	}
+	return nil
+}

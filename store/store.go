@@ -133,14 +133,23 @@ func (db *DB) Close() error {
 	return db.db.Close()
 }
 
-// Files returns the paths of the files that make up the catalog at path,
-// spelled as path is: the catalog itself, SQLite's write-ahead log and its
-// index (-wal, -shm), its rollback journal (-journal), and the build lock
-// (.lock). None of them may be overwritten by anything but the store; a
-// caller writing an output file refuses any of these (compare with
-// os.SameFile where the file exists, as one file has many spellings).
+// Files returns the paths of the files that make up the catalog at path:
+// the catalog itself, SQLite's write-ahead log and its index (-wal,
+// -shm), its rollback journal (-journal), and the build lock (.lock),
+// spelled as path is and, when path is or passes through a symbolic link,
+// as the file it leads to is (where Open puts them). None of them may be
+// overwritten by anything but the store; a caller writing an output file
+// refuses any of these (compare with os.SameFile where the file exists, as
+// one file has many spellings).
 func Files(path string) []string {
-	return []string{path, path + "-wal", path + "-shm", path + "-journal", path + lockSuffix}
+	files := func(p string) []string {
+		return []string{p, p + "-wal", p + "-shm", p + "-journal", p + lockSuffix}
+	}
+	out := files(path)
+	if abs, err := resolve(path); err == nil && abs != path {
+		out = append(out, files(abs)...)
+	}
+	return out
 }
 
 // lockSuffix names the build lock beside a catalog.

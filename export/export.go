@@ -36,11 +36,30 @@ type Writer interface {
 var Formats = []string{"json", "ndjson", "csv", "leetcode", "svg", "html"}
 
 // OneBoard reports whether a format draws a single board (svg).
-func OneBoard(format string) bool { return format == "svg" }
+func OneBoard(format string) bool { return strings.EqualFold(format, "svg") }
 
-// New returns a writer of the named format to w. It returns an error naming
-// the formats allowed for an unknown name.
+// Format returns the name of one of Formats as Formats spells it: format
+// names are not case-sensitive ("CSV" is "csv"). It returns an error
+// naming the formats allowed for an unknown name.
+func Format(name string) (string, error) {
+	for _, f := range Formats {
+		if strings.EqualFold(name, f) {
+			return f, nil
+		}
+	}
+	if len(name) > 40 {
+		name = name[:40] + "..."
+	}
+	return "", fmt.Errorf("unknown format %q: must be one of %s", name, strings.Join(Formats, ", "))
+}
+
+// New returns a writer of the named format (see Format) to w. It returns
+// an error naming the formats allowed for an unknown name.
 func New(format string, w io.Writer) (Writer, error) {
+	format, err := Format(format)
+	if err != nil {
+		return nil, err
+	}
 	switch format {
 	case "json":
 		return NewJSON(w), nil
@@ -52,13 +71,8 @@ func New(format string, w io.Writer) (Writer, error) {
 		return NewLeetCode(w), nil
 	case "svg":
 		return NewSVG(w), nil
-	case "html":
-		return NewHTML(w), nil
 	}
-	if len(format) > 40 {
-		format = format[:40] + "..."
-	}
-	return nil, fmt.Errorf("unknown format %q: must be one of %s", format, strings.Join(Formats, ", "))
+	return NewHTML(w), nil
 }
 
 // base holds what every writer shares: the buffer, the first error, and

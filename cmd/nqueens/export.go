@@ -44,11 +44,11 @@ number, orbit and symmetry (n up to 14).`,
 			"  nqueens export 8 --format html -o q8.html",
 		Args: exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := nqueens.ParseN(args[0])
+			n, err := oneN("export", args[0])
 			if err != nil {
-				return usageError{err}
+				return err
 			}
-			if _, err := export.New(format, io.Discard); err != nil {
+			if format, err = export.Format(format); err != nil {
 				return usageError{err}
 			}
 			if cmd.Flags().Changed("class") && class < 1 {
@@ -154,7 +154,7 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 	if out == "" {
 		return write(a.stdout)
 	}
-	return a.writeOutput(out, write, "wrote %d layouts of n=%d", want, n)
+	return a.writeOutput(out, write, "wrote %s of n=%d", plural(want, "layout"), n)
 }
 
 // progressFromLayouts is the smallest export that shows progress.

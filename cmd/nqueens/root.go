@@ -297,6 +297,19 @@ func flagError(cmd *cobra.Command, err error) error {
 	return err
 }
 
+// oneN parses the one n that the command cmd takes; a list of several is
+// refused with a message saying so.
+func oneN(cmd, arg string) (int, error) {
+	n, err := nqueens.ParseN(arg)
+	if err == nil {
+		return n, nil
+	}
+	if ns, lerr := nqueens.ParseNList(arg); lerr == nil && len(ns) > 1 {
+		return 0, usageError{fmt.Errorf("%s takes one n, got the list %s: run it once for each n", cmd, quote(arg))}
+	}
+	return 0, usageError{err}
+}
+
 // nArgs parses the command's arguments as a list of n (each argument a
 // number, range or comma list), all in 1..nqueens.MaxN.
 func nArgs(args []string) ([]int, error) {

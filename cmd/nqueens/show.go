@@ -29,9 +29,9 @@ symmetry: class K alone with --class, otherwise the first --limit classes.
 		Example: "  nqueens show 8\n  nqueens show 8 --class 12",
 		Args:    exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := nqueens.ParseN(args[0])
+			n, err := oneN("show", args[0])
 			if err != nil {
-				return usageError{err}
+				return err
 			}
 			if cmd.Flags().Changed("class") && class < 1 {
 				return usageError{fmt.Errorf("--class must be 1 or more, got %d", class)}

@@ -48,6 +48,7 @@ complete, and the catalog's files are refused.`,
 			if strings.Trim(args[0], "0123456789") != "" || err != nil || n < 1 || n > nqueens.MaxConstructN {
 				return usageError{fmt.Errorf("solve: n must be a whole number from 1 to %d, got %s", nqueens.MaxConstructN, quote(args[0]))}
 			}
+			format = strings.ToLower(format) // as export's, format names are not case-sensitive
 			if !slices.Contains(solveFormats, format) {
 				return usageError{fmt.Errorf("unknown format %s: must be one of %s", quote(format), strings.Join(solveFormats, ", "))}
 			}

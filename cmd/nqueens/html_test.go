@@ -49,8 +49,9 @@ func headless(t *testing.T, bin string, args ...string) []byte {
 }
 
 // TestHTMLPageInChromium exports the HTML page of a few n, has headless
-// Chromium lay it out, and reads back how many boards it drew: the page
-// counts the boards with a non-zero size into body's data-drawn.
+// Chromium load it, and counts the boards in the DOM Chromium dumps (each a
+// figure of class board holding an svg with its queens); a screenshot of
+// the n=8 page must show something.
 func TestHTMLPageInChromium(t *testing.T) {
 	bin := chromium(t)
 	dir := t.TempDir()
@@ -59,19 +60,24 @@ func TestHTMLPageInChromium(t *testing.T) {
 	if err := run(context.Background(), []string{"--db", db, "build", "4-10", "-q"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	drawn := regexp.MustCompile(`<body data-drawn="(\d+)">`)
+	board := regexp.MustCompile(`<figure class="board"><svg [^>]*>(?s:.*?)</svg>`)
 	for _, tt := range []struct{ n, classes int }{{4, 1}, {6, 1}, {8, 12}, {10, 92}} {
 		page := filepath.Join(dir, "q"+strconv.Itoa(tt.n)+".html")
 		if err := run(context.Background(), []string{"--db", db, "export", strconv.Itoa(tt.n), "--format", "html", "-o", page}, &stdout, &stderr); err != nil {
 			t.Fatal(err)
 		}
 		dom := headless(t, bin, "--dump-dom", "file://"+page)
-		m := drawn.FindSubmatch(dom)
-		if m == nil {
-			t.Fatalf("n=%d: Chromium's DOM has no data-drawn count:\n%.500s", tt.n, dom)
+		boards := board.FindAll(dom, -1)
+		if len(boards) != tt.classes {
+			t.Errorf("n=%d: Chromium's DOM holds %d boards, want %d:\n%.500s", tt.n, len(boards), tt.classes, dom)
 		}
-		if got, _ := strconv.Atoi(string(m[1])); got != tt.classes {
-			t.Errorf("n=%d: Chromium drew %d boards, want %d", tt.n, got, tt.classes)
+		for _, b := range boards {
+			if q := bytes.Count(b, []byte(`<use href="#q"`)); q != tt.n {
+				t.Fatalf("n=%d: a board with %d queens: %.300s", tt.n, q, b)
+			}
+		}
+		if bytes.Contains(dom, []byte("<script")) {
+			t.Errorf("n=%d: the page holds a script", tt.n)
 		}
 	}
 	shot := filepath.Join(dir, "q8.png")

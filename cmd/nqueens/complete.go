@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/store"
+)
+
+// bashShim stands in for the one function of the bash-completion package
+// that cobra's bash script calls, for shells that lack the package: it
+// sets cur, prev, words and cword from bash's own COMP_WORDS and
+// COMP_CWORD.
+const bashShim = `# Without the bash-completion package, a minimal _get_comp_words_by_ref.
+if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+_get_comp_words_by_ref()
+{
+    while [[ $1 == -* ]]; do
+        [[ $1 == -n ]] && shift
+        shift
+    done
+    local v
+    for v in "$@"; do
+        case $v in
+            cur) cur=${COMP_WORDS[COMP_CWORD]} ;;
+            prev) prev=${COMP_WORDS[COMP_CWORD-1]} ;;
+            words) words=("${COMP_WORDS[@]}") ;;
+            cword) cword=$COMP_CWORD ;;
+        esac
+    done
+}
+fi
+
+`
+
+func (a *app) completionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "completion bash|zsh|fish|powershell",
+		Short: "Print a shell completion script",
+		Long: `Completion prints a script that completes nqueens' commands, flags and
+their values (formats, engines, and n: the n in the catalog for the
+commands that read it) in the named shell. The bash script works with or
+without the bash-completion package.`,
+		Example:   "  source <(nqueens completion bash)\n  nqueens completion zsh > \"${fpath[1]}/_nqueens\"",
+		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
+		Args:      exactArgs(1, "one shell: bash, zsh, fish or powershell"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			root := cmd.Root()
+			switch args[0] {
+			case "bash":
+				if _, err := io.WriteString(a.stdout, bashShim); err != nil {
+					return err
+				}
+				return root.GenBashCompletionV2(a.stdout, true)
+			case "zsh":
+				return root.GenZshCompletion(a.stdout)
+			case "fish":
+				return root.GenFishCompletion(a.stdout, true)
+			case "powershell":
+				return root.GenPowerShellCompletionWithDesc(a.stdout)
+			}
+			return usageError{fmt.Errorf("completion: unknown shell %s: want bash, zsh, fish or powershell", quote(args[0]))}
+		},
+	}
+}
+
+// completeValues makes cmd's flag complete the given values.
+func completeValues(cmd *cobra.Command, flag string, values ...string) {
+	cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// completeN completes the first argument with the n from 1 to max.
+func completeN(max int) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		for n := 1; n <= max; n++ {
+			out = append(out, strconv.Itoa(n))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeBuilt completes the first argument with the n the catalog holds
+// complete, read as the command would read it.
+func (a *app) completeBuilt(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	if err := a.load(cmd); err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	db, err := store.Open(cmd.Context(), a.cfg.DB, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	defer db.Close()
+	builds, _ := db.Builds(cmd.Context())
+	var out []string
+	for _, b := range builds {
+		if b.Complete {
+			out = append(out, strconv.Itoa(b.N))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// addCompletions registers the completions of values on the commands of
+// root.
+func (a *app) addCompletions(root *cobra.Command) {
+	for _, cmd := range root.Commands() {
+		switch cmd.Name() {
+		case "build":
+			cmd.ValidArgsFunction = completeN(17)
+		case "count":
+			cmd.ValidArgsFunction = completeN(nqueens.MaxN)
+			completeValues(cmd, "engine", "constellations", "classes")
+		case "export":
+			cmd.ValidArgsFunction = a.completeBuilt
+			completeValues(cmd, "format", export.Formats...)
+		case "show", "verify", "stats":
+			cmd.ValidArgsFunction = a.completeBuilt
+		case "solve":
+			completeValues(cmd, "format", solveFormats...)
+		}
+	}
+}

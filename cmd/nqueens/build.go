@@ -27,7 +27,9 @@ func (a *app) buildCmd() *cobra.Command {
 like 1,5,9) for its classes of solutions and stores them in the catalog, then
 prints the catalog's counts for those n. An n that is already complete is
 skipped; an interrupted build resumes where it stopped. n above max_build_n
-(default 17) is refused, since its catalog would be very large.`,
+(default 17) is refused, since its catalog would be very large.
+
+` + orbitHelp,
 		Example: "  nqueens build 1-14\n  nqueens build 8 --db /tmp/q.db",
 		Args:    minArgs(1, "a list of n such as 8, 4-12 or 1,5,9"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -34,7 +34,9 @@ work of one n, balanced by estimated cost, and prints the partial result as
 one line of JSON; --shard auto/K takes I from JOB_COMPLETION_INDEX (a
 Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (a Slurm job array). With
 --combine the arguments are such results, one file each: count checks that
-they are the K shards of one n, each once, and prints the combined counts.`,
+they are the K shards of one n, each once, and prints the combined counts.
+
+` + orbitHelp,
 		Example: "  nqueens count 16\n  nqueens count 1-12 --json\n  nqueens count 16 --engine classes\n" +
 			"  nqueens count 17 --shard 3/8 > part-3.json\n  nqueens count --combine part-*.json",
 		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),

@@ -38,7 +38,9 @@ or one of its files (-wal, -shm, -journal, .lock): that is refused.
 
 svg draws one board as an image: class K of --class, class 1 without it.
 html writes one self-contained page with every class as a small board, its
-number, orbit and symmetry (n up to 14).`,
+number, orbit and symmetry (n up to 14).
+
+` + orbitHelp,
 		Example: "  nqueens export 8 --format json\n  nqueens export 6 --format leetcode --all\n" +
 			"  nqueens export 16 --format csv -o classes16.csv\n  nqueens export 8 --format svg --class 3 -o q8.svg\n" +
 			"  nqueens export 8 --format html -o q8.html",

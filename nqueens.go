@@ -5,7 +5,7 @@
 //
 // The work itself lives in sub-packages: enumerate (the search), canonical
 // (the symmetry group), store (the SQLite catalog) and export (writers of
-// JSON, CSV and LeetCode grids). The command is cmd/nqueens.
+// JSON, NDJSON, CSV, LeetCode grids, SVG and HTML). The command is cmd/nqueens.
 package nqueens
 
 import (

@@ -1,14 +1,14 @@
 // Command nqueens builds and queries a catalog of N-Queens solutions: it
 // enumerates every solution of a board with a bitmask search, folds the 8
 // symmetries of the square into classes, stores the classes in a SQLite
-// file, and exports them as JSON, CSV or LeetCode grids.
+// file, and exports them as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML.
 //
 // Usage:
 //
 //	nqueens build 1-14          # build n = 1..14 into the catalog, print the counts
 //	nqueens count 16            # count solutions and classes by search alone
-//	nqueens stats [--json]      # what the catalog holds
-//	nqueens export 8 --format json|ndjson|csv|leetcode [--all] [-o FILE]
+//	nqueens stats [12-16] [--json]  # what the catalog holds
+//	nqueens export 8 --format json|ndjson|csv|leetcode|svg|html [--all] [-o FILE]
 //	nqueens show 8 [--class K]  # draw boards as text
 //	nqueens verify [n...]       # re-check the catalog
 //	nqueens solve 1000000       # one solution for any n, by construction

@@ -82,7 +82,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Build and query a catalog of N-Queens solutions",
 		Long: `nqueens enumerates every solution of the N-Queens puzzle, folds the 8 symmetries
 of the board into classes, stores the classes in a SQLite catalog, and exports
-them as JSON, CSV or LeetCode grids.
+them as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML.
 
 Configuration: flags override NQUEENS_* environment variables (NQUEENS_DB,
 NQUEENS_WORKERS, NQUEENS_MAX_BUILD_N, NQUEENS_QUIET), which override the

@@ -357,7 +357,6 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 	for _, n := range ns {
 		units[n] = len(canonical.Units(n))
 	}
-	start := time.Now()
 	a.logf("merging n=%s from %d shard catalogs into %s", joinInts(ns), len(parts), out)
 	merged, err := store.Merge(ctx, out, units, parts)
 	if err != nil {
@@ -366,7 +365,6 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 	for _, b := range merged {
 		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(parts), out, plural(b.Unique, "class"), plural(b.Total, "solution"))
 	}
-	a.logf("merged in %s", time.Since(start).Round(time.Millisecond))
 	return writeBuildTable(a.stdout, merged)
 }
 

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// example is one command of README.md, a line "$ COMMAND" in a code block,
+// and the output printed under it.
+type example struct {
+	line    int    // of the command in README.md, from 1
+	command string // for sh -c
+	want    []string
+}
+
+// readmeExamples returns the examples of README.md in order: every line
+// of a code block (indented, or fenced) that starts with "$ " and runs
+// nqueens (alone, or in a shell loop or pipe), with the lines under it up
+// to the next command, a blank line, or the end of the block as its
+// output, less the command's indentation. Commands of other programs (the
+// sqlite3 shell) are left out.
+func readmeExamples(t *testing.T, path string) []example {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []example
+	var cur *example
+	indent := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for i := 1; sc.Scan(); i++ {
+		line := sc.Text()
+		trimmed := strings.TrimLeft(line, " ")
+		switch {
+		case strings.HasPrefix(trimmed, "$ ") && runsNqueens.MatchString(trimmed):
+			out = append(out, example{line: i, command: strings.TrimPrefix(trimmed, "$ ")})
+			cur = &out[len(out)-1]
+			indent = line[:len(line)-len(trimmed)]
+		case cur != nil && trimmed != "" && !strings.HasPrefix(trimmed, "```") && strings.HasPrefix(line, indent):
+			cur.want = append(cur.want, strings.TrimPrefix(line, indent))
+		default:
+			cur = nil
+		}
+	}
+	return out
+}
+
+// runsNqueens matches a command line that runs nqueens.
+var runsNqueens = regexp.MustCompile(`(^\$ |[;|] *|do )nqueens `)
+
+// masks turn what differs from run to run into fixed words, in both the
+// README's output and the program's: times, durations, decimals (seconds,
+// rates), and the directories of absolute paths. Runs of spaces count as
+// one, so that a wider number does not break a table.
+var masks = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`), "TIME"},
+	{regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s|m|h)\b`), "DURATION"},
+	{regexp.MustCompile(`\b\d+\.\d+\b`), "DECIMAL"},
+	{regexp.MustCompile(`(/[\w.\-]+)+/`), "DIR/"},
+	{regexp.MustCompile(`\s+`), " "},
+}
+
+func mask(s string) string {
+	for _, m := range masks {
+		s = m.re.ReplaceAllString(s, m.with)
+	}
+	return strings.TrimSpace(s)
+}
+
+// matchLines reports whether got matches want, line by line after mask: a
+// want line of "..." stands for any lines (or none), and "..." within a
+// line for any text.
+func matchLines(want, got []string) bool {
+	if len(want) == 0 {
+		return len(got) == 0
+	}
+	w := mask(want[0])
+	if w == "..." {
+		for k := 0; k <= len(got); k++ {
+			if matchLines(want[1:], got[k:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(got) == 0 {
+		return false
+	}
+	parts := strings.Split(w, "...")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	if !regexp.MustCompile("^" + strings.Join(parts, ".*") + "$").MatchString(mask(got[0])) {
+		return false
+	}
+	return matchLines(want[1:], got[1:])
+}
+
+// TestREADMEExamples runs every example of README.md, in order, in one new
+// directory, with nqueens (this test binary) on PATH, and compares what it
+// prints (stdout and stderr, as a terminal shows them) with the README's
+// output under it: the README cannot drift from the program.
+func TestREADMEExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds catalogs")
+	}
+	examples := readmeExamples(t, filepath.Join("..", "..", "README.md"))
+	if len(examples) < 20 {
+		t.Fatalf("found %d examples in README.md; the parser lost them?", len(examples))
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, ".bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := "#!/bin/sh\nNQUEENS_TEST_AS_MAIN=1 exec '" + exe + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "nqueens"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "NQUEENS_") && !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, ex := range examples {
+		cmd := exec.Command("sh", "-c", ex.command)
+		cmd.Dir = dir
+		cmd.Env = env
+		out, _ := cmd.CombinedOutput()
+		got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		if len(out) == 0 {
+			got = nil
+		}
+		if !matchLines(ex.want, got) {
+			t.Errorf("README.md:%d: $ %s\nwant:\n\t%s\ngot:\n\t%s", ex.line, ex.command,
+				strings.Join(ex.want, "\n\t"), strings.Join(got, "\n\t"))
+		}
+	}
+}

@@ -97,7 +97,7 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 	}
 	if class > 0 {
 		if uint64(class) > b.Unique {
-			return usageError{fmt.Errorf("n=%d has %d classes, no class %d", n, b.Unique, class)}
+			return usageError{fmt.Errorf("n=%d has %s, no class %d", n, plural(b.Unique, "class"), class)}
 		}
 		l, err := db.Class(ctx, n, class)
 		if err != nil {

@@ -147,8 +147,8 @@ func (a *app) countShard(ctx context.Context, n int, s store.Shard) error {
 	}
 	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(canonical.Constellations(n)),
 		Units: len(idx), UnitsDigest: unitsDigest(idx), Total: total, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}
-	a.logf("n=%d shard %s: %d of %d work units, %d solutions, %.3fs (search %.3fs)",
-		n, s, len(idx), p.UnitsTotal, total, p.Seconds, p.SearchSeconds)
+	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
+		n, s, len(idx), p.UnitsTotal, plural(total, "solution"), p.Seconds, p.SearchSeconds)
 	return writeJSONLine(a.stdout, p)
 }
 
@@ -282,7 +282,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 			return fmt.Errorf("%w: n=%d: the %d shards add up to total %d, unique %d; OEIS A000170/A002562 say %d, %d",
 				errMismatch, c.N, k, c.Total, c.Unique, known.Total, known.Unique)
 		}
-		a.logf("n=%d: %d shards combined; the counts match OEIS A000170 and A002562", c.N, k)
+		a.logf("n=%d: %s combined; the counts match OEIS A000170 and A002562", c.N, plural(k, "shard"))
 	}
 	return nil
 }

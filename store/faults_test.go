@@ -279,9 +279,11 @@ func TestConcurrentMigrate(t *testing.T) {
 }
 
 // TestReadOnlyWritesNothing opens catalogs read-only, a current one and one
-// of schema version 1: they read, nothing in their directory changes (no
-// log, index, journal or lock appears, the file keeps every byte), the old
-// one is not migrated, and writers are refused.
+// of schema version 1: they read, and once closed nothing in their
+// directory has changed (no log, index, journal or lock is left, the file
+// keeps every byte), the old one is not migrated, and writers are refused.
+// (Another user's reads, which may not even create the log while they run,
+// are tested in cmd/nqueens.)
 func TestReadOnlyWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	current := filepath.Join(dir, "current.db")
@@ -324,10 +326,10 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 		if _, err := ro.Begin(ctx, 9, len(canonical.Units(9))); !errors.Is(err, store.ErrReadOnly) {
 			t.Errorf("%s: Begin on a read-only DB: %v, want ErrReadOnly", filepath.Base(path), err)
 		}
+		ro.Close()
 		if after := listDir(t, dir); !slices.Equal(after, before) {
 			t.Errorf("%s: reading changed the directory from %v to %v", filepath.Base(path), before, after)
 		}
-		ro.Close()
 		if got, _ := os.ReadFile(path); string(got) != string(data) {
 			t.Errorf("%s: reading changed the file", filepath.Base(path))
 		}
@@ -373,5 +375,39 @@ func TestSymlinkSharesTheLock(t *testing.T) {
 	}
 	if st, err := os.Lstat(dangling); err != nil || st.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v", err)
+	}
+}
+
+// TestResolveDotDotAfterLink opens a catalog through a path whose ".."
+// follows a symbolic link to a directory: it is the file the system
+// reaches (as readlink -f says), not the one the path names as text.
+func TestResolveDotDotAfterLink(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"w", "elsewhere/sub"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../elsewhere/sub", filepath.Join(dir, "w", "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("linkdir/../real.db", filepath.Join(dir, "w", "c.db")); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "elsewhere", "real.db")
+	for _, path := range []string{filepath.Join(dir, "w", "c.db"), filepath.Join(dir, "w", "linkdir") + "/../real.db"} {
+		db := open(t, path)
+		if db.Path() != want {
+			t.Errorf("Open(%s) opened %s, want %s", path, db.Path(), want)
+		}
+		if files := store.Files(path); !slices.Contains(files, want+"-wal") {
+			t.Errorf("Files(%s) = %v, want %s-wal among them", path, files, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "w", "real.db")); err == nil {
+		t.Error("a catalog was made where the path reads as text")
 	}
 }

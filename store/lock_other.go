@@ -2,9 +2,19 @@
 
 package store
 
+import "errors"
+
 // lockFile is a no-op where advisory file locks are not available; SQLite's
 // own locking still keeps each transaction whole.
 func lockFile(string) (func(), error) { return func() {}, nil }
+
+// canLock says that lockFile's locks do not hold here: nothing can tell a
+// live process's file from a dead one's.
+const canLock = false
+
+// noHardLinks reports whether err, from os.Link, says that the file system
+// has no hard links.
+func noHardLinks(err error) bool { return errors.Is(err, errors.ErrUnsupported) }
 
 // lockShared is a no-op as lockFile is.
 func lockShared(string) (func(), error) { return func() {}, nil }

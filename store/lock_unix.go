@@ -20,8 +20,15 @@ func lockFile(path string) (func(), error) { return flock(path, syscall.LOCK_EX)
 // one holds the exclusive lock.
 func lockShared(path string) (func(), error) { return flock(path, syscall.LOCK_SH) }
 
+// canLock says that lockFile's locks hold between processes here.
+const canLock = true
+
 func flock(path string, how int) (func(), error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if errors.Is(err, os.ErrPermission) {
+		// Another user's lock file: a lock needs only to read it.
+		f, err = os.Open(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
@@ -33,6 +40,12 @@ func flock(path string, how int) (func(), error) {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	return func() { f.Close() }, nil
+}
+
+// noHardLinks reports whether err, from os.Link, says that the file system
+// has no hard links.
+func noHardLinks(err error) bool {
+	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOTSUP)
 }
 
 // access checks that this process may write the file (or create files in

@@ -106,22 +106,31 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 
 // resolve returns the absolute path that path leads to once every symbolic
 // link in it is followed, including a last link whose target does not
-// exist yet. The directory that holds the result must exist.
+// exist yet. The directory that holds the result must exist. A ".." is
+// taken as the system takes it, after the link before it is followed: the
+// path is not cleaned as text first.
 func resolve(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", err
+	p := path
+	if !filepath.IsAbs(p) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		p = wd + string(filepath.Separator) + p
 	}
 	for range 40 {
-		dir, base := filepath.Split(abs)
+		dir, base := filepath.Split(p)
+		if base == "" || base == "." || base == ".." {
+			return filepath.EvalSymlinks(p) // a directory: Open says so
+		}
 		rdir, err := filepath.EvalSymlinks(dir)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return "", fmt.Errorf("directory %s does not exist", filepath.Clean(dir))
+				return "", fmt.Errorf("directory %s does not exist", strings.TrimSuffix(dir, string(filepath.Separator)))
 			}
 			return "", err
 		}
-		p := filepath.Join(rdir, base)
+		p = filepath.Join(rdir, base) // rdir has no link and no "..", base is a name
 		st, err := os.Lstat(p)
 		if err != nil || st.Mode()&os.ModeSymlink == 0 {
 			return p, nil
@@ -131,9 +140,9 @@ func resolve(path string) (string, error) {
 			return "", err
 		}
 		if !filepath.IsAbs(target) {
-			target = filepath.Join(rdir, target)
+			target = rdir + string(filepath.Separator) + target
 		}
-		abs = target
+		p = target
 	}
 	return "", errors.New("too many levels of symbolic links")
 }
@@ -147,6 +156,12 @@ func dsn(abs string, m mode) string {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(5000)")
 	switch m {
+	case reader:
+		// The owner reading: a connection that could write, so SQLite keeps
+		// its log and index as for any reader beside a writer and removes
+		// them when the last connection closes, but that runs no statement
+		// that writes, and no pragma that changes the file.
+		q.Add("_pragma", "query_only(1)")
 	case readOnly:
 		q.Add("mode", "ro")
 	case immutable:
@@ -172,6 +187,7 @@ type mode int
 
 const (
 	readWrite mode = iota // the catalog in WAL mode, for writers
+	reader                // reading, by a process that may write the files
 	readOnly              // changing nothing
 	immutable             // changing nothing, taking no locks
 	fresh                 // a new catalog under its temporary name
@@ -291,12 +307,6 @@ func openReadOnly(ctx context.Context, abs string, size int64) (*DB, error) {
 			return nil, err
 		}
 	}
-	// A catalog in WAL mode needs its index file (-shm) to be read, and a
-	// reader would create it, and the log, if they are missing: files a
-	// reader has no business leaving (they would belong to whoever ran
-	// stats, and could block the owner's next build), and cannot create
-	// in a directory it may not write. When neither is there no writer
-	// has the catalog open, and it is read as an immutable file.
 	db, err := sqlx.Open("sqlite", dsn(abs, readMode(abs, h)))
 	if err != nil {
 		return nil, translate(err)
@@ -313,13 +323,28 @@ func openReadOnly(ctx context.Context, abs string, size int64) (*DB, error) {
 }
 
 // readMode returns how to read the file at abs, whose header is h, without
-// leaving a file behind: immutable when it is in WAL mode and neither log
-// nor index is there (see openReadOnly), read-only otherwise.
+// leaving a file behind.
+//
+// A process that may write the catalog and its directory (its owner)
+// reads through a connection that could write but is held to queries
+// (reader): it shares SQLite's log and index with any build running, and
+// SQLite removes them when the last connection closes. Anyone else must
+// not create those files: they would belong to whoever ran stats, could
+// block the owner's next build, and cannot be made in a directory the
+// reader may not write. It reads a catalog in rollback-journal mode, or
+// one whose log and index are there (a build has it open), read-only,
+// using them as they are; and a catalog in WAL mode with neither as an
+// immutable file, as no writer has it open. (Should the owner start a
+// build while such a read runs, the read may see pages half changed: an
+// export then fails its count check, and a second run reads right.)
 func readMode(abs string, h header) mode {
-	if h.wal && fileSize(abs+"-wal") < 0 && fileSize(abs+"-shm") < 0 {
-		return immutable
+	switch {
+	case writable(abs) == nil:
+		return reader
+	case !h.wal || fileSize(abs+"-wal") >= 0 || fileSize(abs+"-shm") >= 0:
+		return readOnly
 	}
-	return readOnly
+	return immutable
 }
 
 // openWrite opens the existing file at abs of size bytes for writing,
@@ -437,15 +462,18 @@ func fillTemp(ctx context.Context, abs, tmp string, fill func(*DB) error) error 
 			return fmt.Errorf("%s was created by another process meanwhile; nothing written", abs)
 		}
 		return nil // another process made the catalog first: it is as good
-	default:
+	case noHardLinks(err) && fill == nil:
 		// A file system without hard links: rename, which replaces, so only
-		// while abs is still missing.
+		// while abs is still missing (a creator racing this one in that
+		// instant loses its empty catalog, never classes: fill is nil).
 		if _, serr := os.Lstat(abs); serr == nil {
 			return nil
 		}
 		if err := os.Rename(tmp, abs); err != nil {
 			return fmt.Errorf("create: %w", err)
 		}
+	default:
+		return fmt.Errorf("create %s: %w", abs, pathError(err))
 	}
 	syncDir(filepath.Dir(abs))
 	hook("linked")
@@ -484,10 +512,10 @@ func newTemp(abs string) (string, error) {
 
 // removeStale removes the temporary files that creations of the catalog at
 // abs left when killed. It does nothing while any process holds the build
-// lock: a creation in progress, or a build.
+// lock (a creation in progress, or a build), or where there are no locks
+// to tell.
 func removeStale(abs string) {
-	names, _ := filepath.Glob(globEscape(tempPrefix(abs)) + "*")
-	if len(names) == 0 {
+	if !canLock || len(stale(abs)) == 0 {
 		return
 	}
 	unlock, err := lockFile(abs + lockSuffix)
@@ -495,22 +523,22 @@ func removeStale(abs string) {
 		return
 	}
 	defer unlock()
-	names, _ = filepath.Glob(globEscape(tempPrefix(abs)) + "*")
-	for _, name := range names {
+	for _, name := range stale(abs) {
 		os.Remove(name)
 	}
 }
 
-// globEscape escapes the characters filepath.Match treats as special.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
+// stale returns the paths of the temporary files of new catalogs at abs.
+func stale(abs string) []string {
+	dir, prefix := filepath.Split(tempPrefix(abs))
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			out = append(out, filepath.Join(dir, e.Name()))
 		}
-		b.WriteRune(r)
 	}
-	return b.String()
+	return out
 }
 
 // syncFile flushes the file at path to disk.
@@ -553,16 +581,32 @@ func withLock(ctx context.Context, path string, take func(string) (func(), error
 	}
 }
 
-// writable checks that the catalog at abs can be written: the file, and
-// its directory, where SQLite keeps its log, index and journal.
+// writable checks that the catalog at abs can be written: the file, its
+// log and index where they exist, and otherwise its directory, where
+// SQLite makes them.
 func writable(abs string) error {
-	if err := access(abs); err != nil {
-		return fmt.Errorf("%w: cannot write %s: %v", ErrReadOnly, abs, err)
+	for _, f := range []string{abs, abs + "-wal", abs + "-shm"} {
+		if f != abs && fileSize(f) < 0 {
+			continue
+		}
+		if err := access(f); err != nil {
+			return fmt.Errorf("%w: cannot write %s: %v", ErrReadOnly, f, err)
+		}
 	}
 	if fileSize(abs+"-wal") >= 0 && fileSize(abs+"-shm") >= 0 {
 		return nil // SQLite needs to create nothing there
 	}
 	return writableDir(filepath.Dir(abs))
+}
+
+// pathError strips the paths from a *os.LinkError, which the caller's
+// message names.
+func pathError(err error) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // writableDir checks that files can be created in dir.

@@ -5,8 +5,10 @@ package main
 // during the creation of a catalog, and symlinked catalog paths.
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -363,5 +365,51 @@ func TestSymlinkBuildLock(t *testing.T) {
 	}
 	if out, _, err := runCLI(t, "--db", link, "stats"); err != nil {
 		t.Errorf("stats through the link during the build: %v\n%s", err, out)
+	}
+}
+
+// TestReadWhileBuildStarts starts an export, holds it part way (its pipe
+// full), starts a build of another n in the same catalog and lets it
+// commit and checkpoint, then reads the rest: the export is exactly the
+// one made before, as the reader shares the build's log.
+func TestReadWhileBuildStarts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds n=15 and part of 16")
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	if _, _, err := runCLI(t, "--db", db, "build", "15", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	want, _, err := runCLI(t, "--db", db, "export", "15", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	export := command(t, dir, "export", "15", "--format", "csv", "--db", db, "-q")
+	stdout, err := export.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := export.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReaderSize(stdout, 1<<10)
+	first, err := r.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The export now waits on its full pipe, in the middle of its read.
+	build, _ := startBuild(t, db, "16")
+	defer func() { build.Process.Kill(); build.Wait() }()
+	waitForUnits(t, db, 16, 3000) // well past the first checkpoints (1,000 pages of log each)
+	rest, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := export.Wait(); err != nil {
+		t.Fatalf("export beside the build: %v", err)
+	}
+	if got := first + string(rest); got != want {
+		t.Errorf("export beside a build that started during it: %d bytes, want the %d of before", len(got), len(want))
 	}
 }

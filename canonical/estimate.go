@@ -19,8 +19,8 @@ import (
 // searches them. EstimateNodes predicts the nodes from Knuth's estimator
 // (the one behind Cost), MeasureRate measures the rate by searching a
 // fixed sample of real constellations, and Rate.Estimate divides one by
-// the other. Neither searches the board being estimated, so the estimate
-// of n = 32 takes as long as that of n = 16: well under a second.
+// the other. Neither searches the board being estimated, so an estimate
+// takes under a second for any n (0.65 s for n = 32 on 2 cores).
 
 // Nodes returns the number of nodes of the constellation's search tree,
 // the tree whose size Cost estimates: the root, and every square of a free
@@ -103,7 +103,7 @@ func EstimateNodes(n int) float64 {
 // The sample MeasureRate searches: every calibrationStride-th
 // constellation of n = calibrationN, whose trees hold calibrationNodes
 // nodes in all (TestCalibrationNodes checks the figure). It is a fixed
-// amount of work, about 0.5 s of one core of a 2-core AMD EPYC, so the
+// amount of work, about 0.4 s of one core of a 2-core AMD EPYC, so the
 // measurement takes the same time whatever is estimated.
 const (
 	calibrationN      = 17
@@ -132,7 +132,7 @@ type Rate struct {
 // with workers goroutines (all cores when workers < 1): it searches a
 // fixed sample of constellations of n = 17 on them, as
 // CountConstellations would, and divides the sample's nodes by the time
-// the search took. The sample is about 3.5e7 nodes (0.25 s on both cores
+// the search took. The sample is about 3.5e7 nodes (0.2 s on both cores
 // of a 2-core AMD EPYC). The rate is that of the machine as it is loaded
 // at the time: other work running alongside slows it as it would slow the
 // count. It returns ctx.Err() if ctx is cancelled first.
@@ -186,11 +186,14 @@ type Estimate struct {
 // at rate r: EstimateNodes(n) nodes, in EstimateNodes(n) / r.PerSecond
 // seconds. It panics if n is outside 1..nqueens.MaxN.
 //
-// On a 2-core AMD EPYC, measured against count 15 to 18, the seconds are
-// within a factor of 1.5 of the time the count takes when the machine is
-// as loaded during the count as during MeasureRate; above n = 18 the
-// node estimate has not been checked against a search, but its estimator
-// is unbiased and each n above adds a row of the same kind.
+// Measured on a 2-core AMD EPYC shared with other work, against the best
+// of two runs of count 15, 16 and 17 and one of count 18 (0.12, 0.72,
+// 4.8 and 34 s), the seconds were 0.86 to 1.32 times the real time (0.10
+// to 0.11, 0.66 to 0.67, 5.3 to 5.8 and 42 to 45 s). The rate of the
+// sample is within 10% of the rate of the whole searches of n = 15 to 17;
+// what varies most is the load of the machine, which the short
+// calibration catches less well than a long count averages it. Above
+// n = 18 the estimate has not been checked against a search.
 func (r Rate) Estimate(n int) Estimate {
 	if err := nqueens.CheckN(n); err != nil {
 		panic("canonical: " + err.Error())

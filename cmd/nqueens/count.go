@@ -38,8 +38,8 @@ they are the K shards of one n, each once, and prints the combined counts.
 
 With --estimate it searches nothing and prints how long each count would
 take on this machine with --workers goroutines: the search-tree nodes that
-Knuth's estimator predicts, at the rate of a short calibration search (in
-all under 3 seconds for any n). Before a count it estimates at over a
+Knuth's estimator predicts, at the rate of a calibration search of 0.2 s
+(under a second for any n). Before a count it estimates at over a
 minute, count prints the estimate on stderr (unless --quiet).`,
 		Example: "  nqueens count 16\n  nqueens count 1-12 --json\n  nqueens count 25 --estimate\n  nqueens count 16 --engine classes\n" +
 			"  nqueens count 17 --shard 3/8 > part-3.json\n  nqueens count --combine part-*.json",

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -70,8 +71,11 @@ func (a *app) warnLong(ctx context.Context, n int) error {
 func (a *app) rate(ctx context.Context) (canonical.Rate, error) {
 	if a.measured == nil {
 		r, err := canonical.MeasureRate(ctx, a.cfg.Workers)
-		if err != nil {
-			return r, fmt.Errorf("count: interrupted while measuring the search rate")
+		switch {
+		case ctx.Err() != nil:
+			return r, errors.New("count: interrupted while measuring the search rate")
+		case err != nil:
+			return r, fmt.Errorf("count: %w", err)
 		}
 		a.measured = &r
 	}

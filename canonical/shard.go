@@ -59,7 +59,8 @@ func (u Unit) Cost() uint64 {
 		c, l, d := x.cols|bit, (x.ld|bit)<<1, (x.rd|bit)>>1
 		return node{^(c | l | d | s.block[r+1]), c, l, d}, r+1 < s.last
 	}
-	return knuth(seed, node{free0, cols0, ld0, rd0}, children, child)
+	sum, _ := knuth(seed, node{free0, cols0, ld0, rd0}, children, child)
+	return sum
 }
 
 // node is a node of a search tree as Cost walks it: the free squares of
@@ -73,11 +74,17 @@ type node struct{ free, cols, ld, rd uint32 }
 // the children of node x at depth i in kids (as the bits of the squares
 // placed) and returns how many; child returns the node that placing bit
 // below x reaches, and false if the walk stops there.
-func knuth(seed uint64, root node, children func(i int, x node, kids *[nqueens.MaxN]uint32) int, child func(i int, x node, bit uint32) (node, bool)) uint64 {
+//
+// It returns the estimate twice: sum, in whole nodes, adds each path's
+// share rounded down and saturates at 2^64-1 (the cost that sharding
+// balances, which must not change between versions); mean is the same
+// mean in floating point, neither rounded nor saturated (the estimate of
+// EstimateNodes, which small trees and n = 32 would otherwise bias).
+func knuth(seed uint64, root node, children func(i int, x node, kids *[nqueens.MaxN]uint32) int, child func(i int, x node, bit uint32) (node, bool)) (sum uint64, mean float64) {
 	rng := seed
-	var sum uint64
 	for range costProbes {
 		est, nodes := uint64(1), uint64(1)
+		estF, nodesF := 1.0, 1.0
 		x := root
 		for i := 0; ; i++ {
 			var kids [nqueens.MaxN]uint32
@@ -87,6 +94,8 @@ func knuth(seed uint64, root node, children func(i int, x node, kids *[nqueens.M
 			}
 			est = satMul(est, uint64(k))
 			nodes = satAdd(nodes, est)
+			estF *= float64(k)
+			nodesF += estF
 			rng = splitmix(rng)
 			var more bool
 			if x, more = child(i, x, kids[rng%uint64(k)]); !more {
@@ -94,8 +103,9 @@ func knuth(seed uint64, root node, children func(i int, x node, kids *[nqueens.M
 			}
 		}
 		sum = satAdd(sum, nodes/costProbes)
+		mean += nodesF / costProbes
 	}
-	return max(sum, 1)
+	return max(sum, 1), mean
 }
 
 // splitmix returns the next state of a SplitMix64 generator, which is also
@@ -202,11 +212,18 @@ func ShardUnits(n, i, k int) ([]Unit, []int, error) {
 // over random paths, seeded by the constellation alone, down to the rows
 // the search looks up.
 func (c Constellation) Cost() uint64 {
+	sum, _ := c.knuth()
+	return sum
+}
+
+// knuth returns Cost and the same estimate in floating point, neither
+// rounded nor saturated (see knuth).
+func (c Constellation) knuth() (sum uint64, mean float64) {
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
 	p.prepare(c)
 	if p.rows < 2 || p.free0 == 0 {
-		return 1
+		return 1, 1
 	}
 	seed := splitmix(uint64(c.n)<<32 | uint64(c.a)<<24 | uint64(c.b)<<16 | uint64(c.k)<<8 | uint64(c.l))
 	children := func(i int, x node, kids *[nqueens.MaxN]uint32) int {

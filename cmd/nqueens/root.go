@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/config"
 )
 
@@ -39,6 +40,8 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	prof   *os.File
+	// measured is the search rate, once count has measured it.
+	measured *canonical.Rate
 }
 
 // startProfile starts CPU profiling if --cpuprofile names a file, which

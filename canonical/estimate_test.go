@@ -1,0 +1,131 @@
+package canonical_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/nqueens/nqueens/canonical"
+)
+
+// TestEstimateNodes checks the node estimate against the nodes the search
+// visits, counted by Nodes.
+func TestEstimateNodes(t *testing.T) {
+	tests := []struct {
+		n      int
+		factor float64 // the largest ratio allowed either way
+	}{
+		{n: 1, factor: 1},
+		{n: 3, factor: 1}, // no constellations, no nodes
+		{n: 4, factor: 1},
+		{n: 8, factor: 1.1},
+		{n: 10, factor: 1.1},
+		{n: 11, factor: 1.1},
+		{n: 12, factor: 1.1},
+		{n: 13, factor: 1.1},
+		{n: 14, factor: 1.1},
+	}
+	for _, tt := range tests {
+		var nodes uint64
+		for _, c := range canonical.Constellations(tt.n) {
+			nodes += c.Nodes()
+		}
+		got := canonical.EstimateNodes(tt.n)
+		if nodes == 0 && got == 0 {
+			continue
+		}
+		if ratio := got / float64(nodes); ratio > tt.factor || ratio < 1/tt.factor {
+			t.Errorf("n=%d: EstimateNodes = %.0f, the search visits %d nodes (ratio %.3f, want within %g)", tt.n, got, nodes, ratio, tt.factor)
+		}
+	}
+}
+
+// TestEstimateNodesGrows checks the estimate where it samples and where
+// Cost saturates: finite, and each n a few times the one before (7 near
+// n = 18).
+func TestEstimateNodesGrows(t *testing.T) {
+	ns := []int{20, 32}
+	if testing.Short() {
+		ns = ns[:1]
+	}
+	for _, n := range ns {
+		prev, e := canonical.EstimateNodes(n-1), canonical.EstimateNodes(n)
+		if math.IsInf(e, 0) || math.IsNaN(e) || e < 4*prev || e > 16*prev {
+			t.Errorf("n=%d: EstimateNodes = %.3g, n=%d's is %.3g: want 4 to 16 times as many", n, e, n-1, prev)
+		}
+	}
+}
+
+func TestRateEstimate(t *testing.T) {
+	nodes := canonical.EstimateNodes(12)
+	tests := []struct {
+		name string
+		rate canonical.Rate
+		want float64
+	}{
+		{"measured", canonical.Rate{Workers: 2, Cores: 2, PerSecond: 1e6}, nodes / 1e6},
+		{"zero rate", canonical.Rate{Workers: 1, Cores: 1}, math.Inf(1)},
+		{"floor", canonical.MinRate(1), nodes / canonical.MinRate(1).PerSecond},
+	}
+	for _, tt := range tests {
+		e := tt.rate.Estimate(12)
+		if e.N != 12 || e.Nodes != nodes || e.Seconds != tt.want || e.Workers != tt.rate.Workers || e.Cores != tt.rate.Cores {
+			t.Errorf("%s: Estimate(12) = %+v, want %.0f nodes in %g seconds", tt.name, e, nodes, tt.want)
+		}
+		if at := e.At(canonical.Rate{Workers: 4, Cores: 4, PerSecond: 2e6}); at.Nodes != nodes || at.Seconds != nodes/2e6 || at.Workers != 4 {
+			t.Errorf("%s: At = %+v, want %.0f nodes in %g seconds on 4 workers", tt.name, at, nodes, nodes/2e6)
+		}
+	}
+	if r := canonical.MinRate(3); r.Workers != 3 || r.Cores < 1 || r.Cores > 3 || r.PerSecond <= 0 {
+		t.Errorf("MinRate(3) = %+v", r)
+	}
+}
+
+func TestMeasureRateCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := canonical.MeasureRate(ctx, 1); err != context.Canceled {
+		t.Errorf("MeasureRate of a cancelled context: err = %v, want context.Canceled", err)
+	}
+}
+
+func ExampleEstimateNodes() {
+	var nodes uint64
+	for _, c := range canonical.Constellations(12) {
+		nodes += c.Nodes()
+	}
+	fmt.Printf("n=12: about %.0f nodes, %d in fact\n", canonical.EstimateNodes(12), nodes)
+	// Output: n=12: about 94785 nodes, 94714 in fact
+}
+
+func ExampleMeasureRate() {
+	r, err := canonical.MeasureRate(context.Background(), 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e := r.Estimate(20)
+	fmt.Printf("n=20: %.2g nodes; seconds positive: %t\n", e.Nodes, e.Seconds > 0)
+	// Output: n=20: 3.7e+11 nodes; seconds positive: true
+}
+
+// BenchmarkMeasureRate measures the calibration, which count --estimate
+// and a long count run before they start.
+func BenchmarkMeasureRate(b *testing.B) {
+	for b.Loop() {
+		canonical.MeasureRate(context.Background(), 0)
+	}
+}
+
+// BenchmarkEstimateNodes measures the node estimate of a sampled n and of
+// the largest.
+func BenchmarkEstimateNodes(b *testing.B) {
+	for _, n := range []int{18, 32} {
+		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
+			for b.Loop() {
+				canonical.EstimateNodes(n)
+			}
+		})
+	}
+}

@@ -34,6 +34,7 @@
 package output
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,10 @@ type Options struct {
 	// "output nqueens.db: is <Protected>; choose another file". Empty means
 	// "a protected file".
 	Protected string
+	// Context, when not nil, ends the wait to open a device or FIFO (a
+	// named pipe no one reads yet) when it is done: Write then returns an
+	// error wrapping its error.
+	Context context.Context
 }
 
 // Write calls write with a writer to the file at path, following the rules
@@ -87,7 +92,7 @@ func Write(path string, opts Options, write func(io.Writer) error) error {
 	case err == nil && st.IsDir():
 		return fmt.Errorf("output %s: is a directory", path)
 	case err == nil && !st.Mode().IsRegular():
-		return writeThrough(path, write)
+		return writeThrough(opts.Context, path, write)
 	case errors.Is(err, fs.ErrNotExist):
 		st = nil // a new file, or a dangling link's target
 	case err != nil:
@@ -217,9 +222,33 @@ func canonical(path string) string {
 }
 
 // writeThrough writes to the existing file at path, not a regular file, as
-// it is.
-func writeThrough(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+// it is. Opening a FIFO waits for a reader: until ctx, if not nil, is done.
+func writeThrough(ctx context.Context, path string, write func(io.Writer) error) error {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		ch <- opened{f, err}
+	}()
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
+	}
+	var o opened
+	select {
+	case o = <-ch:
+	case <-done:
+		go func() { // the open may still succeed: close what it opens
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return fmt.Errorf("output %s: interrupted while waiting for a reader: %w", path, ctx.Err())
+	}
+	f, err := o.f, o.err
 	if err != nil {
 		return fmt.Errorf("output %s: %w", path, reason(err))
 	}

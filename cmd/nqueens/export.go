@@ -156,7 +156,7 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 	if out == "" {
 		return write(a.stdout)
 	}
-	return a.writeOutput(out, write, "wrote %s of n=%d", plural(want, "layout"), n)
+	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", plural(want, "layout"), n)
 }
 
 // progressFromLayouts is the smallest export that shows progress.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +12,9 @@ import (
 
 // outputOptions are the rules for a file named on the command line: "-"
 // is stdout, and the catalog's files are never written.
-func (a *app) outputOptions() output.Options {
+func (a *app) outputOptions(ctx context.Context) output.Options {
 	return output.Options{
+		Context:   ctx,
 		Stdout:    a.stdout,
 		Protect:   store.Files(a.cfg.DB),
 		Protected: "the catalog (or one of its files)",
@@ -22,7 +24,7 @@ func (a *app) outputOptions() output.Options {
 // checkOutput refuses path, as bad usage, if it is one of the catalog's
 // files.
 func (a *app) checkOutput(path string) error {
-	if err := output.Check(path, a.outputOptions()); err != nil {
+	if err := output.Check(path, a.outputOptions(nil)); err != nil {
 		return usageError{err}
 	}
 	return nil
@@ -30,8 +32,8 @@ func (a *app) checkOutput(path string) error {
 
 // writeOutput writes to path ("-" for stdout) by output.Write and reports
 // what it wrote with msg unless that went to stdout.
-func (a *app) writeOutput(path string, write func(io.Writer) error, msg string, args ...any) error {
-	err := output.Write(path, a.outputOptions(), write)
+func (a *app) writeOutput(ctx context.Context, path string, write func(io.Writer) error, msg string, args ...any) error {
+	err := output.Write(path, a.outputOptions(ctx), write)
 	if errors.Is(err, output.ErrProtected) {
 		return usageError{err}
 	}

@@ -169,3 +169,24 @@ func TestSignalStopsMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalStopsWaitForFIFOReader interrupts solve -o FIFO while it waits
+// for a reader of the FIFO: it ends with status 1 and one line.
+func TestSignalStopsWaitForFIFOReader(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd, stderr, guardFired := startReady(t, dir, nil, "solve", "8", "-o", "fifo")
+	cmd.Process.Signal(syscall.SIGINT)
+	rest, _ := io.ReadAll(stderr)
+	err := cmd.Wait()
+	if guardFired() {
+		t.Fatal("solve -o FIFO did not end within 30s of SIGINT")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitError ||
+		!regexp.MustCompile(`^nqueens: output fifo: interrupted while waiting for a reader: context canceled\n$`).Match(rest) {
+		t.Errorf("exit %v, stderr %q", err, rest)
+	}
+}

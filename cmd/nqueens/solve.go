@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,7 @@ complete, and the catalog's files are refused.`,
 					return err
 				}
 			}
-			return a.solve(n, format, out)
+			return a.solve(cmd.Context(), n, format, out)
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(solveFormats, ", "))
@@ -68,7 +69,7 @@ complete, and the catalog's files are refused.`,
 	return cmd
 }
 
-func (a *app) solve(n int, format, out string) error {
+func (a *app) solve(ctx context.Context, n int, format, out string) error {
 	cols, err := nqueens.Construct(n)
 	if errors.Is(err, nqueens.ErrNoSolution) {
 		return fmt.Errorf("solve: n=%d has no solution: no %d queens fit on a %dx%d board without attacking each other (every n >= 4 has one)", n, n, n, n)
@@ -97,7 +98,7 @@ func (a *app) solve(n int, format, out string) error {
 	if out == "" {
 		return write(a.stdout)
 	}
-	return a.writeOutput(out, write, "wrote a solution of n=%d", n)
+	return a.writeOutput(ctx, out, write, "wrote a solution of n=%d", n)
 }
 
 // writeSolution writes cols in format; errors surface at the flush.

@@ -30,26 +30,7 @@ type Build struct {
 	Seconds float64 `db:"seconds" json:"seconds"`
 	// Shard says which shard of n's work units the build holds; it is the
 	// zero Shard for a build of the whole board.
-	Shard Shard `db:"-" json:"-"`
-}
-
-// Shard names one of Count disjoint slices of the work units of a board
-// (see canonical.Shards): the one numbered Index, from 0. The zero Shard
-// stands for the whole board.
-type Shard struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
-}
-
-// IsWhole reports whether s stands for the whole board.
-func (s Shard) IsWhole() bool { return s.Count == 0 }
-
-// String returns "I/K", or "whole" for the whole board.
-func (s Shard) String() string {
-	if s.IsWhole() {
-		return "whole"
-	}
-	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+	Shard nqueens.Shard `db:"-" json:"-"`
 }
 
 // buildRow is the scan target for a builds row.
@@ -90,7 +71,7 @@ func (r buildRow) build() Build {
 			Orbit8: r.Orbit8, Orbit4: r.Orbit4, Orbit2: r.Orbit2, Orbit1: r.Orbit1},
 		Complete: r.Complete, UnitsDone: r.UnitsDone, UnitsTotal: r.UnitsTotal,
 		Seconds: r.Seconds,
-		Shard:   Shard{Index: r.ShardIndex, Count: r.ShardCount},
+		Shard:   nqueens.Shard{Index: r.ShardIndex, Count: r.ShardCount},
 	}
 	b.StartedAt, _ = time.Parse(time.RFC3339Nano, r.StartedAt)
 	if r.FinishedAt.Valid {
@@ -138,7 +119,7 @@ func (db *DB) getBuild(ctx context.Context, q sqlx.QueryerContext, n int) (Build
 type Builder struct {
 	db     *DB
 	n      int
-	shard  Shard
+	shard  nqueens.Shard
 	unlock func()
 	ctx    context.Context // not cancelled by the caller's cancellation: writes finish
 
@@ -170,14 +151,14 @@ const (
 // classes are dropped and the build starts over. The caller must call
 // Finish or Close.
 func (db *DB) Begin(ctx context.Context, n, unitsTotal int) (*Builder, error) {
-	return db.BeginShard(ctx, n, Shard{}, unitsTotal)
+	return db.BeginShard(ctx, n, nqueens.Shard{}, unitsTotal)
 }
 
 // BeginShard is Begin for one shard of n's work units, unitsTotal of them,
 // in a shard catalog (see Merge). A catalog holds each n either whole or
 // as one shard: if it already holds a build of n for another shard, or
 // whole, BeginShard fails with an error wrapping ErrShardMismatch.
-func (db *DB) BeginShard(ctx context.Context, n int, shard Shard, unitsTotal int) (*Builder, error) {
+func (db *DB) BeginShard(ctx context.Context, n int, shard nqueens.Shard, unitsTotal int) (*Builder, error) {
 	if err := nqueens.CheckN(n); err != nil {
 		return nil, err
 	}
@@ -481,7 +462,7 @@ func (b *Builder) release() {
 }
 
 // describeShard says what a build of s holds, for messages.
-func describeShard(s Shard) string {
+func describeShard(s nqueens.Shard) string {
 	if s.IsWhole() {
 		return "the whole board"
 	}

@@ -25,7 +25,7 @@ func buildShard(t *testing.T, dir string, n, i, k int) *store.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := db.BeginShard(ctx, n, store.Shard{Index: i, Count: k}, len(units))
+	b, err := db.BeginShard(ctx, n, nqueens.Shard{Index: i, Count: k}, len(units))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 	other := buildShard(t, dir, n, 1, 2)
 	unfinished := open(t, filepath.Join(dir, "unfinished.db"))
 	units, _, _ := canonical.ShardUnits(n, 2, 3)
-	b, err := unfinished.BeginShard(ctx, n, store.Shard{Index: 2, Count: 3}, len(units))
+	b, err := unfinished.BeginShard(ctx, n, nqueens.Shard{Index: 2, Count: 3}, len(units))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 func TestBeginShardRefusesAnotherShard(t *testing.T) {
 	db := buildShard(t, t.TempDir(), 8, 0, 2)
 	units, _, _ := canonical.ShardUnits(8, 1, 2)
-	if _, err := db.BeginShard(ctx, 8, store.Shard{Index: 1, Count: 2}, len(units)); !errors.Is(err, store.ErrShardMismatch) {
+	if _, err := db.BeginShard(ctx, 8, nqueens.Shard{Index: 1, Count: 2}, len(units)); !errors.Is(err, store.ErrShardMismatch) {
 		t.Errorf("BeginShard of shard 1/2 over 0/2: %v, want ErrShardMismatch", err)
 	}
 	if _, err := db.Begin(ctx, 8, len(canonical.Units(8))); !errors.Is(err, store.ErrShardMismatch) {
@@ -196,7 +196,7 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 		db := open(t, filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
 		for _, n := range []int{8, 10} {
 			units, _, _ := canonical.ShardUnits(n, i, 2)
-			b, err := db.BeginShard(ctx, n, store.Shard{Index: i, Count: 2}, len(units))
+			b, err := db.BeginShard(ctx, n, nqueens.Shard{Index: i, Count: 2}, len(units))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -52,7 +52,7 @@ skipped; an interrupted build resumes where it stopped. n above max_build_n
 	return cmd
 }
 
-func (a *app) build(ctx context.Context, ns []int, shard store.Shard) error {
+func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 	for _, n := range ns {
 		if n > a.cfg.MaxBuildN {
 			k, _ := nqueens.KnownCounts(n)
@@ -100,7 +100,7 @@ var testHookUnitAdded func(unit int)
 
 // buildOne builds n, or the given shard of it, whose work units are
 // units, into db, or resumes its build.
-func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Shard, units []canonical.Unit) error {
+func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.Shard, units []canonical.Unit) error {
 	if b, err := db.Build(ctx, n); err == nil && b.Complete && b.Shard == shard {
 		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), plural(b.Unique, "class"), plural(b.Total, "solution"))
 		return nil
@@ -150,7 +150,7 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard store.Sha
 }
 
 // shardSuffix is " shard I/K" for a shard, nothing for the whole board.
-func shardSuffix(s store.Shard) string {
+func shardSuffix(s nqueens.Shard) string {
 	if s.IsWhole() {
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -74,7 +75,7 @@ type buildJSON struct {
 	FinishedAt string  `json:"finished_at,omitempty"`
 	Seconds    float64 `json:"seconds"`
 	// Shard is set for a shard build (build --shard): which of how many.
-	Shard *store.Shard `json:"shard,omitempty"`
+	Shard *nqueens.Shard `json:"shard,omitempty"`
 }
 
 func statsJSON(builds []store.Build) []buildJSON {

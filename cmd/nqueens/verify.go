@@ -47,7 +47,7 @@ type verifyJSON struct {
 	Problems []string `json:"problems"`
 	// Shard is set when the catalog holds a shard of n (build --shard):
 	// its classes are checked, the published counts are not.
-	Shard *store.Shard `json:"shard,omitempty"`
+	Shard *nqueens.Shard `json:"shard,omitempty"`
 }
 
 // maxProblems bounds the mismatches reported per n.
@@ -221,7 +221,7 @@ func verifyBuild(ctx context.Context, db *store.DB, b store.Build) (verifyJSON, 
 }
 
 // describe names what a build of s searches, for messages.
-func describe(s store.Shard) string {
+func describe(s nqueens.Shard) string {
 	if s.IsWhole() {
 		return "the whole board"
 	}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/store"
+)
+
+func (a *app) mergeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "merge OUT.db SHARD.db...",
+		Short: "Merge the shard catalogs of build --shard into one catalog",
+		Long: `Merge joins shard catalogs, each written by build --shard I/K, into the
+catalog OUT.db (created if missing). For every n the shards hold, all K
+shards must be given, each once, each complete, all of the same K; then the n
+is written to OUT.db in one transaction and marked complete, as if built on
+one machine. Anything else is refused, naming the shard at fault, and OUT.db
+is left as it was. OUT.db must not already hold the n.`,
+		Example: "  nqueens merge catalog.db shard-*.db",
+		Args:    minArgs(2, "the output catalog, then the shard catalogs"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			err := a.merge(cmd.Context(), args[0], args[1:])
+			if err != nil && cmd.Context().Err() != nil {
+				return fmt.Errorf("merge interrupted: nothing written to %s", args[0])
+			}
+			return err
+		},
+	}
+}
+
+func (a *app) merge(ctx context.Context, out string, files []string) error {
+	var parts []*store.DB
+	defer func() {
+		for _, p := range parts {
+			p.Close()
+		}
+	}()
+	var ns []int
+	for i, f := range files {
+		if slices.Contains(files[:i], f) {
+			return usageError{fmt.Errorf("merge: %s is named twice", f)}
+		}
+		db, err := store.Open(ctx, f, store.Options{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		parts = append(parts, db)
+		builds, err := db.Builds(ctx)
+		if err != nil {
+			return err
+		}
+		var these []int
+		for _, b := range builds {
+			if b.Shard.IsWhole() {
+				return fmt.Errorf("merge: %s holds n=%d whole, not a shard: only catalogs written by build --shard merge", f, b.N)
+			}
+			units, _, err := shardUnits(b.N, b.Shard)
+			if err != nil {
+				return fmt.Errorf("merge: %s: %w", f, err)
+			}
+			if b.UnitsTotal != len(units) {
+				return fmt.Errorf("merge: %s: shard %s of n=%d has %d work units, this nqueens splits it into %d: made by another version?",
+					f, b.Shard, b.N, b.UnitsTotal, len(units))
+			}
+			these = append(these, b.N)
+		}
+		if len(these) == 0 {
+			return fmt.Errorf("merge: %s holds no shard", f)
+		}
+		if i > 0 && !slices.Equal(these, ns) {
+			return fmt.Errorf("merge: %s holds n=%s, %s holds n=%s: shards of different boards", f, joinInts(these), files[0], joinInts(ns))
+		}
+		ns = these
+	}
+	units := make(map[int]int, len(ns))
+	for _, n := range ns {
+		units[n] = len(canonical.Units(n))
+	}
+	a.logf("merging n=%s from %d shard catalogs into %s", joinInts(ns), len(parts), out)
+	merged, err := store.Merge(ctx, out, units, parts)
+	if err != nil {
+		return err
+	}
+	for _, b := range merged {
+		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(parts), out, plural(b.Unique, "class"), plural(b.Total, "solution"))
+	}
+	return writeBuildTable(a.stdout, merged)
+}
+
+// joinInts writes a list of numbers separated by commas.
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}

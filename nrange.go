@@ -16,16 +16,16 @@ func ParseN(s string) (int, error) {
 		return 0, fmt.Errorf("n must be a number between 1 and %d, got an empty string", MaxN)
 	}
 	if len(s) > maxDigits {
-		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, quoteShort(s))
+		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(s))
 	}
 	for i := range len(s) {
 		if s[i] < '0' || s[i] > '9' {
-			return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, quoteShort(s))
+			return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(s))
 		}
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, quoteShort(s))
+		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(s))
 	}
 	if err := CheckN(n); err != nil {
 		return 0, err
@@ -49,26 +49,26 @@ func ParseNList(s string) ([]int, error) {
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
-			return nil, fmt.Errorf("list of n %s has an empty item", quoteShort(s))
+			return nil, fmt.Errorf("list of n %s has an empty item", Quote(s))
 		}
 		lo, hi, isRange := strings.Cut(part, "-")
 		if isRange && lo == "" {
-			return nil, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, quoteShort(part))
+			return nil, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(part))
 		}
 		if isRange && hi == "" {
-			return nil, fmt.Errorf("range %s has no end: write it like 4-12", quoteShort(part))
+			return nil, fmt.Errorf("range %s has no end: write it like 4-12", Quote(part))
 		}
 		a, err := ParseN(lo)
 		if err != nil {
-			return nil, fmt.Errorf("in %s: %w", quoteShort(part), err)
+			return nil, fmt.Errorf("in %s: %w", Quote(part), err)
 		}
 		b := a
 		if isRange {
 			if b, err = ParseN(hi); err != nil {
-				return nil, fmt.Errorf("in range %s: %w", quoteShort(part), err)
+				return nil, fmt.Errorf("in range %s: %w", Quote(part), err)
 			}
 			if b < a {
-				return nil, fmt.Errorf("range %s runs backwards: write %d-%d", quoteShort(part), b, a)
+				return nil, fmt.Errorf("range %s runs backwards: write %d-%d", Quote(part), b, a)
 			}
 		}
 		for n := a; n <= b; n++ {
@@ -83,8 +83,12 @@ func ParseNList(s string) ([]int, error) {
 	return out, nil
 }
 
-// quoteShort quotes s for an error message, cutting it if it is long.
-func quoteShort(s string) string {
+// Quote quotes a value for an error message, as strconv.Quote does, cut
+// to its first 40 bytes (and the length said) if it is longer, so that a
+// message stays one short line however long the value: Quote("33") is
+// "\"33\"", a 10 MB argument comes out as 40 bytes, "..." and its length.
+// Every package of nqueens quotes values in messages with it.
+func Quote(s string) string {
 	const max = 40
 	if len(s) > max {
 		return strconv.Quote(s[:max]) + fmt.Sprintf("... (%d bytes)", len(s))

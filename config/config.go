@@ -147,7 +147,7 @@ func CheckEnv(lookup func(string) (string, bool)) error {
 			continue
 		}
 		if _, err := k.Parse(s); err != nil {
-			return fmt.Errorf("%s=%s: %w", k.Env, quote(s), err)
+			return fmt.Errorf("%s=%s: %w", k.Env, nqueens.Quote(s), err)
 		}
 	}
 	return nil
@@ -201,9 +201,9 @@ func ParseYAML(name string, data []byte) (map[string]any, error) {
 		k, ok := Lookup(kn.Value)
 		if !ok {
 			if s := Suggest(kn.Value); s != "" {
-				return nil, fmt.Errorf("%s: unknown key %s (did you mean %q?)", name, quote(kn.Value), s)
+				return nil, fmt.Errorf("%s: unknown key %s (did you mean %q?)", name, nqueens.Quote(kn.Value), s)
 			}
-			return nil, fmt.Errorf("%s: unknown key %s: want %s", name, quote(kn.Value), keyList(" or "))
+			return nil, fmt.Errorf("%s: unknown key %s: want %s", name, nqueens.Quote(kn.Value), keyList(" or "))
 		}
 		if line, dup := lines[k.Name]; dup {
 			return nil, fmt.Errorf("%s: key %q given twice (lines %d and %d)", name, k.Name, line, kn.Line)
@@ -261,10 +261,10 @@ func show(n *yaml.Node) string {
 	case tag == "!!null" && n.Value == "":
 		return "no value"
 	case tag == "!!str":
-		return quote(n.Value)
+		return nqueens.Quote(n.Value)
 	}
-	if len(n.Value) > maxShown {
-		return n.Value[:maxShown] + "..."
+	if q := nqueens.Quote(n.Value); q != strconv.Quote(n.Value) {
+		return q // cut short
 	}
 	return n.Value
 }
@@ -325,17 +325,6 @@ func distance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// maxShown is how much of a value a message shows.
-const maxShown = 40
-
-// quote quotes s for a message, cut short if it is long.
-func quote(s string) string {
-	if len(s) > maxShown {
-		return strconv.Quote(s[:maxShown]) + "..."
-	}
-	return strconv.Quote(s)
 }
 
 // oneLine keeps a message on one line.

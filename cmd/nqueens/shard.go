@@ -63,13 +63,7 @@ func parseShard(s string, getenv func(string) string) (nqueens.Shard, error) {
 }
 
 // quote quotes a value for a message, cut short if it is long.
-func quote(s string) string {
-	const max = 40
-	if len(s) > max {
-		return strconv.Quote(s[:max]) + "..."
-	}
-	return strconv.Quote(s)
-}
+func quote(s string) string { return nqueens.Quote(s) }
 
 // shardFlag reads and parses cmd's --shard flag: the zero Shard if unset.
 func shardFlag(cmd *cobra.Command) (nqueens.Shard, error) {

@@ -133,14 +133,25 @@ func appendCols(buf []byte, cols []int32, sep byte) []byte {
 }
 
 // appendRow appends one row of a board of n with its queen in column c:
-// 'Q' there and '.' elsewhere.
-func appendRow(buf []byte, n, c int) []byte {
+// 'Q' there and '.' elsewhere, the squares separated by sep.
+func appendRow(buf []byte, n, c int, sep string) []byte {
 	for k := range n {
+		if k > 0 {
+			buf = append(buf, sep...)
+		}
 		if k == c {
 			buf = append(buf, 'Q')
 		} else {
 			buf = append(buf, '.')
 		}
+	}
+	return buf
+}
+
+// appendGrid appends the board of cols a row a line (see appendRow).
+func appendGrid(buf []byte, cols []int32, sep string) []byte {
+	for _, c := range cols {
+		buf = append(appendRow(buf, len(cols), int(c), sep), '\n')
 	}
 	return buf
 }
@@ -153,7 +164,7 @@ func appendBoard(buf []byte, cols []int32) []byte {
 		if r > 0 {
 			buf = append(buf, ',')
 		}
-		buf = append(appendRow(append(buf, '"'), len(cols), int(c)), '"')
+		buf = append(appendRow(append(buf, '"'), len(cols), int(c), ""), '"')
 	}
 	return append(buf, ']')
 }

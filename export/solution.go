@@ -96,16 +96,12 @@ func WriteSolution(w io.Writer, format string, cols []int32) error {
 	case "leetcode":
 		b.buf = appendBoard(b.buf, cols)
 	case "grid":
-		for _, c := range cols {
-			b.buf = append(appendRow(b.buf, n, int(c)), '\n')
-			b.put()
-		}
-	}
-	if format != "grid" {
-		b.buf = append(b.buf, '\n')
+		b.buf = appendGrid(b.buf, cols, "")
+		b.put()
+		return b.finish("")
 	}
 	b.put()
-	return b.finish("")
+	return b.finish("\n")
 }
 
 // putCols appends cols separated by sep and writes them, a few thousand

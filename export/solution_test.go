@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,19 +33,7 @@ func TestSolutionGolden(t *testing.T) {
 				if err := export.WriteSolution(&buf, format, construct(t, n)); err != nil {
 					t.Fatal(err)
 				}
-				path := filepath.Join("testdata", name+".golden")
-				if *update {
-					if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(buf.Bytes(), want) {
-					t.Errorf("%s differs from %s:\n%s", format, path, buf.Bytes())
-				}
+				golden(t, name, buf.Bytes())
 			})
 		}
 	}

@@ -21,7 +21,7 @@ import (
 //
 // The board is drawn with box-drawing characters and ♛ for a queen, or
 // with ASCII set, 'Q' for a queen and '.' for an empty square separated by
-// spaces. Each board is written to w as soon as it is drawn, unbuffered.
+// spaces. Each board is written to w as soon as it is drawn.
 type Text struct {
 	// ASCII draws the board with Q and . instead of box-drawing characters.
 	ASCII bool
@@ -29,23 +29,17 @@ type Text struct {
 	// says "class 3 of 12" rather than "class 3".
 	Classes uint64
 
-	w     io.Writer
-	buf   []byte
-	count int
-	err   error
+	base
 }
 
 // NewText returns a Text writer to w that draws with box-drawing
 // characters; set ASCII and Classes before the first Write. The caller
 // must call Close.
-func NewText(w io.Writer) *Text { return &Text{w: w} }
+func NewText(w io.Writer) *Text { return &Text{base: newBase(w)} }
 
 // Write draws one layout and writes it. It returns the first error of w.
 func (t *Text) Write(l nqueens.Layout) error {
-	if t.err != nil {
-		return t.err
-	}
-	buf := t.buf[:0]
+	buf := t.buf
 	if t.count > 0 {
 		buf = append(buf, '\n')
 	}
@@ -67,13 +61,14 @@ func (t *Text) Write(l nqueens.Layout) error {
 		buf = appendBox(buf, l.Placement)
 	}
 	t.buf = buf
-	_, t.err = t.w.Write(buf)
+	if t.put() == nil {
+		t.err = t.w.Flush()
+	}
 	return t.err
 }
 
-// Close returns the first error met while writing, if any; there is
-// nothing to flush.
-func (t *Text) Close() error { return t.err }
+// Close returns the first error met while writing, if any.
+func (t *Text) Close() error { return t.finish("") }
 
 // appendBox appends the board of p drawn with box-drawing characters, a
 // queen as ♛.

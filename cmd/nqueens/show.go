@@ -60,10 +60,7 @@ func (a *app) show(ctx context.Context, n int, class int64, limit int, ascii boo
 	}
 	classes := db.Classes(ctx, n)
 	if class > 0 {
-		if uint64(class) > b.Unique {
-			return usageError{fmt.Errorf("n=%d has %s, no class %d", n, plural(b.Unique, "class"), class)}
-		}
-		l, err := db.Class(ctx, n, class)
+		l, err := classK(ctx, db, b, class)
 		if err != nil {
 			return err
 		}

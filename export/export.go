@@ -1,10 +1,14 @@
-// Package export writes N-Queens layouts as bytes: a JSON array of objects,
-// newline-delimited JSON (one object a line), CSV with a header row,
-// LeetCode 51's array of string grids, an SVG image of one board, or an
-// HTML page of small boards. Writers
-// stream: each layout is encoded as it comes, through a buffer, so an
-// export of millions of layouts holds only one at a time. They never touch
-// the catalog; the caller feeds them layouts in the order it wants written.
+// Package export owns every output format of N-Queens, from placements to
+// bytes. It writes layouts (a class, its placement, orbit and symmetry) as
+// a JSON array of objects, newline-delimited JSON (one object a line), CSV
+// with a header row, LeetCode 51's array of string grids, an SVG image of
+// one board, an HTML page of small boards (see New and Formats), or boards
+// drawn in text (Text). WriteSolution writes a bare solution, columns with
+// no class, for boards of up to nqueens.MaxConstructN, in the same JSON and
+// CSV objects minus the class fields (see SolutionFormats). Writers stream:
+// each layout is encoded as it comes, through a buffer, so an export of
+// millions of layouts holds only one at a time. They never touch the
+// catalog; the caller feeds them layouts in the order it wants written.
 //
 // Every writer follows encoding/csv: NewX(w) wraps an io.Writer, Write adds
 // one layout, and Close flushes the buffer and ends the document (a JSON

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -158,4 +159,26 @@ func BenchmarkSolutionNDJSON(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func ExampleSolutionFormat() {
+	format, err := export.SolutionFormat("NDJSON")
+	fmt.Println(format, err)
+	_, err = export.SolutionFormat("xml")
+	fmt.Println(err)
+	// Output:
+	// ndjson <nil>
+	// unknown format "xml": must be one of text, json, ndjson, csv, leetcode, grid, svg
+}
+
+func ExampleDraws() {
+	for _, format := range export.SolutionFormats {
+		if export.Draws(format) {
+			fmt.Printf("%s stops at n = %d\n", format, export.MaxDrawN)
+		}
+	}
+	// Output:
+	// leetcode stops at n = 1000
+	// grid stops at n = 1000
+	// svg stops at n = 1000
 }

@@ -55,11 +55,10 @@ func lookup(name string, formats []string) (string, error) {
 			return f, nil
 		}
 	}
-	q := strconv.Quote(name)
 	if len(name) > 40 {
-		q = strconv.Quote(name[:40]) + "..."
+		name = name[:40] + "..."
 	}
-	return "", fmt.Errorf("unknown format %s: must be one of %s", q, strings.Join(formats, ", "))
+	return "", fmt.Errorf("unknown format %q: must be one of %s", name, strings.Join(formats, ", "))
 }
 
 // New returns a writer of the named format (see Format) to w. It returns

@@ -1,10 +1,14 @@
-// Package export writes N-Queens layouts as bytes: a JSON array of objects,
-// newline-delimited JSON (one object a line), CSV with a header row,
-// LeetCode 51's array of string grids, an SVG image of one board, or an
-// HTML page of small boards. Writers
-// stream: each layout is encoded as it comes, through a buffer, so an
-// export of millions of layouts holds only one at a time. They never touch
-// the catalog; the caller feeds them layouts in the order it wants written.
+// Package export owns every output format of N-Queens, from placements to
+// bytes. It writes layouts (a class, its placement, orbit and symmetry) as
+// a JSON array of objects, newline-delimited JSON (one object a line), CSV
+// with a header row, LeetCode 51's array of string grids, an SVG image of
+// one board, an HTML page of small boards (see New and Formats), or boards
+// drawn in text (Text). WriteSolution writes a bare solution, columns with
+// no class, for boards of up to nqueens.MaxConstructN, in the same JSON and
+// CSV objects minus the class fields (see SolutionFormats). Writers stream:
+// each layout is encoded as it comes, through a buffer, so an export of
+// millions of layouts holds only one at a time. They never touch the
+// catalog; the caller feeds them layouts in the order it wants written.
 //
 // Every writer follows encoding/csv: NewX(w) wraps an io.Writer, Write adds
 // one layout, and Close flushes the buffer and ends the document (a JSON
@@ -41,8 +45,12 @@ func OneBoard(format string) bool { return strings.EqualFold(format, "svg") }
 // Format returns the name of one of Formats as Formats spells it: format
 // names are not case-sensitive ("CSV" is "csv"). It returns an error
 // naming the formats allowed for an unknown name.
-func Format(name string) (string, error) {
-	for _, f := range Formats {
+func Format(name string) (string, error) { return lookup(name, Formats) }
+
+// lookup returns the name of one of formats as formats spells it, or an
+// error naming the formats allowed.
+func lookup(name string, formats []string) (string, error) {
+	for _, f := range formats {
 		if strings.EqualFold(name, f) {
 			return f, nil
 		}
@@ -50,7 +58,7 @@ func Format(name string) (string, error) {
 	if len(name) > 40 {
 		name = name[:40] + "..."
 	}
-	return "", fmt.Errorf("unknown format %q: must be one of %s", name, strings.Join(Formats, ", "))
+	return "", fmt.Errorf("unknown format %q: must be one of %s", name, strings.Join(formats, ", "))
 }
 
 // New returns a writer of the named format (see Format) to w. It returns
@@ -108,15 +116,60 @@ func (b *base) finish(tail string) error {
 	return b.err
 }
 
-// appendCols appends the placement's columns separated by sep.
-func appendCols(buf []byte, p nqueens.Placement, sep byte) []byte {
+// columns returns p's columns, row by row, in a.
+func columns(a *[nqueens.MaxN]int32, p nqueens.Placement) []int32 {
 	for r := range p.N() {
+		a[r] = int32(p.Col(r))
+	}
+	return a[:p.N()]
+}
+
+// appendCols appends cols separated by sep.
+func appendCols(buf []byte, cols []int32, sep byte) []byte {
+	for r, c := range cols {
 		if r > 0 {
 			buf = append(buf, sep)
 		}
-		buf = strconv.AppendInt(buf, int64(p.Col(r)), 10)
+		buf = strconv.AppendInt(buf, int64(c), 10)
 	}
 	return buf
+}
+
+// appendRow appends one row of a board of n with its queen in column c:
+// 'Q' there and '.' elsewhere, the squares separated by sep.
+func appendRow(buf []byte, n, c int, sep string) []byte {
+	for k := range n {
+		if k > 0 {
+			buf = append(buf, sep...)
+		}
+		if k == c {
+			buf = append(buf, 'Q')
+		} else {
+			buf = append(buf, '.')
+		}
+	}
+	return buf
+}
+
+// appendGrid appends the board of cols a row a line (see appendRow).
+func appendGrid(buf []byte, cols []int32, sep string) []byte {
+	for _, c := range cols {
+		buf = append(appendRow(buf, len(cols), int(c), sep), '\n')
+	}
+	return buf
+}
+
+// appendBoard appends the board of cols in LeetCode 51's form: a JSON
+// array of its rows, ["..Q.",...].
+func appendBoard(buf []byte, cols []int32) []byte {
+	buf = append(buf, '[')
+	for r, c := range cols {
+		if r > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(appendRow(append(buf, '"'), len(cols), int(c), ""), '"')
+	}
+	return append(buf, ']')
 }
 
 // JSON writes a JSON array with one object per layout, one object per line:
@@ -151,7 +204,8 @@ func appendObject(buf []byte, l nqueens.Layout) []byte {
 	buf = append(buf, `,"class":`...)
 	buf = strconv.AppendInt(buf, l.Class, 10)
 	buf = append(buf, `,"placement":[`...)
-	buf = appendCols(buf, l.Placement, ',')
+	var a [nqueens.MaxN]int32
+	buf = appendCols(buf, columns(&a, l.Placement), ',')
 	buf = append(buf, `],"orbit":`...)
 	buf = strconv.AppendInt(buf, int64(l.Symmetry.Orbit()), 10)
 	buf = append(buf, `,"symmetry":"`...)
@@ -216,7 +270,8 @@ func (c *CSV) Write(l nqueens.Layout) error {
 	c.buf = append(c.buf, ',')
 	c.buf = append(c.buf, l.Symmetry.String()...)
 	c.buf = append(c.buf, ',')
-	c.buf = appendCols(c.buf, l.Placement, ' ')
+	var a [nqueens.MaxN]int32
+	c.buf = appendCols(c.buf, columns(&a, l.Placement), ' ')
 	c.buf = append(c.buf, '\n')
 	return c.put()
 }
@@ -249,24 +304,8 @@ func (lc *LeetCode) Write(l nqueens.Layout) error {
 		lc.buf = append(lc.buf, ',')
 	}
 	lc.count++
-	n := l.N()
-	lc.buf = append(lc.buf, '[')
-	for r := range n {
-		if r > 0 {
-			lc.buf = append(lc.buf, ',')
-		}
-		lc.buf = append(lc.buf, '"')
-		c := l.Placement.Col(r)
-		for k := range n {
-			if k == c {
-				lc.buf = append(lc.buf, 'Q')
-			} else {
-				lc.buf = append(lc.buf, '.')
-			}
-		}
-		lc.buf = append(lc.buf, '"')
-	}
-	lc.buf = append(lc.buf, ']')
+	var a [nqueens.MaxN]int32
+	lc.buf = appendBoard(lc.buf, columns(&a, l.Placement))
 	return lc.put()
 }
 

@@ -74,24 +74,27 @@ func TestGolden(t *testing.T) {
 					}
 					ls = ls[len(ls)-1:]
 				}
-				t.Run(name, func(t *testing.T) {
-					got := write(t, format, ls)
-					path := filepath.Join("testdata", name+".golden")
-					if *update {
-						if err := os.WriteFile(path, got, 0o644); err != nil {
-							t.Fatal(err)
-						}
-					}
-					want, err := os.ReadFile(path)
-					if err != nil {
-						t.Fatalf("%v (run go test ./export -update to create it)", err)
-					}
-					if !bytes.Equal(got, want) {
-						t.Errorf("%s differs from %s:\n%s", name, path, got)
-					}
-				})
+				t.Run(name, func(t *testing.T) { golden(t, name, write(t, format, ls)) })
 			}
 		}
+	}
+}
+
+// golden compares got with testdata/name.golden, which -update rewrites.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./export -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s:\n%s", name, path, got)
 	}
 }
 

@@ -119,14 +119,15 @@ type SVG struct {
 // NewSVG returns an SVG writer to w. The caller must call Close.
 func NewSVG(w io.Writer) *SVG { return &SVG{w: w} }
 
-// Write draws l; only one layout fits in an image.
+// Write draws l; only one layout fits in an image, so a second Write
+// returns an error.
 func (s *SVG) Write(l nqueens.Layout) error {
 	if s.err != nil {
 		return s.err
 	}
 	s.count++
 	if s.count > 1 {
-		s.err = errors.New("svg draws one board: choose one with --class")
+		s.err = errors.New("svg draws one board, not two")
 		return s.err
 	}
 	s.err = WriteBoardSVG(s.w, l.Placement.Cols(), describe(l))

@@ -125,7 +125,7 @@ func (a *app) addCompletions(root *cobra.Command) {
 		case "show", "verify", "stats":
 			cmd.ValidArgsFunction = a.completeBuilt
 		case "solve":
-			completeValues(cmd, "format", solveFormats...)
+			completeValues(cmd, "format", export.SolutionFormats...)
 		}
 	}
 }

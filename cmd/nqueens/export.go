@@ -96,10 +96,7 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 		want = b.Total
 	}
 	if class > 0 {
-		if uint64(class) > b.Unique {
-			return usageError{fmt.Errorf("n=%d has %s, no class %d", n, plural(b.Unique, "class"), class)}
-		}
-		l, err := db.Class(ctx, n, class)
+		l, err := classK(ctx, db, b, class)
 		if err != nil {
 			return err
 		}
@@ -161,6 +158,15 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 
 // progressFromLayouts is the smallest export that shows progress.
 const progressFromLayouts = 200_000
+
+// classK returns class k of the build b from db, or a usage error if b
+// has fewer than k classes.
+func classK(ctx context.Context, db *store.DB, b store.Build, k int64) (nqueens.Layout, error) {
+	if uint64(k) > b.Unique {
+		return nqueens.Layout{}, usageError{fmt.Errorf("n=%d has %s, no class %d", b.N, plural(b.Unique, "class"), k)}
+	}
+	return db.Class(ctx, b.N, k)
+}
 
 // completeBuild returns the build of n, or an error saying how to make it
 // if the catalog lacks n or holds it incomplete.

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -41,11 +39,7 @@ symmetry: class K alone with --class, otherwise the first --limit classes.
 			if limit < 1 {
 				return usageError{fmt.Errorf("--limit must be 1 or more, got %d", limit)}
 			}
-			draw := drawBox
-			if ascii {
-				draw = drawASCII
-			}
-			return a.show(cmd.Context(), n, class, limit, draw)
+			return a.show(cmd.Context(), n, class, limit, ascii)
 		},
 	}
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw with Q and . instead of box-drawing characters")
@@ -54,7 +48,7 @@ symmetry: class K alone with --class, otherwise the first --limit classes.
 	return cmd
 }
 
-func (a *app) show(ctx context.Context, n int, class int64, limit int, draw func(io.Writer, nqueens.Layout, uint64) error) error {
+func (a *app) show(ctx context.Context, n int, class int64, limit int, ascii bool) error {
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
 	if err != nil {
 		return err
@@ -64,99 +58,37 @@ func (a *app) show(ctx context.Context, n int, class int64, limit int, draw func
 	if err != nil {
 		return err
 	}
+	classes := db.Classes(ctx, n)
 	if class > 0 {
-		if uint64(class) > b.Unique {
-			return usageError{fmt.Errorf("n=%d has %s, no class %d", n, plural(b.Unique, "class"), class)}
-		}
-		l, err := db.Class(ctx, n, class)
+		l, err := classK(ctx, db, b, class)
 		if err != nil {
 			return err
 		}
-		return draw(a.stdout, l, b.Unique)
-	}
-	if b.Unique == 0 {
+		classes = func(yield func(nqueens.Layout, error) bool) { yield(l, nil) }
+	} else if b.Unique == 0 {
 		fmt.Fprintf(a.stdout, "n=%d has no solutions\n", n)
 		return nil
 	}
+	tw := export.NewText(a.stdout)
+	tw.ASCII, tw.Classes = ascii, b.Unique
 	shown := 0
-	for l, err := range db.Classes(ctx, n) {
+	for l, err := range classes {
 		if err != nil {
 			return err
 		}
 		if shown == limit {
 			break
 		}
-		if shown > 0 {
-			fmt.Fprintln(a.stdout)
-		}
-		if err := draw(a.stdout, l, b.Unique); err != nil {
+		if err := tw.Write(l); err != nil {
 			return err
 		}
 		shown++
 	}
-	if rest := b.Unique - uint64(shown); rest > 0 {
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	if rest := b.Unique - uint64(shown); class == 0 && rest > 0 {
 		fmt.Fprintf(a.stdout, "\n... and %d more classes; draw one with --class K\n", rest)
 	}
 	return nil
-}
-
-// heading writes the line above a board: its class, placement, orbit and
-// symmetry.
-func heading(s *strings.Builder, l nqueens.Layout, of uint64) {
-	fmt.Fprintf(s, "n=%d class %d of %d: %s\norbit %d, %s\n",
-		l.N(), l.Class, of, l.Placement, l.Symmetry.Orbit(), export.SymmetryText(l.Symmetry))
-}
-
-// drawBox writes a heading and the board of l drawn with box-drawing
-// characters, a queen as ♛.
-func drawBox(w io.Writer, l nqueens.Layout, of uint64) error {
-	var s strings.Builder
-	heading(&s, l, of)
-	n := l.N()
-	rule := func(left, mid, right string) {
-		s.WriteString(left)
-		for c := range n {
-			if c > 0 {
-				s.WriteString(mid)
-			}
-			s.WriteString("───")
-		}
-		s.WriteString(right + "\n")
-	}
-	rule("┌", "┬", "┐")
-	for r := range n {
-		if r > 0 {
-			rule("├", "┼", "┤")
-		}
-		for c := range n {
-			s.WriteString("│")
-			if l.Placement.Col(r) == c {
-				s.WriteString(" ♛ ")
-			} else {
-				s.WriteString("   ")
-			}
-		}
-		s.WriteString("│\n")
-	}
-	rule("└", "┴", "┘")
-	_, err := io.WriteString(w, s.String())
-	return err
-}
-
-// drawASCII writes a heading and the board of l, 'Q' for queens and '.'
-// for empty squares.
-func drawASCII(w io.Writer, l nqueens.Layout, of uint64) error {
-	var s strings.Builder
-	heading(&s, l, of)
-	for _, row := range l.Placement.Grid() {
-		for i, c := range row {
-			if i > 0 {
-				s.WriteByte(' ')
-			}
-			s.WriteRune(c)
-		}
-		s.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, s.String())
-	return err
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -15,13 +13,6 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
 )
-
-// solveFormats are the output formats of solve.
-var solveFormats = []string{"text", "json", "ndjson", "csv", "leetcode", "grid", "svg"}
-
-// maxDrawN is the largest board solve draws (grid, leetcode): n*n
-// characters.
-const maxDrawN = 1000
 
 func (a *app) solveCmd() *cobra.Command {
 	var format, out string
@@ -49,12 +40,11 @@ complete, and the catalog's files are refused.`,
 			if strings.Trim(args[0], "0123456789") != "" || err != nil || n < 1 || n > nqueens.MaxConstructN {
 				return usageError{fmt.Errorf("solve: n must be a whole number from 1 to %d, got %s", nqueens.MaxConstructN, quote(args[0]))}
 			}
-			format = strings.ToLower(format) // as export's, format names are not case-sensitive
-			if !slices.Contains(solveFormats, format) {
-				return usageError{fmt.Errorf("unknown format %s: must be one of %s", quote(format), strings.Join(solveFormats, ", "))}
+			if format, err = export.SolutionFormat(format); err != nil {
+				return usageError{err}
 			}
-			if (format == "grid" || format == "leetcode" || format == "svg") && n > maxDrawN {
-				return usageError{fmt.Errorf("solve: format %s draws n*n squares, so it stops at n = %d; use text, json, ndjson or csv for n = %d", format, maxDrawN, n)}
+			if export.Draws(format) && n > export.MaxDrawN {
+				return usageError{fmt.Errorf("solve: format %s draws n*n squares, so it stops at n = %d; use text, json, ndjson or csv for n = %d", format, export.MaxDrawN, n)}
 			}
 			if out != "" {
 				if err := a.checkOutput(out); err != nil {
@@ -64,7 +54,7 @@ complete, and the catalog's files are refused.`,
 			return a.solve(cmd.Context(), n, format, out)
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(solveFormats, ", "))
+	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.SolutionFormats, ", "))
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
 	return cmd
 }
@@ -80,78 +70,9 @@ func (a *app) solve(ctx context.Context, n int, format, out string) error {
 	if err := nqueens.CheckColumns(cols); err != nil {
 		return fmt.Errorf("solve: the construction for n=%d is wrong (a bug): %v", n, err)
 	}
-	write := func(w io.Writer) error {
-		if format == "svg" {
-			ints := make([]int, n)
-			var title strings.Builder
-			fmt.Fprintf(&title, "a solution of n=%d:", n)
-			for i, c := range cols {
-				ints[i] = int(c)
-				fmt.Fprintf(&title, " %d", c)
-			}
-			return export.WriteBoardSVG(w, ints, title.String())
-		}
-		bw := bufio.NewWriterSize(w, 1<<16)
-		writeSolution(bw, cols, format)
-		return bw.Flush()
-	}
+	write := func(w io.Writer) error { return export.WriteSolution(w, format, cols) }
 	if out == "" {
 		return write(a.stdout)
 	}
 	return a.writeOutput(ctx, out, write, "wrote a solution of n=%d", n)
-}
-
-// writeSolution writes cols in format; errors surface at the flush.
-func writeSolution(w *bufio.Writer, cols []int32, format string) {
-	n := len(cols)
-	var buf []byte
-	list := func(sep byte) {
-		for i, c := range cols {
-			if i > 0 {
-				w.WriteByte(sep)
-			}
-			buf = strconv.AppendInt(buf[:0], int64(c), 10)
-			w.Write(buf)
-		}
-	}
-	switch format {
-	case "text":
-		list(' ')
-		w.WriteByte('\n')
-	case "json", "ndjson":
-		fmt.Fprintf(w, `{"n":%d,"placement":[`, n)
-		list(',')
-		w.WriteString("]}\n")
-	case "csv":
-		fmt.Fprintf(w, "n,placement\n%d,", n)
-		list(' ')
-		w.WriteByte('\n')
-	case "leetcode":
-		w.WriteString("[")
-		for r, c := range cols {
-			if r > 0 {
-				w.WriteByte(',')
-			}
-			w.WriteByte('"')
-			row(w, n, int(c))
-			w.WriteByte('"')
-		}
-		w.WriteString("]\n")
-	case "grid":
-		for _, c := range cols {
-			row(w, n, int(c))
-			w.WriteByte('\n')
-		}
-	}
-}
-
-// row writes one row of a board of n with its queen in column c.
-func row(w *bufio.Writer, n, c int) {
-	for i := range n {
-		if i == c {
-			w.WriteByte('Q')
-		} else {
-			w.WriteByte('.')
-		}
-	}
 }

@@ -55,10 +55,7 @@ func lookup(name string, formats []string) (string, error) {
 			return f, nil
 		}
 	}
-	if len(name) > 40 {
-		name = name[:40] + "..."
-	}
-	return "", fmt.Errorf("unknown format %q: must be one of %s", name, strings.Join(formats, ", "))
+	return "", fmt.Errorf("unknown format %s: must be one of %s", nqueens.Quote(name), strings.Join(formats, ", "))
 }
 
 // New returns a writer of the named format (see Format) to w. It returns

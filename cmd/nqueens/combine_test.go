@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count"
 )
 
 // writeParts writes the k parts count --shard would print for n into dir,
@@ -20,15 +20,15 @@ func writeParts(t *testing.T, dir string, n, k int, alter func(p *partJSON)) []s
 	t.Helper()
 	var files []string
 	for i := range k {
-		cs, idx, err := canonical.ShardConstellations(n, i, k)
+		cs, idx, err := count.ShardConstellations(n, i, k)
 		if err != nil {
 			t.Fatal(err)
 		}
-		total, err := canonical.CountConstellations(context.Background(), cs, 2, nil)
+		total, err := count.Solutions(context.Background(), cs, 2, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := partJSON{N: n, Shards: k, Shard: i, UnitsTotal: len(canonical.Constellations(n)),
+		p := partJSON{N: n, Shards: k, Shard: i, UnitsTotal: len(count.Constellations(n)),
 			Units: len(idx), UnitsDigest: unitsDigest(idx), Total: total}
 		alter(&p)
 		b, err := json.Marshal(p)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count"
 )
 
 func (a *app) countCmd() *cobra.Command {
@@ -82,14 +83,14 @@ minute, count prints the estimate on stderr (unless --quiet).
 			}
 			var results []countJSON
 			for _, n := range ns {
-				count := a.countBoard
+				countN := a.countBoard
 				if engine == "classes" {
-					count = a.countClasses
+					countN = a.countClasses
 				} else if err := a.warnLong(cmd.Context(), n); err != nil {
 					return err
 				}
 				start := time.Now()
-				c, err := count(cmd.Context(), n)
+				c, err := countN(cmd.Context(), n)
 				if err != nil {
 					return err
 				}
@@ -112,11 +113,11 @@ const progressFromN = 15
 // countBoard counts the solutions and classes of n by constellations (see
 // canonical.Count), showing progress for n of progressFromN and above.
 func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
-	total, err := a.countConstellations(ctx, n, "", canonical.Constellations(n))
+	total, err := a.countConstellations(ctx, n, "", count.Constellations(n))
 	if err != nil {
 		return nqueens.Counts{}, err
 	}
-	c, err := canonical.TallyTotal(ctx, n, total, a.cfg.Workers)
+	c, err := count.TallyTotal(ctx, n, total, a.cfg.Workers)
 	if ctx.Err() != nil {
 		return c, fmt.Errorf("count n=%d: interrupted", n)
 	}
@@ -143,12 +144,12 @@ func (a *app) countClasses(ctx context.Context, n int) (nqueens.Counts, error) {
 // countConstellations returns the solutions in the orbits of cs, showing
 // progress for n of progressFromN and above; shard names the shard in
 // messages.
-func (a *app) countConstellations(ctx context.Context, n int, shard string, cs []canonical.Constellation) (uint64, error) {
+func (a *app) countConstellations(ctx context.Context, n int, shard string, cs []count.Constellation) (uint64, error) {
 	var m meter = nopMeter{}
 	if n >= progressFromN {
 		m = a.progress(fmt.Sprintf("count n=%d%s", n, shard), 0, int64(len(cs)), "work units")
 	}
-	total, err := canonical.CountConstellations(ctx, cs, a.cfg.Workers, func() { m.Add(1) })
+	total, err := count.Solutions(ctx, cs, a.cfg.Workers, func() { m.Add(1) })
 	m.Done()
 	switch {
 	case ctx.Err() != nil:

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count"
 )
 
 // partJSON is the shape of count --shard's output: the solutions of one
@@ -45,7 +45,7 @@ type partJSON struct {
 // countShard counts one shard of n and prints its partial result as JSON.
 func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard) error {
 	start := time.Now()
-	cs, idx, err := canonical.ShardConstellations(n, s.Index, s.Count)
+	cs, idx, err := count.ShardConstellations(n, s.Index, s.Count)
 	if err != nil {
 		return usageError{fmt.Errorf("n=%d: %w", n, err)}
 	}
@@ -54,7 +54,7 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard) error {
 	if err != nil {
 		return err
 	}
-	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(canonical.Constellations(n)),
+	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(count.Constellations(n)),
 		Units: len(idx), UnitsDigest: unitsDigest(idx), Total: total, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}
 	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
 		n, s, len(idx), p.UnitsTotal, plural(total, "solution"), p.Seconds, p.SearchSeconds)
@@ -139,8 +139,8 @@ func combine(ctx context.Context, files []string, workers int) (countJSON, int, 
 	}
 	// The parts must cover the units this program's split gives, or they
 	// come from another version of it and may overlap or leave gaps.
-	cs := canonical.Constellations(first.N)
-	split, err := canonical.ConstellationShards(cs, first.Shards)
+	cs := count.Constellations(first.N)
+	split, err := count.ConstellationShards(cs, first.Shards)
 	if err != nil {
 		return countJSON{}, 0, fmt.Errorf("combine: n=%d: %w", first.N, err)
 	}
@@ -160,7 +160,7 @@ func combine(ctx context.Context, files []string, workers int) (countJSON, int, 
 		out.Seconds += p.Seconds
 	}
 	start := time.Now()
-	out.Counts, err = canonical.TallyTotal(ctx, first.N, total, workers)
+	out.Counts, err = count.TallyTotal(ctx, first.N, total, workers)
 	switch {
 	case ctx.Err() != nil:
 		return countJSON{}, 0, fmt.Errorf("combine n=%d: interrupted", first.N)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count"
 )
 
 // longCount is the estimated time above which count says how long it
@@ -46,13 +46,13 @@ type estimateJSON struct {
 
 // warnLong writes to stderr, unless --quiet, how long counting n will
 // take if the estimate is over longCount. It measures the rate only when
-// the count could take that long on a slow machine (canonical.MinRate),
+// the count could take that long on a slow machine (count.MinRate),
 // so counts of a few seconds start at once.
 func (a *app) warnLong(ctx context.Context, n int) error {
 	if a.cfg.Quiet || n < progressFromN {
 		return nil
 	}
-	e := canonical.MinRate(a.cfg.Workers).Estimate(n)
+	e := count.MinRate(a.cfg.Workers).Estimate(n)
 	if e.Seconds < longCount {
 		return nil
 	}
@@ -67,10 +67,10 @@ func (a *app) warnLong(ctx context.Context, n int) error {
 }
 
 // rate returns this machine's search rate with the configured workers,
-// measured on the first call (canonical.MeasureRate).
-func (a *app) rate(ctx context.Context) (canonical.Rate, error) {
+// measured on the first call (count.MeasureRate).
+func (a *app) rate(ctx context.Context) (count.Rate, error) {
 	if a.measured == nil {
-		r, err := canonical.MeasureRate(ctx, a.cfg.Workers)
+		r, err := count.MeasureRate(ctx, a.cfg.Workers)
 		switch {
 		case ctx.Err() != nil:
 			return r, errors.New("count: interrupted while measuring the search rate")

@@ -1,4 +1,4 @@
-package canonical
+package count
 
 import (
 	"context"
@@ -196,7 +196,7 @@ type Estimate struct {
 // n = 18 the estimate has not been checked against a search.
 func (r Rate) Estimate(n int) Estimate {
 	if err := nqueens.CheckN(n); err != nil {
-		panic("canonical: " + err.Error())
+		panic("count: " + err.Error())
 	}
 	return r.estimate(n, EstimateNodes(n))
 }

@@ -1,4 +1,4 @@
-package canonical
+package count
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // outside 1..nqueens.MaxN.
 func Symmetric(ctx context.Context, n, workers int) (half, quarter uint64, err error) {
 	if err := nqueens.CheckN(n); err != nil {
-		panic("canonical: " + err.Error())
+		panic("count: " + err.Error())
 	}
 	half, err = halfTurn(ctx, n, workers)
 	if err != nil {

@@ -67,15 +67,16 @@ func ConstellationShards(cs []Constellation, k int) ([][]int, error) {
 
 // ShardConstellations returns the constellations of shard i of k of a
 // board of n (see ConstellationShards), with their indexes in
-// Constellations(n).
+// Constellations(n). It returns an error matching ErrNoShard if there is
+// no shard i of k: i is not in 0..k-1, or k not in 1..len(Constellations(n)).
 func ShardConstellations(n, i, k int) ([]Constellation, []int, error) {
 	if i < 0 || i >= k {
-		return nil, nil, fmt.Errorf("shard %d/%d: want an index from 0 to %d", i, k, k-1)
+		return nil, nil, marked{fmt.Errorf("shard %d/%d: want an index from 0 to %d", i, k, k-1), ErrNoShard}
 	}
 	cs := Constellations(n)
 	all, err := ConstellationShards(cs, k)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, marked{err, ErrNoShard}
 	}
 	out := make([]Constellation, len(all[i]))
 	for j, x := range all[i] {

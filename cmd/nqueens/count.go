@@ -110,18 +110,29 @@ minute, count prints the estimate on stderr (unless --quiet).
 // progressFromN is the smallest n whose count shows progress.
 const progressFromN = 15
 
-// countBoard counts the solutions and classes of n by constellations (see
-// canonical.Count), showing progress for n of progressFromN and above.
+// countBoard counts the solutions and classes of n by constellations
+// (count.Board), showing progress for n of progressFromN and above.
 func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
-	total, err := a.countConstellations(ctx, n, "", count.Constellations(n))
-	if err != nil {
-		return nqueens.Counts{}, err
-	}
-	c, err := count.TallyTotal(ctx, n, total, a.cfg.Workers)
+	o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
+	c, err := count.Board(ctx, n, o)
+	done()
 	if ctx.Err() != nil {
 		return c, fmt.Errorf("count n=%d: interrupted", n)
 	}
 	return c, err
+}
+
+// countOptions returns the options of a count of n with the configured
+// workers and, for n of progressFromN and above, a meter called label;
+// the caller calls done when the count returns.
+func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
+	var m meter = nopMeter{}
+	o = count.Options{Workers: a.cfg.Workers}
+	if n >= progressFromN {
+		o.Start = func(units int) { m = a.progress(label, 0, int64(units), "work units") }
+		o.Progress = func() { m.Add(1) }
+	}
+	return o, func() { m.Done() }
 }
 
 // countClasses counts the classes of n with the class search behind build
@@ -129,35 +140,16 @@ func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
 // above.
 func (a *app) countClasses(ctx context.Context, n int) (nqueens.Counts, error) {
 	units := canonical.Units(n)
-	var m meter = nopMeter{}
-	if n >= progressFromN {
-		m = a.progress(fmt.Sprintf("count n=%d", n), 0, int64(len(units)), "work units")
+	o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
+	if o.Start != nil {
+		o.Start(len(units))
 	}
-	c, err := canonical.CountUnits(ctx, units, a.cfg.Workers, func() { m.Add(1) })
-	m.Done()
+	c, err := canonical.CountUnits(ctx, units, a.cfg.Workers, o.Progress)
+	done()
 	if err != nil {
 		return c, fmt.Errorf("count n=%d: interrupted", n)
 	}
 	return c, nil
-}
-
-// countConstellations returns the solutions in the orbits of cs, showing
-// progress for n of progressFromN and above; shard names the shard in
-// messages.
-func (a *app) countConstellations(ctx context.Context, n int, shard string, cs []count.Constellation) (uint64, error) {
-	var m meter = nopMeter{}
-	if n >= progressFromN {
-		m = a.progress(fmt.Sprintf("count n=%d%s", n, shard), 0, int64(len(cs)), "work units")
-	}
-	total, err := count.Solutions(ctx, cs, a.cfg.Workers, func() { m.Add(1) })
-	m.Done()
-	switch {
-	case ctx.Err() != nil:
-		return 0, fmt.Errorf("count n=%d%s: interrupted", n, shard)
-	case err != nil:
-		return 0, fmt.Errorf("n=%d%s: %w", n, shard, err)
-	}
-	return total, nil
 }
 
 // writeCounts prints count results as a table or, with asJSON, a JSON

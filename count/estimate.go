@@ -171,17 +171,20 @@ func MinRate(workers int) Rate {
 // cores returns how many of w goroutines can run at once.
 func cores(w int) int { return max(1, min(w, runtime.GOMAXPROCS(0))) }
 
-// Estimate is the predicted work of counting a board by constellations.
+// Estimate is the predicted work of counting a board by constellations,
+// whose JSON is an object of count --estimate --json.
 type Estimate struct {
-	// N is the board size; Workers and Cores are those of the rate the
-	// estimate is for.
-	N, Workers, Cores int
-	// Nodes is the estimate of EstimateNodes.
-	Nodes float64
+	// N is the board size.
+	N int `json:"n"`
 	// Seconds is Nodes at the rate: the time of the search. It leaves out
-	// the search for symmetric solutions that Count adds, a few seconds
+	// the search for symmetric solutions that Board adds, a few seconds
 	// below n = 25.
-	Seconds float64
+	Seconds float64 `json:"seconds"`
+	// Nodes is the estimate of EstimateNodes.
+	Nodes float64 `json:"nodes"`
+	// Workers and Cores are those of the rate the estimate is for.
+	Workers int `json:"workers"`
+	Cores   int `json:"-"`
 }
 
 // Estimate returns the estimate of counting a board of n by constellations

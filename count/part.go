@@ -261,31 +261,32 @@ func jsonError(err error) error {
 	return err
 }
 
-// Combine returns the counts of a board from parts, the K parts of its
+// Combine returns the result of a board from parts, the K parts of its
 // shards as ReadPart reads them; names[i] names parts[i] in errors (a
 // file, say). It checks that they are the K shards of one n, each exactly
 // once, covering the constellations this version's split gives each (or
 // they come from another version, and may overlap or leave gaps); then it
 // adds their totals and derives the classes (TallyTotal, on workers
-// goroutines). It returns ctx.Err() if ctx is cancelled first, and an
+// goroutines). The result's seconds are those of the parts and of the
+// derivation. It returns ctx.Err() if ctx is cancelled first, and an
 // error matching ErrAltered if the split checks out but the totals cannot
 // be a board's: a sum past 2^64, or solutions that cannot form whole
 // classes.
-func Combine(ctx context.Context, parts []Part, names []string, workers int) (nqueens.Counts, error) {
+func Combine(ctx context.Context, parts []Part, names []string, workers int) (Result, error) {
 	if len(parts) == 0 {
-		return nqueens.Counts{}, errors.New("no parts")
+		return Result{}, errors.New("no parts")
 	}
 	first := parts[0]
 	seen := map[int]string{}
 	for i, p := range parts {
 		switch {
 		case p.N != first.N:
-			return nqueens.Counts{}, fmt.Errorf("%s counts n=%d, %s n=%d", names[i], p.N, names[0], first.N)
+			return Result{}, fmt.Errorf("%s counts n=%d, %s n=%d", names[i], p.N, names[0], first.N)
 		case p.Shards != first.Shards:
-			return nqueens.Counts{}, fmt.Errorf("%s is shard %d/%d, %s one of %d shards", names[i], p.Shard, p.Shards, names[0], first.Shards)
+			return Result{}, fmt.Errorf("%s is shard %d/%d, %s one of %d shards", names[i], p.Shard, p.Shards, names[0], first.Shards)
 		}
 		if prev, dup := seen[p.Shard]; dup {
-			return nqueens.Counts{}, fmt.Errorf("shard %d/%d given twice: %s and %s", p.Shard, p.Shards, prev, names[i])
+			return Result{}, fmt.Errorf("shard %d/%d given twice: %s and %s", p.Shard, p.Shards, prev, names[i])
 		}
 		seen[p.Shard] = names[i]
 	}
@@ -296,34 +297,38 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (nq
 		}
 	}
 	if len(missing) > 0 {
-		return nqueens.Counts{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, strings.Join(missing, ", "), first.Shards)
+		return Result{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, strings.Join(missing, ", "), first.Shards)
 	}
 	cs := Constellations(first.N)
 	split, err := ConstellationShards(cs, first.Shards)
 	if err != nil {
-		return nqueens.Counts{}, fmt.Errorf("n=%d: %w", first.N, err)
+		return Result{}, fmt.Errorf("n=%d: %w", first.N, err)
 	}
 	var total uint64
+	out := Result{N: first.N}
 	for i, p := range parts {
+		out.Seconds += p.Seconds
 		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != Digest(split[p.Shard]) {
-			return nqueens.Counts{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
+			return Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
 				names[i], p.Shard, p.Shards, p.N, len(cs))
 		}
 		var carry uint64
 		if total, carry = bits.Add64(total, p.Total, 0); carry != 0 {
 			// No board has 2^64 solutions: a total was altered.
-			return nqueens.Counts{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d takes the sum of the parts past %d: was a part altered?",
+			return Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d takes the sum of the parts past %d: was a part altered?",
 				first.N, names[i], p.Total, uint64(math.MaxUint64)), ErrAltered}
 		}
 	}
+	start := time.Now()
 	c, err := TallyTotal(ctx, first.N, total, workers)
 	switch {
 	case ctx.Err() != nil:
-		return c, ctx.Err()
+		return Result{}, ctx.Err()
 	case err != nil:
 		// The split checked out, so a part's total was altered.
-		return c, marked{fmt.Errorf("n=%d: the %d shards add up to %d solutions, which cannot form whole classes: was a part altered? (%v)",
+		return Result{}, marked{fmt.Errorf("n=%d: the %d shards add up to %d solutions, which cannot form whole classes: was a part altered? (%v)",
 			first.N, first.Shards, total, err), ErrAltered}
 	}
-	return c, nil
+	out.Counts, out.Seconds = c, out.Seconds+time.Since(start).Seconds()
+	return out, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/count"
 )
 
@@ -81,20 +78,24 @@ minute, count prints the estimate on stderr (unless --quiet).
 			if estimate {
 				return a.countEstimate(cmd.Context(), ns, asJSON)
 			}
-			var results []countJSON
+			var results []count.Result
 			for _, n := range ns {
-				countN := a.countBoard
-				if engine == "classes" {
-					countN = a.countClasses
-				} else if err := a.warnLong(cmd.Context(), n); err != nil {
-					return err
+				if engine != "classes" {
+					if err := a.warnLong(cmd.Context(), n); err != nil {
+						return err
+					}
 				}
 				start := time.Now()
-				c, err := countN(cmd.Context(), n)
-				if err != nil {
+				o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
+				o.Classes = engine == "classes"
+				c, err := count.Board(cmd.Context(), n, o)
+				done()
+				if cmd.Context().Err() != nil {
+					return fmt.Errorf("count n=%d: interrupted", n)
+				} else if err != nil {
 					return err
 				}
-				results = append(results, countJSON{N: n, Counts: c, Seconds: time.Since(start).Seconds()})
+				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds()})
 			}
 			return writeCounts(a.stdout, results, asJSON)
 		},
@@ -110,18 +111,6 @@ minute, count prints the estimate on stderr (unless --quiet).
 // progressFromN is the smallest n whose count shows progress.
 const progressFromN = 15
 
-// countBoard counts the solutions and classes of n by constellations
-// (count.Board), showing progress for n of progressFromN and above.
-func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
-	o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
-	c, err := count.Board(ctx, n, o)
-	done()
-	if ctx.Err() != nil {
-		return c, fmt.Errorf("count n=%d: interrupted", n)
-	}
-	return c, err
-}
-
 // countOptions returns the options of a count of n with the configured
 // workers and, for n of progressFromN and above, a meter called label;
 // the caller calls done when the count returns.
@@ -135,26 +124,9 @@ func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
 	return o, func() { m.Done() }
 }
 
-// countClasses counts the classes of n with the class search behind build
-// (canonical.CountUnits), showing progress for n of progressFromN and
-// above.
-func (a *app) countClasses(ctx context.Context, n int) (nqueens.Counts, error) {
-	units := canonical.Units(n)
-	o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
-	if o.Start != nil {
-		o.Start(len(units))
-	}
-	c, err := canonical.CountUnits(ctx, units, a.cfg.Workers, o.Progress)
-	done()
-	if err != nil {
-		return c, fmt.Errorf("count n=%d: interrupted", n)
-	}
-	return c, nil
-}
-
 // writeCounts prints count results as a table or, with asJSON, a JSON
 // array.
-func writeCounts(w io.Writer, results []countJSON, asJSON bool) error {
+func writeCounts(w io.Writer, results []count.Result, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, results)
 	}
@@ -164,11 +136,4 @@ func writeCounts(w io.Writer, results []countJSON, asJSON bool) error {
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2, r.Orbit1, r.Seconds)
 	}
 	return tw.Flush()
-}
-
-// countJSON is the shape of one object of count --json.
-type countJSON struct {
-	N int `json:"n"`
-	nqueens.Counts
-	Seconds float64 `json:"seconds"`
 }

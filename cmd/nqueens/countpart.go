@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"time"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
@@ -43,47 +42,43 @@ func writeJSONLine(w io.Writer, v any) error {
 
 // combine reads the parts of count --shard from files and returns their
 // combined counts (count.Combine) and how many shards they are.
-func combine(ctx context.Context, files []string, workers int) (countJSON, int, error) {
+func combine(ctx context.Context, files []string, workers int) (count.Result, int, error) {
 	var parts []count.Part
-	var out countJSON
 	for _, f := range files {
 		data, err := readSmall(ctx, f, count.MaxPartSize)
 		var pe *fs.PathError
 		switch {
 		case ctx.Err() != nil:
-			return countJSON{}, 0, fmt.Errorf("combine: interrupted while reading %s", f)
+			return count.Result{}, 0, fmt.Errorf("combine: interrupted while reading %s", f)
 		case errors.As(err, &pe):
-			return countJSON{}, 0, fmt.Errorf("combine: %w", err)
+			return count.Result{}, 0, fmt.Errorf("combine: %w", err)
 		case err != nil:
-			return countJSON{}, 0, fmt.Errorf("combine: %s: %w", f, err)
+			return count.Result{}, 0, fmt.Errorf("combine: %s: %w", f, err)
 		}
 		p, err := count.ReadPart(data)
 		switch {
 		case errors.Is(err, count.ErrOtherVersion):
 			// Parts of versions before constellations carried class counts.
-			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of this version's count --shard (%v): made by another version?", f, err)
+			return count.Result{}, 0, fmt.Errorf("combine: %s is not the output of this version's count --shard (%v): made by another version?", f, err)
 		case errors.Is(err, count.ErrMoreThanOne):
-			return countJSON{}, 0, fmt.Errorf("combine: %s holds more than one result of count --shard", f)
+			return count.Result{}, 0, fmt.Errorf("combine: %s holds more than one result of count --shard", f)
 		case errors.Is(err, count.ErrOutOfRange):
-			return countJSON{}, 0, fmt.Errorf("combine: %s: %w", f, err)
+			return count.Result{}, 0, fmt.Errorf("combine: %s: %w", f, err)
 		case err != nil:
-			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
+			return count.Result{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
 		}
 		parts = append(parts, p)
-		out.Seconds += p.Seconds
 	}
-	start := time.Now()
 	c, err := count.Combine(ctx, parts, files, workers)
 	switch {
 	case ctx.Err() != nil:
-		return countJSON{}, 0, fmt.Errorf("combine n=%d: interrupted", parts[0].N)
+		return count.Result{}, 0, fmt.Errorf("combine n=%d: interrupted", parts[0].N)
 	case errors.Is(err, count.ErrAltered):
-		return countJSON{}, 0, fmt.Errorf("%w: %v", errMismatch, err)
+		return count.Result{}, 0, fmt.Errorf("%w: %v", errMismatch, err)
 	case err != nil:
-		return countJSON{}, 0, fmt.Errorf("combine: %w", err)
+		return count.Result{}, 0, fmt.Errorf("combine: %w", err)
 	}
-	out.N, out.Counts, out.Seconds = parts[0].N, c, out.Seconds+time.Since(start).Seconds()
-	return out, len(parts), nil
+	return c, len(parts), nil
 }
 
 // countCombine prints the combined counts of the partial results in
@@ -96,7 +91,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 	if err != nil {
 		return err
 	}
-	if err := writeCounts(a.stdout, []countJSON{c}, asJSON); err != nil {
+	if err := writeCounts(a.stdout, []count.Result{c}, asJSON); err != nil {
 		return err
 	}
 	if known, ok := nqueens.KnownCounts(c.N); ok {

@@ -15,10 +15,10 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	var out []estimateJSON
+	var out []count.Estimate
 	for _, n := range ns {
 		e := r.Estimate(n)
-		out = append(out, estimateJSON{N: n, Seconds: e.Seconds, Nodes: e.Nodes, Workers: e.Workers})
+		out = append(out, e)
 		if !asJSON {
 			fmt.Fprintf(a.stdout, "count %d: %s\n", n, e)
 		}
@@ -27,14 +27,6 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 		return writeJSON(a.stdout, out)
 	}
 	return nil
-}
-
-// estimateJSON is the shape of one object of count --estimate --json.
-type estimateJSON struct {
-	N       int     `json:"n"`
-	Seconds float64 `json:"seconds"`
-	Nodes   float64 `json:"nodes"`
-	Workers int     `json:"workers"`
 }
 
 // warnLong writes to stderr, unless --quiet, how long counting n will

@@ -25,11 +25,9 @@
 // Classes and Units search for the canonical representatives directly:
 // the first-row queen of a canonical solution is no farther from its
 // corner than any other queen on the border is from its nearest corner,
-// which confines the search to about an eighth of the board's tree. Count,
-// which needs the numbers only, is faster still: it counts the solutions
-// by the orbits of their border queens (Constellations) and derives the
-// classes from the few solutions the half and quarter turns leave
-// unchanged (Symmetric, Tally).
+// which confines the search to about an eighth of the board's tree
+// (CountUnits counts with it). Counting the numbers alone, faster, is the
+// count package's.
 package canonical
 
 import (

@@ -25,12 +25,12 @@ var counts = []struct {
 func TestCountMatchesOEIS(t *testing.T) {
 	for _, tt := range counts {
 		for _, workers := range []int{1, 2, 5} {
-			c, err := canonical.Count(context.Background(), tt.n, workers)
+			c, err := canonical.CountUnits(context.Background(), canonical.Units(tt.n), workers, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.Total != tt.total || c.Unique != tt.unique {
-				t.Errorf("Count(%d, workers=%d) = total %d unique %d, want %d %d", tt.n, workers, c.Total, c.Unique, tt.total, tt.unique)
+				t.Errorf("CountUnits(%d, workers=%d) = total %d unique %d, want %d %d", tt.n, workers, c.Total, c.Unique, tt.total, tt.unique)
 			}
 			if sum := 8*c.Orbit8 + 4*c.Orbit4 + 2*c.Orbit2 + c.Orbit1; sum != c.Total {
 				t.Errorf("n=%d: orbits sum to %d, total %d", tt.n, sum, c.Total)
@@ -251,30 +251,9 @@ func ExampleClasses() {
 	// Output: 1 1 3 5 0 2 4 4 rot180
 }
 
-func BenchmarkCount(b *testing.B) {
-	for _, n := range []int{12, 14} {
-		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
-			for b.Loop() {
-				canonical.Count(context.Background(), n, 0)
-			}
-		})
-	}
-}
-
-// BenchmarkCountSerial measures the search on one goroutine, where the
-// machine's other load disturbs it least.
-func BenchmarkCountSerial(b *testing.B) {
-	for _, n := range []int{12, 14} {
-		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
-			for b.Loop() {
-				canonical.Count(context.Background(), n, 1)
-			}
-		})
-	}
-}
-
 // BenchmarkCountByClasses measures the class search's count on one
-// goroutine, against which BenchmarkCountSerial's constellations compare.
+// goroutine, against which the count package's BenchmarkBoardSerial
+// compares.
 func BenchmarkCountByClasses(b *testing.B) {
 	for _, n := range []int{12, 14} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {

@@ -376,22 +376,11 @@ func (u Unit) collect(buf []nqueens.Layout) []nqueens.Layout {
 	return buf
 }
 
-// Count returns the tallies of a board of n: total solutions, classes, and
-// classes by orbit size, on workers goroutines (all cores when workers <
-// 1). It counts the solutions by constellations (CountConstellations), the
-// fastest way this package has, and the classes from Symmetric and Tally.
-// It returns ctx.Err() if ctx is cancelled first. It panics if n is
-// outside 1..nqueens.MaxN.
-func Count(ctx context.Context, n, workers int) (nqueens.Counts, error) {
-	total, err := CountConstellations(ctx, Constellations(n), workers, nil)
-	if err != nil {
-		return nqueens.Counts{}, err
-	}
-	return TallyTotal(ctx, n, total, workers)
-}
-
-// CountUnits returns the tallies of the given work units, as Count does
-// for all the units of a board: a shard's, for instance. If done is not
+// CountUnits returns the tallies of the given work units, on workers
+// goroutines (all cores when workers < 1): total solutions, classes, and
+// classes by orbit size. Given Units(n) it counts the whole board; given a
+// shard's units, the shard. (The count package counts faster, by
+// constellations; this search is its independent check.) If done is not
 // nil it is called after each unit, from the worker goroutines.
 func CountUnits(ctx context.Context, units []Unit, workers int, done func()) (nqueens.Counts, error) {
 	var mu sync.Mutex

@@ -36,9 +36,9 @@ func (u Unit) Cost() uint64 {
 	if !ok || start >= s.last {
 		return 1
 	}
-	seed := splitmix(uint64(u.n))
+	seed := SplitMix(uint64(u.n))
 	for _, c := range u.prefix[:u.depth] {
-		seed = splitmix(seed ^ uint64(c))
+		seed = SplitMix(seed ^ uint64(c))
 	}
 	children := func(i int, x node, kids *[nqueens.MaxN]uint32) int {
 		// The children that pass the look-ahead, as place sees them.
@@ -59,7 +59,7 @@ func (u Unit) Cost() uint64 {
 		c, l, d := x.cols|bit, (x.ld|bit)<<1, (x.rd|bit)>>1
 		return node{^(c | l | d | s.block[r+1]), c, l, d}, r+1 < s.last
 	}
-	sum, _ := knuth(seed, node{free0, cols0, ld0, rd0}, children, child)
+	sum, _ := Knuth(seed, node{free0, cols0, ld0, rd0}, children, child)
 	return sum
 }
 
@@ -67,20 +67,22 @@ func (u Unit) Cost() uint64 {
 // its row and the columns and diagonals the rows above take.
 type node struct{ free, cols, ld, rd uint32 }
 
-// knuth returns an estimate of the size of a search tree, in nodes: the
-// mean of Knuth's estimator over costProbes random paths from the root
-// down, each multiplying the numbers of children met on its way. The paths
-// are drawn from a SplitMix64 generator seeded with seed. children stores
-// the children of node x at depth i in kids (as the bits of the squares
-// placed) and returns how many; child returns the node that placing bit
-// below x reaches, and false if the walk stops there.
+// Knuth returns an estimate of the size of a search tree, in nodes: the
+// mean of Knuth's estimator over 16 random paths from root down, each
+// multiplying the numbers of children met on its way. The paths are drawn
+// from a SplitMix64 generator (SplitMix) seeded with seed, so the estimate
+// depends on the tree and the seed alone. children stores the children of
+// node x at depth i in kids (as the bits of the squares placed) and
+// returns how many; child returns the node that placing bit below x
+// reaches, and false if the walk stops there. Unit.Cost and the costs of
+// the count package's constellations both call it.
 //
 // It returns the estimate twice: sum, in whole nodes, adds each path's
 // share rounded down and saturates at 2^64-1 (the cost that sharding
 // balances, which must not change between versions); mean is the same
-// mean in floating point, neither rounded nor saturated (the estimate of
-// EstimateNodes, which small trees and n = 32 would otherwise bias).
-func knuth(seed uint64, root node, children func(i int, x node, kids *[nqueens.MaxN]uint32) int, child func(i int, x node, bit uint32) (node, bool)) (sum uint64, mean float64) {
+// mean in floating point, neither rounded nor saturated (for estimates of
+// a whole count, which small trees and n = 32 would otherwise bias).
+func Knuth[Node any](seed uint64, root Node, children func(i int, x Node, kids *[nqueens.MaxN]uint32) int, child func(i int, x Node, bit uint32) (Node, bool)) (sum uint64, mean float64) {
 	rng := seed
 	for range costProbes {
 		est, nodes := uint64(1), uint64(1)
@@ -96,7 +98,7 @@ func knuth(seed uint64, root node, children func(i int, x node, kids *[nqueens.M
 			nodes = satAdd(nodes, est)
 			estF *= float64(k)
 			nodesF += estF
-			rng = splitmix(rng)
+			rng = SplitMix(rng)
 			var more bool
 			if x, more = child(i, x, kids[rng%uint64(k)]); !more {
 				break
@@ -108,9 +110,9 @@ func knuth(seed uint64, root node, children func(i int, x node, kids *[nqueens.M
 	return max(sum, 1), mean
 }
 
-// splitmix returns the next state of a SplitMix64 generator, which is also
-// its output.
-func splitmix(x uint64) uint64 {
+// SplitMix returns the next state of a SplitMix64 generator, which is also
+// its output: the generator of Knuth's paths, and a hash that seeds them.
+func SplitMix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
 	x = (x ^ x>>27) * 0x94d049bb133111eb
@@ -139,12 +141,16 @@ func satAdd(a, b uint64) uint64 {
 // cost each go to the shard with the least cost so far (the lowest-numbered
 // one on a tie). It returns an error if k is not between 1 and len(units).
 func Shards(units []Unit, k int) ([][]int, error) {
-	return split(len(units), k, func(i int) uint64 { return units[i].Cost() })
+	return Split(len(units), k, func(i int) uint64 { return units[i].Cost() })
 }
 
-// split splits the items 0..count-1 into k shards balanced by cost, as
-// Shards describes.
-func split(count, k int, cost func(i int) uint64) ([][]int, error) {
+// Split splits the items 0..count-1 into k shards balanced by cost, as
+// Shards describes, and returns the indexes of each shard's items in
+// increasing order. It calls cost once for each item, on all cores. The
+// constellations of the count package are split by it too. It returns an
+// error if k is not between 1 and count (k = 1 for count = 0 gives one
+// empty shard).
+func Split(count, k int, cost func(i int) uint64) ([][]int, error) {
 	if count == 0 && k == 1 {
 		return [][]int{nil}, nil // a board without work (n = 2, 3) is one empty shard
 	}
@@ -205,71 +211,6 @@ func ShardUnits(n, i, k int) ([]Unit, []int, error) {
 		out[j] = units[x]
 	}
 	return out, idx, nil
-}
-
-// Cost returns an estimate of the size of the constellation's search tree,
-// in nodes, as Unit.Cost does for a unit: the mean of Knuth's estimator
-// over random paths, seeded by the constellation alone, down to the rows
-// the search looks up.
-func (c Constellation) Cost() uint64 {
-	sum, _ := c.knuth()
-	return sum
-}
-
-// knuth returns Cost and the same estimate in floating point, neither
-// rounded nor saturated (see knuth).
-func (c Constellation) knuth() (sum uint64, mean float64) {
-	p := plans.Get().(*plan)
-	defer plans.Put(p)
-	p.prepare(c)
-	if p.rows < 2 || p.free0 == 0 {
-		return 1, 1
-	}
-	seed := splitmix(uint64(c.n)<<32 | uint64(c.a)<<24 | uint64(c.b)<<16 | uint64(c.k)<<8 | uint64(c.l))
-	children := func(i int, x node, kids *[nqueens.MaxN]uint32) int {
-		// The children that pass the look-ahead, as solve sees them.
-		s := &p.steps[i]
-		k := 0
-		for f := x.free; f != 0; f &= f - 1 {
-			bit := f & -f
-			if ^(x.cols | bit | (x.ld|bit)<<s.shift | (x.rd|bit)>>s.shift | s.block) != 0 {
-				kids[k] = bit
-				k++
-			}
-		}
-		return k
-	}
-	child := func(i int, x node, bit uint32) (node, bool) {
-		s := &p.steps[i]
-		c, l, d := x.cols|bit, (x.ld|bit)<<s.shift, (x.rd|bit)>>s.shift
-		return node{^(c | l | d | s.block), c, l, d}, !s.tail && !s.last
-	}
-	return knuth(seed, node{free: p.free0}, children, child)
-}
-
-// ConstellationShards splits constellations into k shards balanced by
-// Cost, as Shards does units.
-func ConstellationShards(cs []Constellation, k int) ([][]int, error) {
-	return split(len(cs), k, func(i int) uint64 { return cs[i].Cost() })
-}
-
-// ShardConstellations returns the constellations of shard i of k of a
-// board of n (see ConstellationShards), with their indexes in
-// Constellations(n).
-func ShardConstellations(n, i, k int) ([]Constellation, []int, error) {
-	if i < 0 || i >= k {
-		return nil, nil, fmt.Errorf("shard %d/%d: want an index from 0 to %d", i, k, k-1)
-	}
-	cs := Constellations(n)
-	all, err := ConstellationShards(cs, k)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([]Constellation, len(all[i]))
-	for j, x := range all[i] {
-		out[j] = cs[x]
-	}
-	return out, all[i], nil
 }
 
 // loads is a min-heap of shards by cost so far, then by number.

@@ -12,7 +12,7 @@ import (
 func TestShardsPartitionUnits(t *testing.T) {
 	for _, n := range []int{1, 4, 8, 11, 13} {
 		units := canonical.Units(n)
-		want, err := canonical.Count(context.Background(), n, 0)
+		want, err := canonical.CountUnits(context.Background(), units, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,76 +108,4 @@ func TestCostIsDeterministic(t *testing.T) {
 			t.Fatalf("unit %v: Cost %d then %d", u.Prefix(), a, b)
 		}
 	}
-}
-
-func TestConstellationShardsPartition(t *testing.T) {
-	for _, n := range []int{1, 4, 8, 11, 13} {
-		cs := canonical.Constellations(n)
-		want, err := canonical.CountConstellations(context.Background(), cs, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range []int{1, 2, 3, 7, len(cs)} {
-			if k > len(cs) {
-				continue
-			}
-			shards, err := canonical.ConstellationShards(cs, k)
-			if err != nil {
-				t.Fatalf("n=%d k=%d: %v", n, k, err)
-			}
-			again, _ := canonical.ConstellationShards(cs, k)
-			if !slices.EqualFunc(shards, again, slices.Equal) {
-				t.Errorf("n=%d k=%d: two splits differ", n, k)
-			}
-			seen := make([]int, len(cs))
-			var sum uint64
-			for i, idx := range shards {
-				var sub []canonical.Constellation
-				for _, x := range idx {
-					seen[x]++
-					sub = append(sub, cs[x])
-				}
-				if i == 0 || i == k-1 {
-					got, gotIdx, err := canonical.ShardConstellations(n, i, k)
-					if err != nil || !slices.Equal(gotIdx, idx) || !slices.Equal(got, sub) {
-						t.Fatalf("n=%d k=%d: ShardConstellations(%d) = %v, %v; ConstellationShards gives %v", n, k, i, gotIdx, err, idx)
-					}
-				}
-				c, err := canonical.CountConstellations(context.Background(), sub, 2, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sum += c
-			}
-			for x, times := range seen {
-				if times != 1 {
-					t.Errorf("n=%d k=%d: constellation %d is in %d shards", n, k, x, times)
-				}
-			}
-			if sum != want {
-				t.Errorf("n=%d k=%d: shards count %d solutions, whole board %d", n, k, sum, want)
-			}
-		}
-	}
-	for _, c := range []struct{ i, k int }{{-1, 3}, {3, 3}, {0, 0}, {0, 100000}} {
-		if _, _, err := canonical.ShardConstellations(8, c.i, c.k); err == nil {
-			t.Errorf("ShardConstellations(8, %d, %d) succeeded", c.i, c.k)
-		}
-	}
-}
-
-func TestConstellationCost(t *testing.T) {
-	cs := canonical.Constellations(14)
-	for _, c := range cs {
-		if a, b := c.Cost(), c.Cost(); a != b || a == 0 {
-			t.Fatalf("constellation %v: Cost %d then %d", c.Queens(), a, b)
-		}
-	}
-	// The estimate should rank the tree sizes roughly: shards balanced by
-	// it are within a few percent of each other.
-	shards, err := canonical.ConstellationShards(cs, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkBalanced(t, "constellations n=14 k=7", shards, func(i int) uint64 { return cs[i].Cost() })
 }

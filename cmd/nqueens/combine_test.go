@@ -11,25 +11,25 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count"
 )
 
 // writeParts writes the k parts count --shard would print for n into dir,
 // with alter applied to each, and returns their file names.
-func writeParts(t *testing.T, dir string, n, k int, alter func(p *partJSON)) []string {
+func writeParts(t *testing.T, dir string, n, k int, alter func(p *count.Part)) []string {
 	t.Helper()
 	var files []string
 	for i := range k {
-		cs, idx, err := canonical.ShardConstellations(n, i, k)
+		cs, idx, err := count.ShardConstellations(n, i, k)
 		if err != nil {
 			t.Fatal(err)
 		}
-		total, err := canonical.CountConstellations(context.Background(), cs, 2, nil)
+		total, err := count.Solutions(context.Background(), cs, 2, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := partJSON{N: n, Shards: k, Shard: i, UnitsTotal: len(canonical.Constellations(n)),
-			Units: len(idx), UnitsDigest: unitsDigest(idx), Total: total}
+		p := count.Part{N: n, Shards: k, Shard: i, UnitsTotal: len(count.Constellations(n)),
+			Units: len(idx), UnitsDigest: count.Digest(idx), Total: total}
 		alter(&p)
 		b, err := json.Marshal(p)
 		if err != nil {
@@ -46,7 +46,7 @@ func writeParts(t *testing.T, dir string, n, k int, alter func(p *partJSON)) []s
 
 func TestCombine(t *testing.T) {
 	ctx := context.Background()
-	files := writeParts(t, t.TempDir(), 12, 3, func(*partJSON) {})
+	files := writeParts(t, t.TempDir(), 12, 3, func(*count.Part) {})
 	c, k, err := combine(ctx, files, 2)
 	if err != nil || k != 3 || c.Total != 14200 || c.Unique != 1787 || c.Orbit8 != 1765 || c.Orbit4 != 18 || c.Orbit2 != 4 {
 		t.Fatalf("combine = %+v, %d, %v; want 14200 solutions in 1787 classes (1765, 18, 4) from 3 shards", c, k, err)
@@ -54,7 +54,7 @@ func TestCombine(t *testing.T) {
 
 	// A part whose total was changed so that the classes cannot be whole
 	// is a mismatch (exit 3), not a broken program.
-	files = writeParts(t, t.TempDir(), 12, 3, func(p *partJSON) {
+	files = writeParts(t, t.TempDir(), 12, 3, func(p *count.Part) {
 		if p.Shard == 1 {
 			p.Total++
 		}
@@ -68,7 +68,7 @@ func TestCombine(t *testing.T) {
 	// and the key: even when they wrap round to the right sum, which would
 	// otherwise match OEIS.
 	for name, add := range map[string]uint64{"wraps to the right sum": 1 << 63, "overflows": math.MaxUint64 - 14200} {
-		files = writeParts(t, t.TempDir(), 12, 3, func(p *partJSON) {
+		files = writeParts(t, t.TempDir(), 12, 3, func(p *count.Part) {
 			if p.Shard < 2 {
 				p.Total += add
 			}
@@ -80,7 +80,7 @@ func TestCombine(t *testing.T) {
 	}
 
 	// A part over 1 MB is refused before it is decoded.
-	files = writeParts(t, t.TempDir(), 12, 3, func(*partJSON) {})
+	files = writeParts(t, t.TempDir(), 12, 3, func(*count.Part) {})
 	data, _ := os.ReadFile(files[2])
 	os.WriteFile(files[2], append(data, bytes.Repeat([]byte{' '}, 1<<20)...), 0o644)
 	if _, _, err := combine(ctx, files, 2); err == nil || err.Error() != "combine: "+files[2]+": larger than 1 MB (1048576 bytes)" {
@@ -89,7 +89,7 @@ func TestCombine(t *testing.T) {
 
 	// n = 2 and 3 have no constellations: one empty shard each.
 	for _, n := range []int{2, 3} {
-		files = writeParts(t, t.TempDir(), n, 1, func(*partJSON) {})
+		files = writeParts(t, t.TempDir(), n, 1, func(*count.Part) {})
 		c, _, err := combine(ctx, files, 2)
 		if err != nil || c.Total != 0 || c.Unique != 0 {
 			t.Errorf("combine n=%d = %+v, %v; want no solutions", n, c, err)
@@ -98,7 +98,7 @@ func TestCombine(t *testing.T) {
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	files = writeParts(t, t.TempDir(), 14, 2, func(*partJSON) {})
+	files = writeParts(t, t.TempDir(), 14, 2, func(*count.Part) {})
 	if _, _, err := combine(cancelled, files, 2); err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("combine with a cancelled context: err = %v, want interrupted", err)
 	}

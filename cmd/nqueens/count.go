@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count"
 )
 
 func (a *app) countCmd() *cobra.Command {
@@ -80,20 +78,24 @@ minute, count prints the estimate on stderr (unless --quiet).
 			if estimate {
 				return a.countEstimate(cmd.Context(), ns, asJSON)
 			}
-			var results []countJSON
+			var results []count.Result
 			for _, n := range ns {
-				count := a.countBoard
-				if engine == "classes" {
-					count = a.countClasses
-				} else if err := a.warnLong(cmd.Context(), n); err != nil {
-					return err
+				if engine != "classes" {
+					if err := a.warnLong(cmd.Context(), n); err != nil {
+						return err
+					}
 				}
 				start := time.Now()
-				c, err := count(cmd.Context(), n)
-				if err != nil {
+				o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
+				o.Classes = engine == "classes"
+				c, err := count.Board(cmd.Context(), n, o)
+				done()
+				if cmd.Context().Err() != nil {
+					return fmt.Errorf("count n=%d: interrupted", n)
+				} else if err != nil {
 					return err
 				}
-				results = append(results, countJSON{N: n, Counts: c, Seconds: time.Since(start).Seconds()})
+				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds()})
 			}
 			return writeCounts(a.stdout, results, asJSON)
 		},
@@ -109,59 +111,22 @@ minute, count prints the estimate on stderr (unless --quiet).
 // progressFromN is the smallest n whose count shows progress.
 const progressFromN = 15
 
-// countBoard counts the solutions and classes of n by constellations (see
-// canonical.Count), showing progress for n of progressFromN and above.
-func (a *app) countBoard(ctx context.Context, n int) (nqueens.Counts, error) {
-	total, err := a.countConstellations(ctx, n, "", canonical.Constellations(n))
-	if err != nil {
-		return nqueens.Counts{}, err
-	}
-	c, err := canonical.TallyTotal(ctx, n, total, a.cfg.Workers)
-	if ctx.Err() != nil {
-		return c, fmt.Errorf("count n=%d: interrupted", n)
-	}
-	return c, err
-}
-
-// countClasses counts the classes of n with the class search behind build
-// (canonical.CountUnits), showing progress for n of progressFromN and
-// above.
-func (a *app) countClasses(ctx context.Context, n int) (nqueens.Counts, error) {
-	units := canonical.Units(n)
+// countOptions returns the options of a count of n with the configured
+// workers and, for n of progressFromN and above, a meter called label;
+// the caller calls done when the count returns.
+func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
 	var m meter = nopMeter{}
+	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
-		m = a.progress(fmt.Sprintf("count n=%d", n), 0, int64(len(units)), "work units")
+		o.Start = func(units int) { m = a.progress(label, 0, int64(units), "work units") }
+		o.Progress = func() { m.Add(1) }
 	}
-	c, err := canonical.CountUnits(ctx, units, a.cfg.Workers, func() { m.Add(1) })
-	m.Done()
-	if err != nil {
-		return c, fmt.Errorf("count n=%d: interrupted", n)
-	}
-	return c, nil
-}
-
-// countConstellations returns the solutions in the orbits of cs, showing
-// progress for n of progressFromN and above; shard names the shard in
-// messages.
-func (a *app) countConstellations(ctx context.Context, n int, shard string, cs []canonical.Constellation) (uint64, error) {
-	var m meter = nopMeter{}
-	if n >= progressFromN {
-		m = a.progress(fmt.Sprintf("count n=%d%s", n, shard), 0, int64(len(cs)), "work units")
-	}
-	total, err := canonical.CountConstellations(ctx, cs, a.cfg.Workers, func() { m.Add(1) })
-	m.Done()
-	switch {
-	case ctx.Err() != nil:
-		return 0, fmt.Errorf("count n=%d%s: interrupted", n, shard)
-	case err != nil:
-		return 0, fmt.Errorf("n=%d%s: %w", n, shard, err)
-	}
-	return total, nil
+	return o, func() { m.Done() }
 }
 
 // writeCounts prints count results as a table or, with asJSON, a JSON
 // array.
-func writeCounts(w io.Writer, results []countJSON, asJSON bool) error {
+func writeCounts(w io.Writer, results []count.Result, asJSON bool) error {
 	if asJSON {
 		return writeJSON(w, results)
 	}
@@ -171,11 +136,4 @@ func writeCounts(w io.Writer, results []countJSON, asJSON bool) error {
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2, r.Orbit1, r.Seconds)
 	}
 	return tw.Flush()
-}
-
-// countJSON is the shape of one object of count --json.
-type countJSON struct {
-	N int `json:"n"`
-	nqueens.Counts
-	Seconds float64 `json:"seconds"`
 }

@@ -2,75 +2,32 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
-	"math/bits"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count"
 )
 
-// partJSON is the shape of count --shard's output: the solutions of one
-// shard. A shard's classes are not whole (a class's solutions lie in
-// several constellations), so --combine derives them for the whole board.
-type partJSON struct {
-	N          int `json:"n"`
-	Shards     int `json:"shards"`
-	Shard      int `json:"shard"`
-	UnitsTotal int `json:"units_total"`
-	// Units is how many work units (constellations) the shard covered,
-	// UnitsDigest a SHA-256 of their indexes (see unitsDigest), which
-	// --combine checks against the split it computes, keeping the result
-	// small.
-	Units       int    `json:"units"`
-	UnitsDigest string `json:"units_digest"`
-	// Total is the number of solutions in the orbits of the shard's
-	// constellations.
-	Total uint64 `json:"total"`
-	// Seconds is the wall time of the whole run, SearchSeconds that of the
-	// search alone, without splitting the work into shards.
-	Seconds       float64 `json:"seconds"`
-	SearchSeconds float64 `json:"search_seconds"`
-}
-
-// countShard counts one shard of n and prints its partial result as JSON.
+// countShard counts one shard of n and prints its part as JSON.
 func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard) error {
-	start := time.Now()
-	cs, idx, err := canonical.ShardConstellations(n, s.Index, s.Count)
-	if err != nil {
-		return usageError{fmt.Errorf("n=%d: %w", n, err)}
-	}
-	search := time.Now()
-	total, err := a.countConstellations(ctx, n, shardSuffix(s), cs)
-	if err != nil {
+	o, done := a.countOptions(fmt.Sprintf("count n=%d%s", n, shardSuffix(s)), n)
+	p, err := count.Shard(ctx, n, s, o)
+	done()
+	switch {
+	case errors.Is(err, count.ErrNoShard):
+		return usageError{err}
+	case ctx.Err() != nil:
+		return fmt.Errorf("count n=%d%s: interrupted", n, shardSuffix(s))
+	case err != nil:
 		return err
 	}
-	p := partJSON{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(canonical.Constellations(n)),
-		Units: len(idx), UnitsDigest: unitsDigest(idx), Total: total, Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}
 	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
-		n, s, len(idx), p.UnitsTotal, plural(total, "solution"), p.Seconds, p.SearchSeconds)
+		n, s, p.Units, p.UnitsTotal, plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
 	return writeJSONLine(a.stdout, p)
-}
-
-// unitsDigest returns "sha256:" and the hex SHA-256 of the unit indexes
-// written in decimal, each followed by a newline.
-func unitsDigest(idx []int) string {
-	h := sha256.New()
-	var buf []byte
-	for _, i := range idx {
-		buf = strconv.AppendInt(buf[:0], int64(i), 10)
-		h.Write(append(buf, '\n'))
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // writeJSONLine writes v as compact JSON and a newline.
@@ -83,94 +40,45 @@ func writeJSONLine(w io.Writer, v any) error {
 	return err
 }
 
-// combine reads the partial results of count --shard from files, checks
-// that they are the K shards of one n, each exactly once, and returns the
-// combined counts.
-func combine(ctx context.Context, files []string, workers int) (countJSON, int, error) {
-	var parts []partJSON
+// combine reads the parts of count --shard from files and returns their
+// combined counts (count.Combine) and how many shards they are.
+func combine(ctx context.Context, files []string, workers int) (count.Result, int, error) {
+	var parts []count.Part
 	for _, f := range files {
-		data, err := readSmall(ctx, f, maxSmallFile)
+		data, err := readSmall(ctx, f, count.MaxPartSize)
 		var pe *fs.PathError
 		switch {
 		case ctx.Err() != nil:
-			return countJSON{}, 0, fmt.Errorf("combine: interrupted while reading %s", f)
+			return count.Result{}, 0, fmt.Errorf("combine: interrupted while reading %s", f)
 		case errors.As(err, &pe):
-			return countJSON{}, 0, fmt.Errorf("combine: %w", err)
+			return count.Result{}, 0, fmt.Errorf("combine: %w", err)
 		case err != nil:
-			return countJSON{}, 0, fmt.Errorf("combine: %s: %w", f, err)
+			return count.Result{}, 0, fmt.Errorf("combine: %s: %w", f, err)
 		}
-		p, err := readPart(data)
+		p, err := count.ReadPart(data)
 		switch {
-		case errors.Is(err, errOtherVersion):
+		case errors.Is(err, count.ErrOtherVersion):
 			// Parts of versions before constellations carried class counts.
-			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of this version's count --shard (%v): made by another version?", f, err)
-		case errors.Is(err, errMoreThanOne):
-			return countJSON{}, 0, fmt.Errorf("combine: %s holds more than one result of count --shard", f)
+			return count.Result{}, 0, fmt.Errorf("combine: %s is not the output of this version's count --shard (%v): made by another version?", f, err)
+		case errors.Is(err, count.ErrMoreThanOne):
+			return count.Result{}, 0, fmt.Errorf("combine: %s holds more than one result of count --shard", f)
+		case errors.Is(err, count.ErrOutOfRange):
+			return count.Result{}, 0, fmt.Errorf("combine: %s: %w", f, err)
 		case err != nil:
-			return countJSON{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
-		}
-		if err := nqueens.CheckN(p.N); err != nil || p.Shards < 1 || p.Shard < 0 || p.Shard >= p.Shards {
-			return countJSON{}, 0, fmt.Errorf("combine: %s: n=%d shard %d/%d is out of range", f, p.N, p.Shard, p.Shards)
+			return count.Result{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
 		}
 		parts = append(parts, p)
 	}
-	first := parts[0]
-	seen := map[int]string{}
-	for i, p := range parts {
-		switch {
-		case p.N != first.N:
-			return countJSON{}, 0, fmt.Errorf("combine: %s counts n=%d, %s n=%d", files[i], p.N, files[0], first.N)
-		case p.Shards != first.Shards:
-			return countJSON{}, 0, fmt.Errorf("combine: %s is shard %d/%d, %s one of %d shards", files[i], p.Shard, p.Shards, files[0], first.Shards)
-		}
-		if prev, dup := seen[p.Shard]; dup {
-			return countJSON{}, 0, fmt.Errorf("combine: shard %d/%d given twice: %s and %s", p.Shard, p.Shards, prev, files[i])
-		}
-		seen[p.Shard] = files[i]
-	}
-	var missing []string
-	for i := range first.Shards {
-		if _, ok := seen[i]; !ok {
-			missing = append(missing, strconv.Itoa(i))
-		}
-	}
-	if len(missing) > 0 {
-		return countJSON{}, 0, fmt.Errorf("combine: n=%d: shards %s of %d missing", first.N, strings.Join(missing, ", "), first.Shards)
-	}
-	// The parts must cover the units this program's split gives, or they
-	// come from another version of it and may overlap or leave gaps.
-	cs := canonical.Constellations(first.N)
-	split, err := canonical.ConstellationShards(cs, first.Shards)
-	if err != nil {
-		return countJSON{}, 0, fmt.Errorf("combine: n=%d: %w", first.N, err)
-	}
-	out := countJSON{N: first.N}
-	var total uint64
-	for i, p := range parts {
-		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != unitsDigest(split[p.Shard]) {
-			return countJSON{}, 0, fmt.Errorf("combine: %s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
-				files[i], p.Shard, p.Shards, p.N, len(cs))
-		}
-		var carry uint64
-		if total, carry = bits.Add64(total, p.Total, 0); carry != 0 {
-			// No board nqueens counts has 2^64 solutions: a total was altered.
-			return countJSON{}, 0, fmt.Errorf("%w: n=%d: %s: \"total\" %d takes the sum of the parts past %d: was a part altered?",
-				errMismatch, first.N, files[i], p.Total, uint64(math.MaxUint64))
-		}
-		out.Seconds += p.Seconds
-	}
-	start := time.Now()
-	out.Counts, err = canonical.TallyTotal(ctx, first.N, total, workers)
+	c, err := count.Combine(ctx, parts, files, workers)
 	switch {
 	case ctx.Err() != nil:
-		return countJSON{}, 0, fmt.Errorf("combine n=%d: interrupted", first.N)
+		return count.Result{}, 0, fmt.Errorf("combine n=%d: interrupted", parts[0].N)
+	case errors.Is(err, count.ErrAltered):
+		return count.Result{}, 0, fmt.Errorf("%w: %v", errMismatch, err)
 	case err != nil:
-		// The split checked out, so a part's total was altered.
-		return countJSON{}, 0, fmt.Errorf("%w: n=%d: the %d shards add up to %d solutions, which cannot form whole classes: was a part altered? (%v)",
-			errMismatch, first.N, first.Shards, total, err)
+		return count.Result{}, 0, fmt.Errorf("combine: %w", err)
 	}
-	out.Seconds += time.Since(start).Seconds()
-	return out, first.Shards, nil
+	return c, len(parts), nil
 }
 
 // countCombine prints the combined counts of the partial results in
@@ -183,7 +91,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 	if err != nil {
 		return err
 	}
-	if err := writeCounts(a.stdout, []countJSON{c}, asJSON); err != nil {
+	if err := writeCounts(a.stdout, []count.Result{c}, asJSON); err != nil {
 		return err
 	}
 	if known, ok := nqueens.KnownCounts(c.N); ok {

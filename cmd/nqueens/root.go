@@ -17,8 +17,8 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/config"
+	"github.com/nqueens/nqueens/count"
 )
 
 const defaultConfigFile = "config.yaml"
@@ -41,7 +41,7 @@ type app struct {
 	stderr io.Writer
 	prof   *os.File
 	// measured is the search rate, once count has measured it.
-	measured *canonical.Rate
+	measured *count.Rate
 }
 
 // startProfile starts CPU profiling if --cpuprofile names a file, which

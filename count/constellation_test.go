@@ -1,4 +1,4 @@
-package canonical
+package count
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
 )
 
@@ -150,11 +151,11 @@ func TestCountSameAsClassSearch(t *testing.T) {
 		last = 12
 	}
 	for n := 1; n <= last; n++ {
-		want, err := CountUnits(context.Background(), Units(n), 0, nil)
+		want, err := canonical.CountUnits(context.Background(), canonical.Units(n), 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Count(context.Background(), n, 0)
+		got, err := Board(context.Background(), n, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,10 +169,10 @@ func TestSymmetricAgainstEverySolution(t *testing.T) {
 	for n := 1; n <= 12; n++ {
 		var half, quarter uint64
 		for p := range enumerate.Solutions(n) {
-			if Transform(2).Apply(p) == p {
+			if canonical.Transform(2).Apply(p) == p {
 				half++
 			}
-			if Transform(1).Apply(p) == p {
+			if canonical.Transform(1).Apply(p) == p {
 				quarter++
 			}
 		}
@@ -216,15 +217,15 @@ func TestTally(t *testing.T) {
 	}
 }
 
-func TestCountConstellationsCancelled(t *testing.T) {
+func TestSolutionsCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := CountConstellations(ctx, Constellations(12), 2, nil)
+	_, err := Solutions(ctx, Constellations(12), 2, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled count: err = %v, want context.Canceled", err)
 	}
-	if _, err := Count(ctx, 12, 2); !errors.Is(err, context.Canceled) {
-		t.Fatalf("cancelled Count: err = %v, want context.Canceled", err)
+	if _, err := Board(ctx, 12, Options{Workers: 2}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Board: err = %v, want context.Canceled", err)
 	}
 	if _, _, err := Symmetric(ctx, 16, 2); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Symmetric: err = %v, want context.Canceled", err)

@@ -1,10 +1,12 @@
-package canonical
+package count
 
 import (
 	"context"
 	"errors"
 	"math"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -169,17 +171,20 @@ func MinRate(workers int) Rate {
 // cores returns how many of w goroutines can run at once.
 func cores(w int) int { return max(1, min(w, runtime.GOMAXPROCS(0))) }
 
-// Estimate is the predicted work of counting a board by constellations.
+// Estimate is the predicted work of counting a board by constellations,
+// whose JSON is an object of count --estimate --json.
 type Estimate struct {
-	// N is the board size; Workers and Cores are those of the rate the
-	// estimate is for.
-	N, Workers, Cores int
-	// Nodes is the estimate of EstimateNodes.
-	Nodes float64
+	// N is the board size.
+	N int `json:"n"`
 	// Seconds is Nodes at the rate: the time of the search. It leaves out
-	// the search for symmetric solutions that Count adds, a few seconds
+	// the search for symmetric solutions that Board adds, a few seconds
 	// below n = 25.
-	Seconds float64
+	Seconds float64 `json:"seconds"`
+	// Nodes is the estimate of EstimateNodes.
+	Nodes float64 `json:"nodes"`
+	// Workers and Cores are those of the rate the estimate is for.
+	Workers int `json:"workers"`
+	Cores   int `json:"-"`
 }
 
 // Estimate returns the estimate of counting a board of n by constellations
@@ -196,7 +201,7 @@ type Estimate struct {
 // n = 18 the estimate has not been checked against a search.
 func (r Rate) Estimate(n int) Estimate {
 	if err := nqueens.CheckN(n); err != nil {
-		panic("canonical: " + err.Error())
+		panic("count: " + err.Error())
 	}
 	return r.estimate(n, EstimateNodes(n))
 }
@@ -213,4 +218,121 @@ func (r Rate) estimate(n int, nodes float64) Estimate {
 		secs = nodes / r.PerSecond
 	}
 	return Estimate{N: n, Workers: r.Workers, Cores: r.Cores, Nodes: nodes, Seconds: secs}
+}
+
+// LongSeconds is the estimated time, in seconds, from which a count is
+// long: long enough that count says how long before it starts, and
+// suggests splitting it into shards.
+const LongSeconds = 60
+
+// Long reports whether e is of a long count: LongSeconds or more.
+func (e Estimate) Long() bool { return e.Seconds >= LongSeconds }
+
+// Time returns the time of e in words, with the cores it is for: "about 10
+// hours on 2 cores" (see String).
+func (e Estimate) Time() string { return about(e.Seconds) + " on " + coresText(e.Cores) }
+
+// String returns e in words: its Time and, in parentheses, its nodes,
+// "about 10 hours on 2 cores (3.7e11 nodes)". Durations speak in the
+// largest unit they reach ("about 3 hours", "about 9 months", "about 270
+// million years"), adding the next smaller one when there are fewer than
+// 3 of the first ("about 1 hour 20 minutes"); they are rounded to whole
+// units below 10 of them and to two significant digits above, with
+// tenths of a second below 10 seconds. Nodes are in full below a million
+// and as "3.1e15" above.
+func (e Estimate) String() string {
+	return e.Time() + " (" + nodesText(e.Nodes) + " nodes)"
+}
+
+// coresText returns "1 core" or "k cores".
+func coresText(k int) string {
+	if k == 1 {
+		return "1 core"
+	}
+	return strconv.Itoa(k) + " cores"
+}
+
+// nodesText returns a number of nodes in full below a million and as
+// "3.1e15" above.
+func nodesText(x float64) string {
+	if x < 1e6 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(x, 'e', 1, 64), "e") // 3.1e+15
+	return mant + "e" + strings.TrimLeft(exp, "+0")
+}
+
+// durationUnits are the units about speaks in, largest first; a month is
+// a twelfth of a year. step is what the unit is rounded to when it comes
+// second: "1 minute 30 seconds", not "1 minute 31 seconds".
+var durationUnits = []struct {
+	name       string
+	secs, step float64
+}{
+	{"year", 365.25 * 86400, 1},
+	{"month", 365.25 * 86400 / 12, 1},
+	{"day", 86400, 1},
+	{"hour", 3600, 1},
+	{"minute", 60, 5},
+	{"second", 1, 10},
+}
+
+// about returns an estimated duration in words: "about 3 hours", "about 1
+// hour 20 minutes", "about 9 months", "about 40 years", "about 270 million
+// years". It speaks in the largest unit the duration reaches, adding the
+// next smaller one when there are fewer than 3 of the first; it rounds to
+// whole units below 10 of them and to two significant digits above, and
+// gives tenths of a second below 10 seconds.
+func about(secs float64) string {
+	switch {
+	case math.IsInf(secs, 1) || math.IsNaN(secs):
+		return "an unknown time"
+	case secs < 0.05:
+		return "under 0.1 seconds"
+	case secs < 10:
+		return "about " + countWords(strconv.FormatFloat(secs, 'f', 1, 64), "second")
+	}
+	i := 0
+	for secs < durationUnits[i].secs {
+		i++
+	}
+	u := durationUnits[i]
+	q := secs / u.secs
+	if q < 3 && i+1 < len(durationUnits) {
+		v := durationUnits[i+1]
+		whole := math.Floor(q)
+		rest := math.Round((secs-whole*u.secs)/v.secs/v.step) * v.step
+		if rest >= math.Round(u.secs/v.secs) {
+			whole, rest = whole+1, 0
+		}
+		s := "about " + countWords(strconv.FormatFloat(whole, 'f', 0, 64), u.name)
+		if rest > 0 {
+			s += " " + countWords(strconv.FormatFloat(rest, 'f', 0, 64), v.name)
+		}
+		return s
+	}
+	switch {
+	case q >= 1e9:
+		return "about " + sig2(q/1e9) + " billion " + u.name + "s"
+	case q >= 1e6:
+		return "about " + sig2(q/1e6) + " million " + u.name + "s"
+	}
+	if q < 10 {
+		return "about " + countWords(strconv.FormatFloat(q, 'f', 0, 64), u.name)
+	}
+	return "about " + countWords(sig2(q), u.name)
+}
+
+// sig2 returns x rounded to two significant digits, in full: 3, 47, 1200.
+func sig2(x float64) string {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 2, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// countWords returns "count name", adding an s unless count is "1".
+func countWords(count, name string) string {
+	if count == "1" {
+		return count + " " + name
+	}
+	return count + " " + name + "s"
 }

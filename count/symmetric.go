@@ -1,4 +1,4 @@
-package canonical
+package count
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // outside 1..nqueens.MaxN.
 func Symmetric(ctx context.Context, n, workers int) (half, quarter uint64, err error) {
 	if err := nqueens.CheckN(n); err != nil {
-		panic("canonical: " + err.Error())
+		panic("count: " + err.Error())
 	}
 	half, err = halfTurn(ctx, n, workers)
 	if err != nil {
@@ -82,13 +82,13 @@ type halfBoard struct {
 }
 
 // fits reports whether (r, c) is free of the queens placed.
-func (h *halfBoard) fits(r, c int) bool {
+func (h halfBoard) fits(r, c int) bool {
 	return h.cols&(1<<uint(c)) == 0 && h.down&(1<<uint(c-r+h.m)) == 0 && h.anti&(1<<uint(r+c)) == 0
 }
 
 // pairFits reports whether the image (m-r, m-c) of (r, c) is free of the
 // queens placed and of (r, c) itself.
-func (h *halfBoard) pairFits(r, c int) bool {
+func (h halfBoard) pairFits(r, c int) bool {
 	if c == r || r+c == h.m || c == h.m-c {
 		return false // same down-right or down-left diagonal, or column
 	}
@@ -103,7 +103,7 @@ func (h *halfBoard) put(r, c int) {
 
 // free returns the free squares of row r: bit c is taken if column c is,
 // or the diagonals c-r+m or r+c.
-func (h *halfBoard) free(r int) uint32 {
+func (h halfBoard) free(r int) uint32 {
 	return h.all &^ (h.cols | uint32(h.down>>uint(h.m-r)) | uint32(h.anti>>uint(r)))
 }
 
@@ -111,8 +111,11 @@ func (h *halfBoard) free(r int) uint32 {
 const halfStopRows = 3
 
 // from counts the ways to fill rows r..n/2-1 and their images, checking
-// stop in the first rows, where it returns 0 once stop is set.
-func (h *halfBoard) from(r int, stop *atomic.Bool) uint64 {
+// stop in the first rows, where it returns 0 once stop is set. Its
+// receiver is a value, so that the boards of the search stay on the
+// stack: with a pointer one escaped to the heap at every node (42,693
+// allocations for n = 16, against about 24 now).
+func (h halfBoard) from(r int, stop *atomic.Bool) uint64 {
 	if r >= h.n/2 {
 		return 1
 	}
@@ -130,11 +133,11 @@ func (h *halfBoard) from(r int, stop *atomic.Bool) uint64 {
 
 // place returns the board with queens on (r, c) and its image (m-r, m-c),
 // and false if the image is not free; (r, c) must be.
-func (h *halfBoard) place(r, c int) (halfBoard, bool) {
+func (h halfBoard) place(r, c int) (halfBoard, bool) {
 	if !h.pairFits(r, c) {
 		return halfBoard{}, false
 	}
-	g := *h
+	g := h
 	g.put(r, c)
 	g.put(g.m-r, g.m-c)
 	return g, true

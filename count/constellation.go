@@ -1,14 +1,11 @@
-package canonical
+package count
 
 import (
-	"context"
-	"errors"
 	"math/bits"
 	"sync"
 	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/enumerate"
 )
 
 // Counting by constellations.
@@ -37,7 +34,7 @@ import (
 // n > 1 is its own mirror image), which a much smaller search finds.
 
 // Constellation is one orbit of the queens a solution has on the border of
-// the board, the unit of work of Count. The constellations of a board, as
+// the board, the unit of work of Solutions and Board. The constellations of a board, as
 // Constellations returns them, partition its solutions' orbits.
 type Constellation struct {
 	n uint8
@@ -163,7 +160,7 @@ func (c Constellation) queens() ([4]square, int) {
 // 1..nqueens.MaxN.
 func Constellations(n int) []Constellation {
 	if err := nqueens.CheckN(n); err != nil {
-		panic("canonical: " + err.Error())
+		panic("count: " + err.Error())
 	}
 	var out []Constellation
 	for a := range n {
@@ -528,46 +525,4 @@ func (p *plan) solveSkip(i uint, free, cols, ld, rd uint32) {
 			}
 		}
 	}
-}
-
-// CountConstellations returns the number of solutions in the orbits of the
-// given constellations, searched on workers goroutines (all cores when
-// workers < 1). If done is not nil it is called after each constellation
-// searched (or cut short by cancellation), from the worker goroutines. It
-// returns ctx.Err() with a partial total if ctx is cancelled first, and an
-// error if the total does not fit in 64 bits (n = 31 and 32 would not).
-func CountConstellations(ctx context.Context, cs []Constellation, workers int, done func()) (uint64, error) {
-	var mu sync.Mutex
-	var total uint64
-	var overflow bool
-	err := eachUntilCancelled(ctx, len(cs), workers, func(i int, stop *atomic.Bool) {
-		hi, t := bits.Mul64(cs[i].solutions(stop), uint64(cs[i].orbit))
-		mu.Lock()
-		var carry uint64
-		total, carry = bits.Add64(total, t, 0)
-		overflow = overflow || hi != 0 || carry != 0
-		mu.Unlock()
-		if done != nil {
-			done()
-		}
-	})
-	if err == nil && overflow {
-		err = errors.New("count: the number of solutions exceeds 2^64")
-	}
-	return total, err
-}
-
-// eachUntilCancelled calls work(i, stop) for every i in [0, count) on
-// workers goroutines, as enumerate.Each does, with a flag that is set once
-// ctx is cancelled, for work to stop in the middle of a search. It returns
-// ctx.Err() if ctx was cancelled before all the calls had returned.
-func eachUntilCancelled(ctx context.Context, count, workers int, work func(i int, stop *atomic.Bool)) error {
-	var stop atomic.Bool
-	quit := context.AfterFunc(ctx, func() { stop.Store(true) })
-	defer quit()
-	err := enumerate.Each(ctx, count, workers, func(_ context.Context, i int) { work(i, &stop) })
-	if err == nil && stop.Load() {
-		err = ctx.Err()
-	}
-	return err
 }

@@ -1,0 +1,132 @@
+// Package count owns counting the solutions and classes of a board
+// without listing them, and splitting that work across processes.
+//
+// A count searches the board by constellations, the queens a solution has
+// on its border (Constellations, Solutions), and derives the classes from
+// the few solutions that the half and quarter turns leave unchanged
+// (Symmetric, Tally): Board does both. The work of a board can be split
+// into shards by estimated cost (ConstellationShards); each shard's count
+// is a Part, a small JSON object that ReadPart reads back strictly and
+// Combine adds up. Estimate predicts how long a count takes before it
+// starts (EstimateNodes, MeasureRate).
+//
+// The symmetry group and the search for canonical classes are the
+// canonical package's; count uses its Knuth estimator and its Split.
+package count
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
+)
+
+// Options are the settings of a count.
+type Options struct {
+	// Workers is the number of goroutines that search: all cores when
+	// less than 1.
+	Workers int
+	// Start, if not nil, is called once before the search with the
+	// number of constellations it will search.
+	Start func(units int)
+	// Progress, if not nil, is called after each constellation searched
+	// (or cut short by cancellation), from the worker goroutines.
+	Progress func()
+	// Classes makes Board count with canonical's search for the classes
+	// (canonical.CountUnits) instead, about 1.4 times slower: an
+	// independent check of the same numbers. Its units of work are then
+	// canonical's units, for Start and Progress alike.
+	Classes bool
+}
+
+// Result is the counts of a board and the seconds counting them took, as
+// count --json prints them.
+type Result struct {
+	N int `json:"n"`
+	nqueens.Counts
+	Seconds float64 `json:"seconds"`
+}
+
+// Board returns the tallies of a board of n: total solutions, classes,
+// and classes by orbit size. It counts the solutions of every
+// constellation (Solutions) and derives the classes (TallyTotal), on
+// o.Workers goroutines, calling o's hooks as they describe. It returns
+// ctx.Err() if ctx is cancelled first, and an error naming n if the total
+// does not fit in 64 bits. With o.Classes it counts by classes instead. It panics if n is outside 1..nqueens.MaxN.
+func Board(ctx context.Context, n int, o Options) (nqueens.Counts, error) {
+	if o.Classes {
+		units := canonical.Units(n)
+		if o.Start != nil {
+			o.Start(len(units))
+		}
+		return canonical.CountUnits(ctx, units, o.Workers, o.Progress)
+	}
+	total, err := o.solutions(ctx, Constellations(n))
+	switch {
+	case ctx.Err() != nil:
+		return nqueens.Counts{}, ctx.Err()
+	case err != nil:
+		return nqueens.Counts{}, fmt.Errorf("n=%d: %w", n, err)
+	}
+	return TallyTotal(ctx, n, total, o.Workers)
+}
+
+// solutions is Solutions with o's hooks.
+func (o Options) solutions(ctx context.Context, cs []Constellation) (uint64, error) {
+	if o.Start != nil {
+		o.Start(len(cs))
+	}
+	return Solutions(ctx, cs, o.Workers, o.Progress)
+}
+
+// Solutions returns the number of solutions in the orbits of the given
+// constellations, searched on workers goroutines (all cores when
+// workers < 1). If done is not nil it is called after each constellation
+// searched (or cut short by cancellation), from the worker goroutines. It
+// returns ctx.Err() with a partial total if ctx is cancelled first, and an
+// error if the total does not fit in 64 bits (n = 31 and 32 would not).
+// The search allocates nothing per node.
+func Solutions(ctx context.Context, cs []Constellation, workers int, done func()) (uint64, error) {
+	var mu sync.Mutex
+	var total uint64
+	var overflow bool
+	err := eachUntilCancelled(ctx, len(cs), workers, func(i int, stop *atomic.Bool) {
+		hi, t := bits.Mul64(cs[i].solutions(stop), uint64(cs[i].orbit))
+		mu.Lock()
+		var carry uint64
+		total, carry = bits.Add64(total, t, 0)
+		overflow = overflow || hi != 0 || carry != 0
+		mu.Unlock()
+		if done != nil {
+			done()
+		}
+	})
+	if err == nil && overflow {
+		err = errors.New("count: the number of solutions exceeds 2^64")
+	}
+	return total, err
+}
+
+// eachUntilCancelled calls work(i, stop) for every i in [0, count) on
+// workers goroutines, as enumerate.Each does, with a flag that is set once
+// ctx is cancelled, for work to stop in the middle of a search. It returns
+// ctx.Err() if ctx was cancelled before all the calls had returned.
+func eachUntilCancelled(ctx context.Context, count, workers int, work func(i int, stop *atomic.Bool)) error {
+	var stop atomic.Bool
+	quit := context.AfterFunc(ctx, func() { stop.Store(true) })
+	defer quit()
+	err := enumerate.Each(ctx, count, workers, func(_ context.Context, i int) { work(i, &stop) })
+	if err == nil && stop.Load() {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// full returns the columns of a board of n.
+func full(n int) uint32 { return uint32(1<<uint(n) - 1) }

@@ -1,0 +1,334 @@
+package count
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nqueens/nqueens"
+)
+
+// Part is the count of one shard of a board, as count --shard prints it:
+// one JSON object with these keys, in this order. A shard's classes are
+// not whole (a class's solutions lie in several constellations), so a
+// part holds solutions only and Combine derives the classes of the whole
+// board.
+type Part struct {
+	N          int `json:"n"`
+	Shards     int `json:"shards"`
+	Shard      int `json:"shard"`
+	UnitsTotal int `json:"units_total"`
+	// Units is how many work units (constellations) the shard covered,
+	// UnitsDigest the Digest of their indexes, which Combine checks
+	// against the split it computes, keeping the part small.
+	Units       int    `json:"units"`
+	UnitsDigest string `json:"units_digest"`
+	// Total is the number of solutions in the orbits of the shard's
+	// constellations.
+	Total uint64 `json:"total"`
+	// Seconds is the wall time of the whole run, SearchSeconds that of the
+	// search alone, without splitting the work into shards.
+	Seconds       float64 `json:"seconds"`
+	SearchSeconds float64 `json:"search_seconds"`
+}
+
+// MaxPartSize is the largest part ReadPart reads, in bytes: a part is one
+// short line, so a larger input is none.
+const MaxPartSize = 1 << 20
+
+// Errors of ReadPart and Shard that callers branch on, with errors.Is.
+var (
+	// ErrOtherVersion is wrapped by ReadPart's error for a key this
+	// version's parts do not have, as parts of older versions carry.
+	ErrOtherVersion = errors.New("unknown field")
+	// ErrMoreThanOne is ReadPart's error for data that holds more than a
+	// part.
+	ErrMoreThanOne = errors.New("more than one part")
+	// ErrOutOfRange is matched by ReadPart's error for a part whose n or
+	// shard cannot be: n outside 1..nqueens.MaxN, or not 0 <= I < K.
+	ErrOutOfRange = errors.New("out of range")
+	// ErrNoShard is matched by the error of ShardConstellations and Shard
+	// for a shard the constellations of a board cannot be split into.
+	ErrNoShard = errors.New("no such shard")
+	// ErrAltered is matched by Combine's error for parts whose numbers
+	// cannot be right although their split is: a total was altered.
+	ErrAltered = errors.New("altered part")
+)
+
+// marked is an error that reads as err and matches kind too.
+type marked struct{ err, kind error }
+
+func (m marked) Error() string   { return m.err.Error() }
+func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
+
+// Shard counts shard s of the constellations of a board of n (see
+// ShardConstellations) as Board does the whole board, and returns its
+// part, timed. It returns an error matching ErrNoShard if there is no such
+// shard, ctx.Err() if ctx is cancelled first, and an error naming the
+// shard if its total does not fit in 64 bits.
+func Shard(ctx context.Context, n int, s nqueens.Shard, o Options) (Part, error) {
+	start := time.Now()
+	cs, idx, err := ShardConstellations(n, s.Index, s.Count)
+	if err != nil {
+		return Part{}, fmt.Errorf("n=%d: %w", n, err)
+	}
+	search := time.Now()
+	total, err := o.solutions(ctx, cs)
+	switch {
+	case ctx.Err() != nil:
+		return Part{}, ctx.Err()
+	case err != nil:
+		return Part{}, fmt.Errorf("n=%d shard %s: %w", n, s, err)
+	}
+	return Part{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(Constellations(n)),
+		Units: len(idx), UnitsDigest: Digest(idx), Total: total,
+		Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}, nil
+}
+
+// Digest returns "sha256:" and the hex SHA-256 of the unit indexes
+// written in decimal, each followed by a newline: a part's UnitsDigest.
+func Digest(idx []int) string {
+	h := sha256.New()
+	var buf []byte
+	for _, i := range idx {
+		buf = strconv.AppendInt(buf[:0], int64(i), 10)
+		h.Write(append(buf, '\n'))
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// ReadPart decodes data, which must hold exactly one part, strictly: a
+// JSON object with every key of Part exactly once, spelled exactly, and
+// no other; whole numbers in range for the counts (no 1e3, no -1, no
+// 1.5); a string for the digest; numbers of seconds of 0 or more; at most
+// MaxPartSize bytes. The error names the key at fault. One for a key it
+// does not know wraps ErrOtherVersion; data with more after the part is
+// ErrMoreThanOne; a part whose n or shard cannot be matches ErrOutOfRange.
+func ReadPart(data []byte) (Part, error) {
+	if len(data) > MaxPartSize {
+		return Part{}, fmt.Errorf("larger than %d bytes", MaxPartSize)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	p, err := decodePart(dec)
+	switch {
+	case err != nil:
+		return p, err
+	case dec.More() || len(bytes.TrimSpace(data[dec.InputOffset():])) > 0:
+		return p, ErrMoreThanOne
+	case nqueens.CheckN(p.N) != nil || p.Shards < 1 || p.Shard >= p.Shards:
+		return p, marked{fmt.Errorf("n=%d shard %d/%d is out of range", p.N, p.Shard, p.Shards), ErrOutOfRange}
+	}
+	return p, nil
+}
+
+// partKey is a key of a part and where decodePart stores its value: an
+// *int, *uint64, *float64 or *string.
+type partKey struct {
+	name string
+	to   any
+}
+
+// decodePart decodes one part from the start of dec, as ReadPart
+// describes.
+func decodePart(dec *json.Decoder) (Part, error) {
+	var p Part
+	keys := []partKey{
+		{"n", &p.N}, {"shards", &p.Shards}, {"shard", &p.Shard}, {"units_total", &p.UnitsTotal},
+		{"units", &p.Units}, {"units_digest", &p.UnitsDigest}, {"total", &p.Total},
+		{"seconds", &p.Seconds}, {"search_seconds", &p.SearchSeconds},
+	}
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil {
+		return p, jsonError(err)
+	} else if tok != json.Delim('{') {
+		return p, fmt.Errorf("want a JSON object, got %s", tokenText(tok))
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return p, jsonError(err)
+		}
+		name := tok.(string) // an object's keys are strings
+		i := slices.IndexFunc(keys, func(k partKey) bool { return k.name == name })
+		if i < 0 {
+			for _, k := range keys {
+				if strings.EqualFold(k.name, name) {
+					return p, fmt.Errorf("unknown key %s (did you mean %q?)", quote(name), k.name)
+				}
+			}
+			return p, fmt.Errorf("%w %s", ErrOtherVersion, quote(name))
+		}
+		if seen[name] {
+			return p, fmt.Errorf("key %q given twice", name)
+		}
+		seen[name] = true
+		if tok, err = dec.Token(); err != nil {
+			return p, jsonError(err)
+		}
+		if err := setValue(keys[i].to, tok); err != nil {
+			return p, fmt.Errorf("%q: %s: %w", name, tokenText(tok), err)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return p, jsonError(err)
+	}
+	for _, k := range keys {
+		if !seen[k.name] {
+			return p, fmt.Errorf("key %q missing", k.name)
+		}
+	}
+	return p, nil
+}
+
+// setValue stores the JSON value tok into to.
+func setValue(to any, tok json.Token) error {
+	num, isNum := tok.(json.Number)
+	switch to := to.(type) {
+	case *string:
+		s, ok := tok.(string)
+		if !ok {
+			return errors.New("want a string")
+		}
+		*to = s
+	case *int:
+		n, err := strconv.ParseInt(string(num), 10, 0)
+		if !isNum || err != nil || n < 0 {
+			return fmt.Errorf("want a whole number from 0 to %d", math.MaxInt)
+		}
+		*to = int(n)
+	case *uint64:
+		n, err := strconv.ParseUint(string(num), 10, 64)
+		if !isNum || err != nil {
+			return fmt.Errorf("want a whole number from 0 to %d", uint64(math.MaxUint64))
+		}
+		*to = n
+	case *float64:
+		f, err := strconv.ParseFloat(string(num), 64)
+		if !isNum || err != nil || f < 0 || math.IsInf(f, 0) {
+			return errors.New("want a number of seconds, 0 or more")
+		}
+		*to = f
+	}
+	return nil
+}
+
+// tokenText writes a JSON token for a message.
+func tokenText(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			return "an object"
+		}
+		return "a list"
+	case string:
+		return quote(t)
+	case json.Number:
+		if len(t) > 40 {
+			return string(t[:40]) + "..."
+		}
+		return string(t)
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(tok)
+}
+
+// quote quotes s for a message, cut to 40 bytes.
+func quote(s string) string {
+	if len(s) > 40 {
+		return strconv.Quote(s[:40]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// jsonError words an error of json.Decoder.Token.
+func jsonError(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// Combine returns the result of a board from parts, the K parts of its
+// shards as ReadPart reads them; names[i] names parts[i] in errors (a
+// file, say). It checks that they are the K shards of one n, each exactly
+// once, covering the constellations this version's split gives each (or
+// they come from another version, and may overlap or leave gaps); then it
+// adds their totals and derives the classes (TallyTotal, on workers
+// goroutines). The result's seconds are those of the parts and of the
+// derivation. It returns ctx.Err() if ctx is cancelled first, and an
+// error matching ErrAltered if the split checks out but the totals cannot
+// be a board's: a sum past 2^64, or solutions that cannot form whole
+// classes.
+func Combine(ctx context.Context, parts []Part, names []string, workers int) (Result, error) {
+	if len(parts) == 0 {
+		return Result{}, errors.New("no parts")
+	}
+	first := parts[0]
+	seen := map[int]string{}
+	for i, p := range parts {
+		switch {
+		case p.N != first.N:
+			return Result{}, fmt.Errorf("%s counts n=%d, %s n=%d", names[i], p.N, names[0], first.N)
+		case p.Shards != first.Shards:
+			return Result{}, fmt.Errorf("%s is shard %d/%d, %s one of %d shards", names[i], p.Shard, p.Shards, names[0], first.Shards)
+		}
+		if prev, dup := seen[p.Shard]; dup {
+			return Result{}, fmt.Errorf("shard %d/%d given twice: %s and %s", p.Shard, p.Shards, prev, names[i])
+		}
+		seen[p.Shard] = names[i]
+	}
+	var missing []string
+	for i := range first.Shards {
+		if _, ok := seen[i]; !ok {
+			missing = append(missing, strconv.Itoa(i))
+		}
+	}
+	if len(missing) > 0 {
+		return Result{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, strings.Join(missing, ", "), first.Shards)
+	}
+	cs := Constellations(first.N)
+	split, err := ConstellationShards(cs, first.Shards)
+	if err != nil {
+		return Result{}, fmt.Errorf("n=%d: %w", first.N, err)
+	}
+	var total uint64
+	out := Result{N: first.N}
+	for i, p := range parts {
+		out.Seconds += p.Seconds
+		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != Digest(split[p.Shard]) {
+			return Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
+				names[i], p.Shard, p.Shards, p.N, len(cs))
+		}
+		var carry uint64
+		if total, carry = bits.Add64(total, p.Total, 0); carry != 0 {
+			// No board has 2^64 solutions: a total was altered.
+			return Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d takes the sum of the parts past %d: was a part altered?",
+				first.N, names[i], p.Total, uint64(math.MaxUint64)), ErrAltered}
+		}
+	}
+	start := time.Now()
+	c, err := TallyTotal(ctx, first.N, total, workers)
+	switch {
+	case ctx.Err() != nil:
+		return Result{}, ctx.Err()
+	case err != nil:
+		// The split checked out, so a part's total was altered.
+		return Result{}, marked{fmt.Errorf("n=%d: the %d shards add up to %d solutions, which cannot form whole classes: was a part altered? (%v)",
+			first.N, first.Shards, total, err), ErrAltered}
+	}
+	out.Counts, out.Seconds = c, out.Seconds+time.Since(start).Seconds()
+	return out, nil
+}

@@ -1,6 +1,7 @@
 package count
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/nqueens/nqueens"
@@ -64,6 +65,16 @@ func (c Constellation) knuth() (sum uint64, mean float64) {
 func ConstellationShards(cs []Constellation, k int) ([][]int, error) {
 	return canonical.Split(len(cs), k, func(i int) uint64 { return cs[i].Cost() })
 }
+
+// ErrNoShard is matched by the error of ShardConstellations for a shard
+// the constellations of a board cannot be split into.
+var ErrNoShard = errors.New("no such shard")
+
+// marked is an error that reads as err and matches kind too.
+type marked struct{ err, kind error }
+
+func (m marked) Error() string   { return m.err.Error() }
+func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 
 // ShardConstellations returns the constellations of shard i of k of a
 // board of n (see ConstellationShards), with their indexes in

@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/count/parts"
 )
 
 // writeParts writes the k parts count --shard would print for n into dir,
 // with alter applied to each, and returns their file names.
-func writeParts(t *testing.T, dir string, n, k int, alter func(p *count.Part)) []string {
+func writeParts(t *testing.T, dir string, n, k int, alter func(p *parts.Part)) []string {
 	t.Helper()
 	var files []string
 	for i := range k {
@@ -28,8 +29,8 @@ func writeParts(t *testing.T, dir string, n, k int, alter func(p *count.Part)) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := count.Part{N: n, Shards: k, Shard: i, UnitsTotal: len(count.Constellations(n)),
-			Units: len(idx), UnitsDigest: count.Digest(idx), Total: total}
+		p := parts.Part{N: n, Shards: k, Shard: i, UnitsTotal: len(count.Constellations(n)),
+			Units: len(idx), UnitsDigest: parts.Digest(idx), Total: total}
 		alter(&p)
 		b, err := json.Marshal(p)
 		if err != nil {
@@ -46,7 +47,7 @@ func writeParts(t *testing.T, dir string, n, k int, alter func(p *count.Part)) [
 
 func TestCombine(t *testing.T) {
 	ctx := context.Background()
-	files := writeParts(t, t.TempDir(), 12, 3, func(*count.Part) {})
+	files := writeParts(t, t.TempDir(), 12, 3, func(*parts.Part) {})
 	c, k, err := combine(ctx, files, 2)
 	if err != nil || k != 3 || c.Total != 14200 || c.Unique != 1787 || c.Orbit8 != 1765 || c.Orbit4 != 18 || c.Orbit2 != 4 {
 		t.Fatalf("combine = %+v, %d, %v; want 14200 solutions in 1787 classes (1765, 18, 4) from 3 shards", c, k, err)
@@ -54,7 +55,7 @@ func TestCombine(t *testing.T) {
 
 	// A part whose total was changed so that the classes cannot be whole
 	// is a mismatch (exit 3), not a broken program.
-	files = writeParts(t, t.TempDir(), 12, 3, func(p *count.Part) {
+	files = writeParts(t, t.TempDir(), 12, 3, func(p *parts.Part) {
 		if p.Shard == 1 {
 			p.Total++
 		}
@@ -68,7 +69,7 @@ func TestCombine(t *testing.T) {
 	// and the key: even when they wrap round to the right sum, which would
 	// otherwise match OEIS.
 	for name, add := range map[string]uint64{"wraps to the right sum": 1 << 63, "overflows": math.MaxUint64 - 14200} {
-		files = writeParts(t, t.TempDir(), 12, 3, func(p *count.Part) {
+		files = writeParts(t, t.TempDir(), 12, 3, func(p *parts.Part) {
 			if p.Shard < 2 {
 				p.Total += add
 			}
@@ -80,7 +81,7 @@ func TestCombine(t *testing.T) {
 	}
 
 	// A part over 1 MB is refused before it is decoded.
-	files = writeParts(t, t.TempDir(), 12, 3, func(*count.Part) {})
+	files = writeParts(t, t.TempDir(), 12, 3, func(*parts.Part) {})
 	data, _ := os.ReadFile(files[2])
 	os.WriteFile(files[2], append(data, bytes.Repeat([]byte{' '}, 1<<20)...), 0o644)
 	if _, _, err := combine(ctx, files, 2); err == nil || err.Error() != "combine: "+files[2]+": larger than 1 MB (1048576 bytes)" {
@@ -89,7 +90,7 @@ func TestCombine(t *testing.T) {
 
 	// n = 2 and 3 have no constellations: one empty shard each.
 	for _, n := range []int{2, 3} {
-		files = writeParts(t, t.TempDir(), n, 1, func(*count.Part) {})
+		files = writeParts(t, t.TempDir(), n, 1, func(*parts.Part) {})
 		c, _, err := combine(ctx, files, 2)
 		if err != nil || c.Total != 0 || c.Unique != 0 {
 			t.Errorf("combine n=%d = %+v, %v; want no solutions", n, c, err)
@@ -98,7 +99,7 @@ func TestCombine(t *testing.T) {
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	files = writeParts(t, t.TempDir(), 14, 2, func(*count.Part) {})
+	files = writeParts(t, t.TempDir(), 14, 2, func(*parts.Part) {})
 	if _, _, err := combine(cancelled, files, 2); err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("combine with a cancelled context: err = %v, want interrupted", err)
 	}

@@ -10,12 +10,13 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/count/parts"
 )
 
 // countShard counts one shard of n and prints its part as JSON.
 func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard) error {
 	o, done := a.countOptions(fmt.Sprintf("count n=%d%s", n, shardSuffix(s)), n)
-	p, err := count.Shard(ctx, n, s, o)
+	p, err := parts.Make(ctx, n, s, o)
 	done()
 	switch {
 	case errors.Is(err, count.ErrNoShard):
@@ -41,11 +42,11 @@ func writeJSONLine(w io.Writer, v any) error {
 }
 
 // combine reads the parts of count --shard from files and returns their
-// combined counts (count.Combine) and how many shards they are.
+// combined counts (parts.Combine) and how many shards they are.
 func combine(ctx context.Context, files []string, workers int) (count.Result, int, error) {
-	var parts []count.Part
+	var ps []parts.Part
 	for _, f := range files {
-		data, err := readSmall(ctx, f, count.MaxPartSize)
+		data, err := readSmall(ctx, f, parts.MaxSize)
 		var pe *fs.PathError
 		switch {
 		case ctx.Err() != nil:
@@ -55,30 +56,30 @@ func combine(ctx context.Context, files []string, workers int) (count.Result, in
 		case err != nil:
 			return count.Result{}, 0, fmt.Errorf("combine: %s: %w", f, err)
 		}
-		p, err := count.ReadPart(data)
+		p, err := parts.Read(data)
 		switch {
-		case errors.Is(err, count.ErrOtherVersion):
+		case errors.Is(err, parts.ErrOtherVersion):
 			// Parts of versions before constellations carried class counts.
 			return count.Result{}, 0, fmt.Errorf("combine: %s is not the output of this version's count --shard (%v): made by another version?", f, err)
-		case errors.Is(err, count.ErrMoreThanOne):
+		case errors.Is(err, parts.ErrMoreThanOne):
 			return count.Result{}, 0, fmt.Errorf("combine: %s holds more than one result of count --shard", f)
-		case errors.Is(err, count.ErrOutOfRange):
+		case errors.Is(err, parts.ErrOutOfRange):
 			return count.Result{}, 0, fmt.Errorf("combine: %s: %w", f, err)
 		case err != nil:
 			return count.Result{}, 0, fmt.Errorf("combine: %s is not the output of count --shard: %v", f, err)
 		}
-		parts = append(parts, p)
+		ps = append(ps, p)
 	}
-	c, err := count.Combine(ctx, parts, files, workers)
+	c, err := parts.Combine(ctx, ps, files, workers)
 	switch {
 	case ctx.Err() != nil:
-		return count.Result{}, 0, fmt.Errorf("combine n=%d: interrupted", parts[0].N)
-	case errors.Is(err, count.ErrAltered):
+		return count.Result{}, 0, fmt.Errorf("combine n=%d: interrupted", ps[0].N)
+	case errors.Is(err, parts.ErrAltered):
 		return count.Result{}, 0, fmt.Errorf("%w: %v", errMismatch, err)
 	case err != nil:
 		return count.Result{}, 0, fmt.Errorf("combine: %w", err)
 	}
-	return c, len(parts), nil
+	return c, len(ps), nil
 }
 
 // countCombine prints the combined counts of the partial results in

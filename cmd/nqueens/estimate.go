@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/count/estimate"
 )
 
 // countEstimate prints the estimate of counting each n of ns, as text or,
@@ -15,9 +15,9 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	var out []count.Estimate
+	var out []estimate.Result
 	for _, n := range ns {
-		e := r.Estimate(n)
+		e := r.For(n)
 		out = append(out, e)
 		if !asJSON {
 			fmt.Fprintf(a.stdout, "count %d: %s\n", n, e)
@@ -30,14 +30,14 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 }
 
 // warnLong writes to stderr, unless --quiet, how long counting n will
-// take if it is long (count.Estimate.Long). It measures the rate only
-// when the count could be long on a slow machine (count.MinRate), so
+// take if it is long (estimate.Result.Long). It measures the rate only
+// when the count could be long on a slow machine (estimate.MinRate), so
 // counts of a few seconds start at once.
 func (a *app) warnLong(ctx context.Context, n int) error {
 	if a.cfg.Quiet || n < progressFromN {
 		return nil
 	}
-	e := count.MinRate(a.cfg.Workers).Estimate(n)
+	e := estimate.MinRate(a.cfg.Workers).For(n)
 	if !e.Long() {
 		return nil
 	}
@@ -52,10 +52,10 @@ func (a *app) warnLong(ctx context.Context, n int) error {
 }
 
 // rate returns this machine's search rate with the configured workers,
-// measured on the first call (count.MeasureRate).
-func (a *app) rate(ctx context.Context) (count.Rate, error) {
+// measured on the first call (estimate.MeasureRate).
+func (a *app) rate(ctx context.Context) (estimate.Rate, error) {
 	if a.measured == nil {
-		r, err := count.MeasureRate(ctx, a.cfg.Workers)
+		r, err := estimate.MeasureRate(ctx, a.cfg.Workers)
 		switch {
 		case ctx.Err() != nil:
 			return r, errors.New("count: interrupted while measuring the search rate")

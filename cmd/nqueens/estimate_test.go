@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/config"
-	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/count/estimate"
 )
 
 // TestWarnLong checks the line a long count starts with, at a rate set
@@ -19,13 +19,13 @@ func TestWarnLong(t *testing.T) {
 	}{
 		{n: 20, want: "count 20: about 10 hours on 2 cores; --shard splits it\n"},
 		{n: 20, quiet: true},
-		{n: 16}, // short even at count.MinRate: no line, no measurement
+		{n: 16}, // short even at estimate.MinRate: no line, no measurement
 		{n: 12},
 	}
 	for _, tt := range tests {
 		var stderr strings.Builder
 		a := &app{stderr: &stderr, cfg: config.Config{Workers: 2, Quiet: tt.quiet},
-			measured: &count.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}}
+			measured: &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}}
 		if err := a.warnLong(context.Background(), tt.n); err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/config"
-	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/count/estimate"
 )
 
 const defaultConfigFile = "config.yaml"
@@ -41,7 +41,7 @@ type app struct {
 	stderr io.Writer
 	prof   *os.File
 	// measured is the search rate, once count has measured it.
-	measured *count.Rate
+	measured *estimate.Rate
 }
 
 // startProfile starts CPU profiling if --cpuprofile names a file, which

@@ -1,4 +1,4 @@
-package count_test
+package estimate_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/count/estimate"
 )
 
 // TestEstimateNodes checks the node estimate against the nodes the search
@@ -31,7 +32,7 @@ func TestEstimateNodes(t *testing.T) {
 		for _, c := range count.Constellations(tt.n) {
 			nodes += c.Nodes()
 		}
-		got := count.EstimateNodes(tt.n)
+		got := estimate.Nodes(tt.n)
 		if nodes == 0 && got == 0 {
 			continue
 		}
@@ -50,7 +51,7 @@ func TestEstimateNodesGrows(t *testing.T) {
 		ns = ns[:1]
 	}
 	for _, n := range ns {
-		prev, e := count.EstimateNodes(n-1), count.EstimateNodes(n)
+		prev, e := estimate.Nodes(n-1), estimate.Nodes(n)
 		if math.IsInf(e, 0) || math.IsNaN(e) || e < 4*prev || e > 16*prev {
 			t.Errorf("n=%d: EstimateNodes = %.3g, n=%d's is %.3g: want 4 to 16 times as many", n, e, n-1, prev)
 		}
@@ -58,26 +59,26 @@ func TestEstimateNodesGrows(t *testing.T) {
 }
 
 func TestRateEstimate(t *testing.T) {
-	nodes := count.EstimateNodes(12)
+	nodes := estimate.Nodes(12)
 	tests := []struct {
 		name string
-		rate count.Rate
+		rate estimate.Rate
 		want float64
 	}{
-		{"measured", count.Rate{Workers: 2, Cores: 2, PerSecond: 1e6}, nodes / 1e6},
-		{"zero rate", count.Rate{Workers: 1, Cores: 1}, math.Inf(1)},
-		{"floor", count.MinRate(1), nodes / count.MinRate(1).PerSecond},
+		{"measured", estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e6}, nodes / 1e6},
+		{"zero rate", estimate.Rate{Workers: 1, Cores: 1}, math.Inf(1)},
+		{"floor", estimate.MinRate(1), nodes / estimate.MinRate(1).PerSecond},
 	}
 	for _, tt := range tests {
-		e := tt.rate.Estimate(12)
+		e := tt.rate.For(12)
 		if e.N != 12 || e.Nodes != nodes || e.Seconds != tt.want || e.Workers != tt.rate.Workers || e.Cores != tt.rate.Cores {
 			t.Errorf("%s: Estimate(12) = %+v, want %.0f nodes in %g seconds", tt.name, e, nodes, tt.want)
 		}
-		if at := e.At(count.Rate{Workers: 4, Cores: 4, PerSecond: 2e6}); at.Nodes != nodes || at.Seconds != nodes/2e6 || at.Workers != 4 {
+		if at := e.At(estimate.Rate{Workers: 4, Cores: 4, PerSecond: 2e6}); at.Nodes != nodes || at.Seconds != nodes/2e6 || at.Workers != 4 {
 			t.Errorf("%s: At = %+v, want %.0f nodes in %g seconds on 4 workers", tt.name, at, nodes, nodes/2e6)
 		}
 	}
-	if r := count.MinRate(3); r.Workers != 3 || r.Cores < 1 || r.Cores > 3 || r.PerSecond <= 0 {
+	if r := estimate.MinRate(3); r.Workers != 3 || r.Cores < 1 || r.Cores > 3 || r.PerSecond <= 0 {
 		t.Errorf("MinRate(3) = %+v", r)
 	}
 }
@@ -85,27 +86,27 @@ func TestRateEstimate(t *testing.T) {
 func TestMeasureRateCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := count.MeasureRate(ctx, 1); err != context.Canceled {
+	if _, err := estimate.MeasureRate(ctx, 1); err != context.Canceled {
 		t.Errorf("MeasureRate of a cancelled context: err = %v, want context.Canceled", err)
 	}
 }
 
-func ExampleEstimateNodes() {
+func ExampleNodes() {
 	var nodes uint64
 	for _, c := range count.Constellations(12) {
 		nodes += c.Nodes()
 	}
-	fmt.Printf("n=12: about %.0f nodes, %d in fact\n", count.EstimateNodes(12), nodes)
+	fmt.Printf("n=12: about %.0f nodes, %d in fact\n", estimate.Nodes(12), nodes)
 	// Output: n=12: about 94785 nodes, 94714 in fact
 }
 
 func ExampleMeasureRate() {
-	r, err := count.MeasureRate(context.Background(), 0)
+	r, err := estimate.MeasureRate(context.Background(), 0)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	e := r.Estimate(20)
+	e := r.For(20)
 	fmt.Printf("n=20: %.2g nodes; seconds positive: %t\n", e.Nodes, e.Seconds > 0)
 	// Output: n=20: 3.7e+11 nodes; seconds positive: true
 }
@@ -114,7 +115,7 @@ func ExampleMeasureRate() {
 // and a long count run before they start.
 func BenchmarkMeasureRate(b *testing.B) {
 	for b.Loop() {
-		count.MeasureRate(context.Background(), 0)
+		estimate.MeasureRate(context.Background(), 0)
 	}
 }
 
@@ -124,7 +125,7 @@ func BenchmarkEstimateNodes(b *testing.B) {
 	for _, n := range []int{18, 32} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
 			for b.Loop() {
-				count.EstimateNodes(n)
+				estimate.Nodes(n)
 			}
 		})
 	}

@@ -1,4 +1,14 @@
-package count
+// Package estimate says how long counting a board by constellations
+// (count.Board) would take, before searching it.
+//
+// The time the count takes is, to within a few percent, its number of
+// search-tree nodes divided by the rate at which this machine searches
+// them. Nodes predicts the nodes from Knuth's estimator (the one behind
+// count's Cost), MeasureRate measures the rate by searching a fixed
+// sample of real constellations, and Rate.For divides one by the other.
+// Neither searches the board being estimated, so an estimate takes under
+// a second for any n (0.65 s for n = 32 on 2 cores).
+package estimate
 
 import (
 	"context"
@@ -7,70 +17,21 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/enumerate"
 )
 
-// Estimating a count before searching.
-//
-// The time CountConstellations takes is, to within a few percent, its
-// number of search-tree nodes divided by the rate at which this machine
-// searches them. EstimateNodes predicts the nodes from Knuth's estimator
-// (the one behind Cost), MeasureRate measures the rate by searching a
-// fixed sample of real constellations, and Rate.Estimate divides one by
-// the other. Neither searches the board being estimated, so an estimate
-// takes under a second for any n (0.65 s for n = 32 on 2 cores).
-
-// Nodes returns the number of nodes of the constellation's search tree,
-// the tree whose size Cost estimates: the root, and every square of a free
-// row that passes the look-ahead, down to the row above the ones the
-// search looks up. It walks the whole tree, a little slower than
-// Solutions; it is there to check Cost and to calibrate MeasureRate, and
-// leaves the search of Solutions as it is.
-func (c Constellation) Nodes() uint64 {
-	if c.n == 0 {
-		return 0 // the zero Constellation is none
-	}
-	p := plans.Get().(*plan)
-	defer plans.Put(p)
-	p.prepare(c)
-	if p.rows < 2 || p.free0 == 0 {
-		return 1
-	}
-	return 1 + p.nodes(0, p.free0, 0, 0, 0)
-}
-
-// nodes returns the number of nodes below the node of free row i with
-// the free squares free, as Nodes counts them.
-func (p *plan) nodes(i int, free, cols, ld, rd uint32) uint64 {
-	s := &p.steps[i]
-	var t uint64
-	for ; free != 0; free &= free - 1 {
-		bit := free & -free
-		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
-		next := ^(c | l | d | s.block)
-		if next == 0 {
-			continue
-		}
-		t++
-		if !s.tail && !s.last {
-			t += p.nodes(i+1, next, c, l, d)
-		}
-	}
-	return t
-}
-
 // maxSampled is the largest number of constellations whose trees
-// EstimateNodes estimates; above it, it estimates an evenly spaced sample
+// Nodes estimates; above it, it estimates an evenly spaced sample
 // of them (n = 18 and above).
 const maxSampled = 4096
 
-// EstimateNodes returns an estimate of the number of search-tree nodes
-// that counting a board of n by constellations visits (CountConstellations
-// of Constellations(n)): the sum over the constellations of the mean of
+// Nodes returns an estimate of the number of search-tree nodes
+// that counting a board of n by constellations visits (count.Solutions
+// of count.Constellations(n)): the sum over the constellations of the mean of
 // Knuth's estimator, as Cost computes it but in floating point, so that
 // neither small trees (rounded down by Cost) nor those of n = 31 and 32
 // (saturated by Cost) are biased. Above maxSampled constellations it sums
@@ -84,8 +45,8 @@ const maxSampled = 4096
 // constellation). Above n = 16 it has not been checked against a search,
 // but the estimator is unbiased for every tree. It panics if n is outside
 // 1..nqueens.MaxN.
-func EstimateNodes(n int) float64 {
-	cs := Constellations(n)
+func Nodes(n int) float64 {
+	cs := count.Constellations(n)
 	if len(cs) == 0 {
 		return 0 // n = 2 or 3: nothing to search
 	}
@@ -93,7 +54,7 @@ func EstimateNodes(n int) float64 {
 	k := (len(cs) + stride - 1) / stride
 	means := make([]float64, k)
 	enumerate.Each(context.Background(), k, 0, func(_ context.Context, i int) {
-		_, means[i] = cs[i*stride].knuth()
+		means[i] = cs[i*stride].MeanNodes()
 	})
 	var sum float64
 	for _, m := range means {
@@ -133,23 +94,20 @@ type Rate struct {
 // MeasureRate measures how fast this machine counts by constellations
 // with workers goroutines (all cores when workers < 1): it searches a
 // fixed sample of constellations of n = 17 on them, as
-// CountConstellations would, and divides the sample's nodes by the time
+// count.Solutions would, and divides the sample's nodes by the time
 // the search took. The sample is about 3.5e7 nodes (0.2 s on both cores
 // of a 2-core AMD EPYC). The rate is that of the machine as it is loaded
 // at the time: other work running alongside slows it as it would slow the
 // count. It returns ctx.Err() if ctx is cancelled first.
 func MeasureRate(ctx context.Context, workers int) (Rate, error) {
-	var sample []Constellation
-	cs := Constellations(calibrationN)
+	var sample []count.Constellation
+	cs := count.Constellations(calibrationN)
 	for i := 0; i < len(cs); i += calibrationStride {
 		sample = append(sample, cs[i])
 	}
 	w := enumerate.Workers(workers)
 	start := time.Now()
-	err := eachUntilCancelled(ctx, len(sample), w, func(i int, stop *atomic.Bool) {
-		sample[i].solutions(stop)
-	})
-	if err != nil {
+	if _, err := count.Solutions(ctx, sample, w, nil); err != nil {
 		return Rate{}, err
 	}
 	secs := time.Since(start).Seconds()
@@ -171,24 +129,24 @@ func MinRate(workers int) Rate {
 // cores returns how many of w goroutines can run at once.
 func cores(w int) int { return max(1, min(w, runtime.GOMAXPROCS(0))) }
 
-// Estimate is the predicted work of counting a board by constellations,
+// Result is the predicted work of counting a board by constellations,
 // whose JSON is an object of count --estimate --json.
-type Estimate struct {
+type Result struct {
 	// N is the board size.
 	N int `json:"n"`
 	// Seconds is Nodes at the rate: the time of the search. It leaves out
-	// the search for symmetric solutions that Board adds, a few seconds
+	// the search for symmetric solutions that count.Board adds, a few seconds
 	// below n = 25.
 	Seconds float64 `json:"seconds"`
-	// Nodes is the estimate of EstimateNodes.
+	// Nodes is the estimate of Nodes.
 	Nodes float64 `json:"nodes"`
 	// Workers and Cores are those of the rate the estimate is for.
 	Workers int `json:"workers"`
 	Cores   int `json:"-"`
 }
 
-// Estimate returns the estimate of counting a board of n by constellations
-// at rate r: EstimateNodes(n) nodes, in EstimateNodes(n) / r.PerSecond
+// For returns the estimate of counting a board of n by constellations
+// at rate r: Nodes(n) nodes, in Nodes(n) / r.PerSecond
 // seconds. It panics if n is outside 1..nqueens.MaxN.
 //
 // Measured on a 2-core AMD EPYC shared with other work, against the best
@@ -199,25 +157,25 @@ type Estimate struct {
 // what varies most is the load of the machine, which the short
 // calibration catches less well than a long count averages it. Above
 // n = 18 the estimate has not been checked against a search.
-func (r Rate) Estimate(n int) Estimate {
+func (r Rate) For(n int) Result {
 	if err := nqueens.CheckN(n); err != nil {
-		panic("count: " + err.Error())
+		panic("estimate: " + err.Error())
 	}
-	return r.estimate(n, EstimateNodes(n))
+	return r.estimate(n, Nodes(n))
 }
 
 // At returns e at rate r: the same nodes, for r's workers, in the time
 // they take at r.
-func (e Estimate) At(r Rate) Estimate {
+func (e Result) At(r Rate) Result {
 	return r.estimate(e.N, e.Nodes)
 }
 
-func (r Rate) estimate(n int, nodes float64) Estimate {
+func (r Rate) estimate(n int, nodes float64) Result {
 	secs := math.Inf(1)
 	if r.PerSecond > 0 {
 		secs = nodes / r.PerSecond
 	}
-	return Estimate{N: n, Workers: r.Workers, Cores: r.Cores, Nodes: nodes, Seconds: secs}
+	return Result{N: n, Workers: r.Workers, Cores: r.Cores, Nodes: nodes, Seconds: secs}
 }
 
 // LongSeconds is the estimated time, in seconds, from which a count is
@@ -226,11 +184,11 @@ func (r Rate) estimate(n int, nodes float64) Estimate {
 const LongSeconds = 60
 
 // Long reports whether e is of a long count: LongSeconds or more.
-func (e Estimate) Long() bool { return e.Seconds >= LongSeconds }
+func (e Result) Long() bool { return e.Seconds >= LongSeconds }
 
 // Time returns the time of e in words, with the cores it is for: "about 10
 // hours on 2 cores" (see String).
-func (e Estimate) Time() string { return about(e.Seconds) + " on " + coresText(e.Cores) }
+func (e Result) Time() string { return about(e.Seconds) + " on " + coresText(e.Cores) }
 
 // String returns e in words: its Time and, in parentheses, its nodes,
 // "about 10 hours on 2 cores (3.7e11 nodes)". Durations speak in the
@@ -240,7 +198,7 @@ func (e Estimate) Time() string { return about(e.Seconds) + " on " + coresText(e
 // units below 10 of them and to two significant digits above, with
 // tenths of a second below 10 seconds. Nodes are in full below a million
 // and as "3.1e15" above.
-func (e Estimate) String() string {
+func (e Result) String() string {
 	return e.Time() + " (" + nodesText(e.Nodes) + " nodes)"
 }
 

@@ -1,4 +1,9 @@
-package count
+// Package parts is the protocol of count parts: a count of one shard of a
+// board's constellations (Make), written as one line of JSON by count
+// --shard, read back strictly (Read), and added up with the other shards
+// of the board (Combine), which checks that they are its K shards, each
+// once, as this version splits the board, and derives the classes.
+package parts
 
 import (
 	"bytes"
@@ -17,6 +22,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/count"
 )
 
 // Part is the count of one shard of a board, as count --shard prints it:
@@ -43,24 +49,21 @@ type Part struct {
 	SearchSeconds float64 `json:"search_seconds"`
 }
 
-// MaxPartSize is the largest part ReadPart reads, in bytes: a part is one
+// MaxSize is the largest part Read reads, in bytes: a part is one
 // short line, so a larger input is none.
-const MaxPartSize = 1 << 20
+const MaxSize = 1 << 20
 
-// Errors of ReadPart and Shard that callers branch on, with errors.Is.
+// Errors of Read and Shard that callers branch on, with errors.Is.
 var (
-	// ErrOtherVersion is wrapped by ReadPart's error for a key this
+	// ErrOtherVersion is wrapped by Read's error for a key this
 	// version's parts do not have, as parts of older versions carry.
 	ErrOtherVersion = errors.New("unknown field")
-	// ErrMoreThanOne is ReadPart's error for data that holds more than a
+	// ErrMoreThanOne is Read's error for data that holds more than a
 	// part.
 	ErrMoreThanOne = errors.New("more than one part")
-	// ErrOutOfRange is matched by ReadPart's error for a part whose n or
+	// ErrOutOfRange is matched by Read's error for a part whose n or
 	// shard cannot be: n outside 1..nqueens.MaxN, or not 0 <= I < K.
 	ErrOutOfRange = errors.New("out of range")
-	// ErrNoShard is matched by the error of ShardConstellations and Shard
-	// for a shard the constellations of a board cannot be split into.
-	ErrNoShard = errors.New("no such shard")
 	// ErrAltered is matched by Combine's error for parts whose numbers
 	// cannot be right although their split is: a total was altered.
 	ErrAltered = errors.New("altered part")
@@ -72,26 +75,29 @@ type marked struct{ err, kind error }
 func (m marked) Error() string   { return m.err.Error() }
 func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 
-// Shard counts shard s of the constellations of a board of n (see
-// ShardConstellations) as Board does the whole board, and returns its
-// part, timed. It returns an error matching ErrNoShard if there is no such
+// Make counts shard s of the constellations of a board of n (see
+// ShardConstellations) as count.Board does the whole board, and returns its
+// part, timed. It returns an error matching count.ErrNoShard if there is no such
 // shard, ctx.Err() if ctx is cancelled first, and an error naming the
 // shard if its total does not fit in 64 bits.
-func Shard(ctx context.Context, n int, s nqueens.Shard, o Options) (Part, error) {
+func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, error) {
 	start := time.Now()
-	cs, idx, err := ShardConstellations(n, s.Index, s.Count)
+	cs, idx, err := count.ShardConstellations(n, s.Index, s.Count)
 	if err != nil {
 		return Part{}, fmt.Errorf("n=%d: %w", n, err)
 	}
 	search := time.Now()
-	total, err := o.solutions(ctx, cs)
+	if o.Start != nil {
+		o.Start(len(cs))
+	}
+	total, err := count.Solutions(ctx, cs, o.Workers, o.Progress)
 	switch {
 	case ctx.Err() != nil:
 		return Part{}, ctx.Err()
 	case err != nil:
 		return Part{}, fmt.Errorf("n=%d shard %s: %w", n, s, err)
 	}
-	return Part{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(Constellations(n)),
+	return Part{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(count.Constellations(n)),
 		Units: len(idx), UnitsDigest: Digest(idx), Total: total,
 		Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}, nil
 }
@@ -108,16 +114,16 @@ func Digest(idx []int) string {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// ReadPart decodes data, which must hold exactly one part, strictly: a
+// Read decodes data, which must hold exactly one part, strictly: a
 // JSON object with every key of Part exactly once, spelled exactly, and
 // no other; whole numbers in range for the counts (no 1e3, no -1, no
 // 1.5); a string for the digest; numbers of seconds of 0 or more; at most
-// MaxPartSize bytes. The error names the key at fault. One for a key it
+// MaxSize bytes. The error names the key at fault. One for a key it
 // does not know wraps ErrOtherVersion; data with more after the part is
 // ErrMoreThanOne; a part whose n or shard cannot be matches ErrOutOfRange.
-func ReadPart(data []byte) (Part, error) {
-	if len(data) > MaxPartSize {
-		return Part{}, fmt.Errorf("larger than %d bytes", MaxPartSize)
+func Read(data []byte) (Part, error) {
+	if len(data) > MaxSize {
+		return Part{}, fmt.Errorf("larger than %d bytes", MaxSize)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	p, err := decodePart(dec)
@@ -139,7 +145,7 @@ type partKey struct {
 	to   any
 }
 
-// decodePart decodes one part from the start of dec, as ReadPart
+// decodePart decodes one part from the start of dec, as Read
 // describes.
 func decodePart(dec *json.Decoder) (Part, error) {
 	var p Part
@@ -165,10 +171,10 @@ func decodePart(dec *json.Decoder) (Part, error) {
 		if i < 0 {
 			for _, k := range keys {
 				if strings.EqualFold(k.name, name) {
-					return p, fmt.Errorf("unknown key %s (did you mean %q?)", quote(name), k.name)
+					return p, fmt.Errorf("unknown key %s (did you mean %q?)", nqueens.Quote(name), k.name)
 				}
 			}
-			return p, fmt.Errorf("%w %s", ErrOtherVersion, quote(name))
+			return p, fmt.Errorf("%w %s", ErrOtherVersion, nqueens.Quote(name))
 		}
 		if seen[name] {
 			return p, fmt.Errorf("key %q given twice", name)
@@ -233,7 +239,7 @@ func tokenText(tok json.Token) string {
 		}
 		return "a list"
 	case string:
-		return quote(t)
+		return nqueens.Quote(t)
 	case json.Number:
 		if len(t) > 40 {
 			return string(t[:40]) + "..."
@@ -245,14 +251,6 @@ func tokenText(tok json.Token) string {
 	return fmt.Sprint(tok)
 }
 
-// quote quotes s for a message, cut to 40 bytes.
-func quote(s string) string {
-	if len(s) > 40 {
-		return strconv.Quote(s[:40]) + "..."
-	}
-	return strconv.Quote(s)
-}
-
 // jsonError words an error of json.Decoder.Token.
 func jsonError(err error) error {
 	if err == io.EOF {
@@ -262,7 +260,7 @@ func jsonError(err error) error {
 }
 
 // Combine returns the result of a board from parts, the K parts of its
-// shards as ReadPart reads them; names[i] names parts[i] in errors (a
+// shards as Read reads them; names[i] names parts[i] in errors (a
 // file, say). It checks that they are the K shards of one n, each exactly
 // once, covering the constellations this version's split gives each (or
 // they come from another version, and may overlap or leave gaps); then it
@@ -272,21 +270,21 @@ func jsonError(err error) error {
 // error matching ErrAltered if the split checks out but the totals cannot
 // be a board's: a sum past 2^64, or solutions that cannot form whole
 // classes.
-func Combine(ctx context.Context, parts []Part, names []string, workers int) (Result, error) {
+func Combine(ctx context.Context, parts []Part, names []string, workers int) (count.Result, error) {
 	if len(parts) == 0 {
-		return Result{}, errors.New("no parts")
+		return count.Result{}, errors.New("no parts")
 	}
 	first := parts[0]
 	seen := map[int]string{}
 	for i, p := range parts {
 		switch {
 		case p.N != first.N:
-			return Result{}, fmt.Errorf("%s counts n=%d, %s n=%d", names[i], p.N, names[0], first.N)
+			return count.Result{}, fmt.Errorf("%s counts n=%d, %s n=%d", names[i], p.N, names[0], first.N)
 		case p.Shards != first.Shards:
-			return Result{}, fmt.Errorf("%s is shard %d/%d, %s one of %d shards", names[i], p.Shard, p.Shards, names[0], first.Shards)
+			return count.Result{}, fmt.Errorf("%s is shard %d/%d, %s one of %d shards", names[i], p.Shard, p.Shards, names[0], first.Shards)
 		}
 		if prev, dup := seen[p.Shard]; dup {
-			return Result{}, fmt.Errorf("shard %d/%d given twice: %s and %s", p.Shard, p.Shards, prev, names[i])
+			return count.Result{}, fmt.Errorf("shard %d/%d given twice: %s and %s", p.Shard, p.Shards, prev, names[i])
 		}
 		seen[p.Shard] = names[i]
 	}
@@ -297,36 +295,36 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (Re
 		}
 	}
 	if len(missing) > 0 {
-		return Result{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, strings.Join(missing, ", "), first.Shards)
+		return count.Result{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, strings.Join(missing, ", "), first.Shards)
 	}
-	cs := Constellations(first.N)
-	split, err := ConstellationShards(cs, first.Shards)
+	cs := count.Constellations(first.N)
+	split, err := count.ConstellationShards(cs, first.Shards)
 	if err != nil {
-		return Result{}, fmt.Errorf("n=%d: %w", first.N, err)
+		return count.Result{}, fmt.Errorf("n=%d: %w", first.N, err)
 	}
 	var total uint64
-	out := Result{N: first.N}
+	out := count.Result{N: first.N}
 	for i, p := range parts {
 		out.Seconds += p.Seconds
 		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != Digest(split[p.Shard]) {
-			return Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
+			return count.Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
 				names[i], p.Shard, p.Shards, p.N, len(cs))
 		}
 		var carry uint64
 		if total, carry = bits.Add64(total, p.Total, 0); carry != 0 {
 			// No board has 2^64 solutions: a total was altered.
-			return Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d takes the sum of the parts past %d: was a part altered?",
+			return count.Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d takes the sum of the parts past %d: was a part altered?",
 				first.N, names[i], p.Total, uint64(math.MaxUint64)), ErrAltered}
 		}
 	}
 	start := time.Now()
-	c, err := TallyTotal(ctx, first.N, total, workers)
+	c, err := count.TallyTotal(ctx, first.N, total, workers)
 	switch {
 	case ctx.Err() != nil:
-		return Result{}, ctx.Err()
+		return count.Result{}, ctx.Err()
 	case err != nil:
 		// The split checked out, so a part's total was altered.
-		return Result{}, marked{fmt.Errorf("n=%d: the %d shards add up to %d solutions, which cannot form whole classes: was a part altered? (%v)",
+		return count.Result{}, marked{fmt.Errorf("n=%d: the %d shards add up to %d solutions, which cannot form whole classes: was a part altered? (%v)",
 			first.N, first.Shards, total, err), ErrAltered}
 	}
 	out.Counts, out.Seconds = c, out.Seconds+time.Since(start).Seconds()

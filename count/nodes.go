@@ -1,0 +1,49 @@
+package count
+
+// Nodes returns the number of nodes of the constellation's search tree,
+// the tree whose size Cost estimates: the root, and every square of a free
+// row that passes the look-ahead, down to the row above the ones the
+// search looks up. It walks the whole tree, a little slower than
+// Solutions; it is there to check Cost and to calibrate MeasureRate, and
+// leaves the search of Solutions as it is.
+func (c Constellation) Nodes() uint64 {
+	if c.n == 0 {
+		return 0 // the zero Constellation is none
+	}
+	p := plans.Get().(*plan)
+	defer plans.Put(p)
+	p.prepare(c)
+	if p.rows < 2 || p.free0 == 0 {
+		return 1
+	}
+	return 1 + p.nodes(0, p.free0, 0, 0, 0)
+}
+
+// nodes returns the number of nodes below the node of free row i with
+// the free squares free, as Nodes counts them.
+func (p *plan) nodes(i int, free, cols, ld, rd uint32) uint64 {
+	s := &p.steps[i]
+	var t uint64
+	for ; free != 0; free &= free - 1 {
+		bit := free & -free
+		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
+		next := ^(c | l | d | s.block)
+		if next == 0 {
+			continue
+		}
+		t++
+		if !s.tail && !s.last {
+			t += p.nodes(i+1, next, c, l, d)
+		}
+	}
+	return t
+}
+
+// MeanNodes returns the mean of Knuth's estimator of the number of nodes of
+// the constellation's search tree (the tree Nodes counts), as Cost does
+// but in floating point, so that small trees are not rounded down and
+// those of n = 31 and 32 do not saturate. It depends on c alone.
+func (c Constellation) MeanNodes() float64 {
+	_, m := c.knuth()
+	return m
+}

@@ -1,0 +1,57 @@
+package parts_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/count/parts"
+)
+
+// ExampleCombine counts n = 12 in 3 shards, as 3 processes would, writes
+// and reads each part back, and combines them.
+func ExampleCombine() {
+	ctx := context.Background()
+	var ps []parts.Part
+	var names []string
+	for i := range 3 {
+		p, err := parts.Make(ctx, 12, nqueens.Shard{Index: i, Count: 3}, count.Options{})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		data, _ := json.Marshal(p)
+		if p, err = parts.Read(data); err != nil {
+			fmt.Println(err)
+			return
+		}
+		ps = append(ps, p)
+		names = append(names, fmt.Sprintf("part-%d.json", i))
+	}
+	c, err := parts.Combine(ctx, ps, names, 0)
+	fmt.Println(c.Total, c.Unique, err)
+
+	// The same shard twice is refused.
+	_, err = parts.Combine(ctx, []parts.Part{ps[0], ps[0], ps[2]}, names, 0)
+	fmt.Println(err)
+	// Output:
+	// 14200 1787 <nil>
+	// shard 0/3 given twice: part-0.json and part-1.json
+}
+
+func ExampleRead() {
+	_, err := parts.Read([]byte(`{"n": 12, "unique": 1787}`))
+	fmt.Println(err)
+	_, err = parts.Read([]byte(`{"n": 1e3}`))
+	fmt.Println(err)
+	// Output:
+	// unknown field "unique"
+	// "n": 1e3: want a whole number from 0 to 9223372036854775807
+}
+
+func ExampleDigest() {
+	fmt.Println(parts.Digest([]int{0, 3, 5})[:23])
+	// Output: sha256:e7cad8c0feaf8219
+}

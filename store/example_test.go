@@ -2,11 +2,13 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store"
@@ -71,4 +73,19 @@ func ExampleDB_Verify() {
 	// Output:
 	// n=8 ok=true total=92 unique=12 problems=[]
 	// n=9 ok=false total=0 unique=0 problems=["n=9 is not in the catalog"]
+}
+
+// A build's JSON is one object of nqueens stats --json.
+func ExampleBuild_MarshalJSON() {
+	started := time.Date(2025, 1, 2, 3, 4, 5, 600, time.UTC)
+	b := store.Build{N: 4, Counts: nqueens.Counts{Total: 2, Unique: 1, Orbit2: 1},
+		Complete: false, UnitsDone: 1, UnitsTotal: 2, StartedAt: started, Seconds: 0.5,
+		Shard: nqueens.Shard{Index: 0, Count: 2}}
+	out, err := json.Marshal(b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// {"n":4,"total":2,"unique":1,"orbit8":0,"orbit4":0,"orbit2":1,"orbit1":0,"complete":false,"units_done":1,"units_total":2,"started_at":"2025-01-02T03:04:05Z","seconds":0.5,"shard":{"index":0,"count":2}}
 }

@@ -41,13 +41,8 @@ type Build struct {
 // build only, shard.
 func (b Build) MarshalJSON() ([]byte, error) {
 	o := struct {
-		N          int            `json:"n"`
-		Total      uint64         `json:"total"`
-		Unique     uint64         `json:"unique"`
-		Orbit8     uint64         `json:"orbit8"`
-		Orbit4     uint64         `json:"orbit4"`
-		Orbit2     uint64         `json:"orbit2"`
-		Orbit1     uint64         `json:"orbit1"`
+		N int `json:"n"`
+		nqueens.Counts
 		Complete   bool           `json:"complete"`
 		UnitsDone  int            `json:"units_done"`
 		UnitsTotal int            `json:"units_total"`
@@ -55,9 +50,8 @@ func (b Build) MarshalJSON() ([]byte, error) {
 		FinishedAt string         `json:"finished_at,omitempty"`
 		Seconds    float64        `json:"seconds"`
 		Shard      *nqueens.Shard `json:"shard,omitempty"`
-	}{N: b.N, Total: b.Total, Unique: b.Unique, Orbit8: b.Orbit8, Orbit4: b.Orbit4,
-		Orbit2: b.Orbit2, Orbit1: b.Orbit1, Complete: b.Complete, UnitsDone: b.UnitsDone,
-		UnitsTotal: b.UnitsTotal, StartedAt: b.StartedAt.Format(time.RFC3339), Seconds: b.Seconds}
+	}{N: b.N, Counts: b.Counts, Complete: b.Complete, UnitsDone: b.UnitsDone, UnitsTotal: b.UnitsTotal,
+		StartedAt: b.StartedAt.Format(time.RFC3339), Seconds: b.Seconds}
 	if !b.FinishedAt.IsZero() {
 		o.FinishedAt = b.FinishedAt.Format(time.RFC3339)
 	}

@@ -64,7 +64,7 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 	}
 	// Every usage error comes before the catalog is created.
 	for _, n := range ns {
-		if _, _, err := shardUnits(n, shard); err != nil {
+		if err := checkShard(n, shard); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,22 +16,49 @@ import (
 
 // Build is what the catalog records of one board size.
 type Build struct {
-	N int `db:"n" json:"n"`
+	N int
 	nqueens.Counts
 	// Complete is true once every work unit's classes are stored; until
 	// then the counts cover only the first UnitsDone units.
-	Complete   bool `db:"complete" json:"complete"`
-	UnitsDone  int  `db:"units_done" json:"units_done"`
-	UnitsTotal int  `db:"units_total" json:"units_total"`
+	Complete   bool
+	UnitsDone  int
+	UnitsTotal int
 	// StartedAt is when the first run of the build started, FinishedAt when
 	// it completed (zero while incomplete).
-	StartedAt  time.Time `db:"-" json:"started_at"`
-	FinishedAt time.Time `db:"-" json:"finished_at,omitzero"`
+	StartedAt  time.Time
+	FinishedAt time.Time
 	// Seconds is the time spent building, summed over the runs.
-	Seconds float64 `db:"seconds" json:"seconds"`
+	Seconds float64
 	// Shard says which shard of n's work units the build holds; it is the
 	// zero Shard for a build of the whole board.
-	Shard nqueens.Shard `db:"-" json:"-"`
+	Shard nqueens.Shard
+}
+
+// MarshalJSON writes b as one object of nqueens stats --json: n, the
+// counts (total, unique, orbit8 to orbit1), complete, units_done,
+// units_total, started_at and finished_at in RFC 3339 to the second
+// (finished_at left out while incomplete), seconds, and, for a shard
+// build only, shard.
+func (b Build) MarshalJSON() ([]byte, error) {
+	o := struct {
+		N int `json:"n"`
+		nqueens.Counts
+		Complete   bool           `json:"complete"`
+		UnitsDone  int            `json:"units_done"`
+		UnitsTotal int            `json:"units_total"`
+		StartedAt  string         `json:"started_at"`
+		FinishedAt string         `json:"finished_at,omitempty"`
+		Seconds    float64        `json:"seconds"`
+		Shard      *nqueens.Shard `json:"shard,omitempty"`
+	}{N: b.N, Counts: b.Counts, Complete: b.Complete, UnitsDone: b.UnitsDone, UnitsTotal: b.UnitsTotal,
+		StartedAt: b.StartedAt.Format(time.RFC3339), Seconds: b.Seconds}
+	if !b.FinishedAt.IsZero() {
+		o.FinishedAt = b.FinishedAt.Format(time.RFC3339)
+	}
+	if !b.Shard.IsWhole() {
+		o.Shard = &b.Shard
+	}
+	return json.Marshal(o)
 }
 
 // buildRow is the scan target for a builds row.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -16,33 +15,32 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 )
 
 // Merge writes into the catalog at path, created if missing, the classes
 // of every n that parts hold, where parts are the shard catalogs of all K
 // shards of n's work units (see BeginShard), and records each n as
-// complete with units[n] work units: what a build of the whole board would
-// have written. units must name every n the parts hold and nothing else.
+// complete with all its work units: what a build of the whole board would
+// have written.
 //
-// It checks first that every part holds a complete shard of each n, that
-// the parts agree on K, and that each shard from 0 to K-1 is there exactly
-// once; an error names the part or shard at fault. A class found in two
-// parts (overlapping shards) is an error too, as is a catalog at path that
-// already holds one of the n (ErrComplete if complete). Merge is all or
-// nothing: every n is written in one transaction, and a catalog that Merge
-// creates appears at path only once complete. On any error, or when ctx is
-// cancelled, the catalog at path is left as it was, or not created. It
-// returns the builds written, in increasing n.
-func Merge(ctx context.Context, path string, units map[int]int, parts []*DB) ([]Build, error) {
-	ns := slices.Sorted(maps.Keys(units))
-	if len(ns) == 0 {
-		return nil, errors.New("merge: no n to merge")
+// It checks first what Mergeable checks, then that every part holds a
+// complete shard of each n, that the parts agree on K, and that each shard
+// from 0 to K-1 is there exactly once; an error names the part or shard at
+// fault. A class found in two parts (overlapping shards) is an error too,
+// as is a catalog at path that already holds one of the n (ErrComplete if
+// complete). Merge is all or nothing: every n is written in one
+// transaction, and a catalog that Merge creates appears at path only once
+// complete. On any error, or when ctx is cancelled, the catalog at path is
+// left as it was, or not created. It returns the builds written, in
+// increasing n.
+func Merge(ctx context.Context, path string, parts []*DB) ([]Build, error) {
+	ns, err := Mergeable(ctx, parts)
+	if err != nil {
+		return nil, err
 	}
 	shards := make(map[int][]Build)
 	for _, n := range ns {
-		if err := nqueens.CheckN(n); err != nil {
-			return nil, err
-		}
 		s, err := checkShards(ctx, n, parts)
 		if err != nil {
 			return nil, err
@@ -55,7 +53,7 @@ func Merge(ctx context.Context, path string, units map[int]int, parts []*DB) ([]
 				return nil, fmt.Errorf("merge: %s is both the output and a shard", db.path)
 			}
 		}
-		return db.merge(ctx, ns, units, shards, parts)
+		return db.merge(ctx, ns, shards, parts)
 	}
 	abs, err := resolve(path)
 	if err != nil {
@@ -82,7 +80,7 @@ func Merge(ctx context.Context, path string, units map[int]int, parts []*DB) ([]
 
 // merge writes the classes of each n of ns from parts, whose builds of n
 // are shards[n], in one transaction.
-func (db *DB) merge(ctx context.Context, ns []int, units map[int]int, shards map[int][]Build, parts []*DB) ([]Build, error) {
+func (db *DB) merge(ctx context.Context, ns []int, shards map[int][]Build, parts []*DB) ([]Build, error) {
 	if db.readOnly {
 		return nil, fmt.Errorf("merge: %w: %s was opened for reading only", ErrReadOnly, db.path)
 	}
@@ -111,7 +109,7 @@ func (db *DB) merge(ctx context.Context, ns []int, units map[int]int, shards map
 	defer tx.Rollback()
 	var out []Build
 	for _, n := range ns {
-		b, err := mergeN(ctx, tx, n, units[n], shards[n], parts)
+		b, err := mergeN(ctx, tx, n, shards[n], parts)
 		if ctx.Err() != nil {
 			return nil, errors.New("merge interrupted: nothing written")
 		}
@@ -128,8 +126,9 @@ func (db *DB) merge(ctx context.Context, ns []int, units map[int]int, shards map
 
 // mergeN inserts in tx the classes of n from parts, whose builds of n are
 // shards, and its builds row.
-func mergeN(ctx context.Context, tx *sqlx.Tx, n, unitsTotal int, shards []Build, parts []*DB) (Build, error) {
+func mergeN(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB) (Build, error) {
 	start := time.Now()
+	unitsTotal := len(canonical.Units(n))
 	sum := Build{N: n, UnitsDone: unitsTotal, UnitsTotal: unitsTotal, Complete: true, StartedAt: start.UTC()}
 	for _, s := range shards {
 		sum.Counts.Merge(s.Counts)
@@ -183,9 +182,6 @@ func mergeN(ctx context.Context, tx *sqlx.Tx, n, unitsTotal int, shards []Build,
 // checking that they are complete shards of one K that cover every shard
 // exactly once.
 func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
-	if len(parts) == 0 {
-		return nil, fmt.Errorf("merge n=%d: no shard catalogs given", n)
-	}
 	builds := make([]Build, len(parts))
 	seen := map[int]string{}
 	k := 0
@@ -195,8 +191,6 @@ func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
 			return nil, fmt.Errorf("merge n=%d: %s: %w", n, part.path, err)
 		}
 		switch {
-		case b.Shard.IsWhole():
-			return nil, fmt.Errorf("merge n=%d: %s holds the whole board, not a shard", n, part.path)
 		case !b.Complete:
 			return nil, fmt.Errorf("merge n=%d: %s holds shard %s unfinished (%d of %d work units): run its build again first",
 				n, part.path, b.Shard, b.UnitsDone, b.UnitsTotal)
@@ -221,6 +215,69 @@ func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
 	}
 	return builds, nil
 }
+
+// Mergeable checks that the catalogs parts can be merged as far as each
+// says of itself, and returns the n they hold, in increasing order: each
+// must hold shards only, no build of the whole board; each shard must have
+// the work units this version of nqueens splits its n into (a shard made
+// by a version that splits n otherwise would not line up with the others);
+// and every part must hold the same n. An error names the part at fault by
+// the path it was opened with. Merge makes these checks first; Mergeable
+// lets a caller say what Merge will do before it starts.
+func Mergeable(ctx context.Context, parts []*DB) ([]int, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("merge: no shard catalogs given")
+	}
+	var ns []int
+	for i, part := range parts {
+		builds, err := part.Builds(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var these []int
+		for _, b := range builds {
+			if b.Shard.IsWhole() {
+				return nil, fmt.Errorf("merge: %s holds n=%d whole, not a shard: only catalogs written by build --shard merge", part.name, b.N)
+			}
+			units, err := shardUnits(b.N, b.Shard)
+			if err != nil {
+				return nil, fmt.Errorf("merge: %s: %w", part.name, err)
+			}
+			if b.UnitsTotal != len(units) {
+				return nil, fmt.Errorf("merge: %s: shard %s of n=%d has %d work units, this nqueens splits it into %d: made by another version?",
+					part.name, b.Shard, b.N, b.UnitsTotal, len(units))
+			}
+			these = append(these, b.N)
+		}
+		if len(these) == 0 {
+			return nil, fmt.Errorf("merge: %s holds no shard", part.name)
+		}
+		if i > 0 && !slices.Equal(these, ns) {
+			return nil, fmt.Errorf("merge: %s holds n=%s, %s holds n=%s: shards of different boards", part.name, nList(these), parts[0].name, nList(ns))
+		}
+		ns = these
+	}
+	return ns, nil
+}
+
+// shardUnits returns the work units of shard s of n: all of n's for the
+// whole board.
+func shardUnits(n int, s nqueens.Shard) ([]canonical.Unit, error) {
+	if err := nqueens.CheckN(n); err != nil {
+		return nil, err
+	}
+	if s.IsWhole() {
+		return canonical.Units(n), nil
+	}
+	units, _, err := canonical.ShardUnits(n, s.Index, s.Count)
+	if err != nil {
+		return nil, fmt.Errorf("n=%d: %w", n, err)
+	}
+	return units, nil
+}
+
+// nList writes a list of n as 8,10.
+func nList(ns []int) string { return strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", ","), "[]") }
 
 // describeBuild says what a build holds, for messages.
 func describeBuild(b Build) string {

@@ -57,7 +57,7 @@ func TestMergeShardsEqualsWholeBuild(t *testing.T) {
 	}
 	outPath := filepath.Join(dir, "out.db")
 	units := canonical.Units(n)
-	merged, err := store.Merge(ctx, outPath, map[int]int{n: len(units)}, []*store.DB{parts[2], parts[0], parts[1]})
+	merged, err := store.Merge(ctx, outPath, []*store.DB{parts[2], parts[0], parts[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestMergeShardsEqualsWholeBuild(t *testing.T) {
 	if a, b := classes(t, out, n), classes(t, whole, n); !slices.Equal(a, b) {
 		t.Errorf("merged catalog holds %d classes, whole build %d, or they differ", len(a), len(b))
 	}
-	if _, err := store.Merge(ctx, outPath, map[int]int{n: len(units)}, parts); !errors.Is(err, store.ErrComplete) {
+	if _, err := store.Merge(ctx, outPath, parts); !errors.Is(err, store.ErrComplete) {
 		t.Errorf("second merge: %v, want ErrComplete", err)
 	}
 }
@@ -103,6 +103,16 @@ func TestMergeRefusesBadParts(t *testing.T) {
 	wb, _ := whole.Begin(ctx, n, len(all))
 	build(t, wb, all, 0, len(all))
 	wb.Finish()
+	n8 := buildShard(t, t.TempDir(), 8, 1, 3)
+	forged := buildShard(t, t.TempDir(), n, 1, 3)
+	raw, err := sql.Open("sqlite", forged.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`UPDATE builds SET units_total = units_total + 1, units_done = units_done + 1`); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tt := range []struct {
 		name  string
@@ -113,12 +123,14 @@ func TestMergeRefusesBadParts(t *testing.T) {
 		{"duplicate", []*store.DB{s0, s1, s1, s2}, "shard 1/3 given twice"},
 		{"other k", []*store.DB{s0, s1, s2, other}, "one of 3 shards"},
 		{"unfinished", []*store.DB{s0, s1, unfinished}, "unfinished"},
-		{"whole", []*store.DB{whole}, "whole board, not a shard"},
+		{"whole", []*store.DB{whole}, "whole, not a shard"},
 		{"none", nil, "no shard catalogs"},
+		{"other n", []*store.DB{s0, n8, s2}, "holds n=8, " + s0.Path() + " holds n=9: shards of different boards"},
+		{"other version", []*store.DB{s0, forged, s2}, "made by another version?"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "out.db")
-			_, err := store.Merge(ctx, path, map[int]int{n: len(all)}, tt.parts)
+			_, err := store.Merge(ctx, path, tt.parts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Merge: %v, want an error saying %q", err, tt.want)
 			}
@@ -165,7 +177,7 @@ func TestMergeRefusesOverlappingShards(t *testing.T) {
 	open(t, existing).Close()
 	before, _ := os.ReadFile(existing)
 	for _, path := range []string{fresh, existing} {
-		_, err = store.Merge(ctx, path, map[int]int{n: len(canonical.Units(n))}, []*store.DB{s0, s1})
+		_, err = store.Merge(ctx, path, []*store.DB{s0, s1})
 		if err == nil || !strings.Contains(err.Error(), "shards overlap") {
 			t.Fatalf("Merge of overlapping shards: %v, want an overlap error", err)
 		}
@@ -212,9 +224,8 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 		}
 		parts = append(parts, db)
 	}
-	units := map[int]int{8: len(canonical.Units(8)), 10: len(canonical.Units(10))}
 	out := filepath.Join(dir, "out.db")
-	if _, err := store.Merge(ctx, out, units, parts); err == nil || !strings.Contains(err.Error(), "unfinished") {
+	if _, err := store.Merge(ctx, out, parts); err == nil || !strings.Contains(err.Error(), "unfinished") {
 		t.Fatalf("merge with a shard unfinished: %v", err)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
@@ -224,7 +235,7 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 	if _, err := pending.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	merged, err := store.Merge(ctx, out, units, parts)
+	merged, err := store.Merge(ctx, out, parts)
 	if err != nil {
 		t.Fatalf("merge once the shard is finished: %v", err)
 	}

@@ -22,6 +22,7 @@ import (
 type DB struct {
 	db       *sqlx.DB
 	path     string // absolute, symbolic links resolved
+	name     string // the path as given to Open, for messages
 	version  int64  // schema version of the file
 	readOnly bool
 	// lockPath is the build lock's file: path's, or, while Create fills a
@@ -101,6 +102,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open catalog %s: %w", path, err)
 	}
+	db.name = path
 	return db, nil
 }
 

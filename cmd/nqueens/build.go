@@ -9,9 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/config"
-	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -65,27 +63,19 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 		}
 	}
 	// Every usage error comes before the catalog is created.
-	units := make([][]canonical.Unit, len(ns))
-	for i, n := range ns {
-		u, _, err := shardUnits(n, shard)
-		if err != nil {
+	for _, n := range ns {
+		if err := checkShard(n, shard); err != nil {
 			return err
 		}
-		units[i] = u
 	}
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{Create: true})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	for i, n := range ns {
-		if err := a.buildOne(ctx, db, n, shard, units[i]); err != nil {
-			return err
-		}
-	}
 	var built []store.Build
 	for _, n := range ns {
-		b, err := db.Build(ctx, n)
+		b, err := a.buildOne(ctx, db, n, shard)
 		if err != nil {
 			return err
 		}
@@ -98,55 +88,38 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 // classes are handed to the catalog.
 var testHookUnitAdded func(unit int)
 
-// buildOne builds n, or the given shard of it, whose work units are
-// units, into db, or resumes its build.
-func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.Shard, units []canonical.Unit) error {
-	if b, err := db.Build(ctx, n); err == nil && b.Complete && b.Shard == shard {
-		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), plural(b.Unique, "class"), plural(b.Total, "solution"))
-		return nil
-	}
-	b, err := db.BeginShard(ctx, n, shard, len(units))
-	if errors.Is(err, store.ErrComplete) {
-		return nil
-	}
-	if errors.Is(err, store.ErrShardMismatch) {
-		return fmt.Errorf("%w; use another --db", err)
-	}
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	from := b.Resume()
-	if from > 0 {
-		a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, len(units), plural(b.State().Unique, "class"))
-	}
+// buildOne builds n, or the given shard of it, into db, or resumes its
+// build, saying on stderr how it goes.
+func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.Shard) (store.Build, error) {
+	m := meter(nopMeter{})
 	start := time.Now()
-	workers := enumerate.Workers(a.cfg.Workers)
-	m := a.progress(fmt.Sprintf("build n=%d%s", n, shardSuffix(shard)), int64(from), int64(len(units)), "work units")
-	for i, batch := range canonical.UnitClasses(ctx, units, from, workers) {
-		if err := b.Add(i, batch); err != nil {
-			m.Done()
-			return err
-		}
-		m.Add(1)
-		if testHookUnitAdded != nil {
-			testHookUnitAdded(i)
-		}
-	}
+	st, err := db.Run(ctx, n, shard, store.RunOptions{
+		Workers: a.cfg.Workers,
+		Start: func(from, total int, stored uint64) {
+			if from > 0 {
+				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, plural(stored, "class"))
+			}
+			m = a.progress(fmt.Sprintf("build n=%d%s", n, shardSuffix(shard)), int64(from), int64(total), "work units")
+		},
+		Progress: func(done, _ int) {
+			m.Add(1)
+			if testHookUnitAdded != nil {
+				testHookUnitAdded(done - 1)
+			}
+		},
+	})
 	m.Done()
-	if err := ctx.Err(); err != nil {
-		st := b.State()
-		if cerr := b.Close(); cerr != nil {
-			return cerr
-		}
-		return fmt.Errorf("interrupted: n=%d stopped after %d of %d work units with %s stored; run the same build again to resume", n, st.UnitsDone, st.UnitsTotal, plural(st.Unique, "class"))
+	switch {
+	case errors.Is(err, store.ErrComplete):
+		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), plural(st.Unique, "class"), plural(st.Total, "solution"))
+	case errors.Is(err, store.ErrShardMismatch):
+		return st, fmt.Errorf("%w; use another --db", err)
+	case err != nil:
+		return st, err
+	default:
+		a.logf("n=%d%s: built %s (%s) in %s", n, shardSuffix(shard), plural(st.Unique, "class"), plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
 	}
-	st, err := b.Finish()
-	if err != nil {
-		return err
-	}
-	a.logf("n=%d%s: built %s (%s) in %s", n, shardSuffix(shard), plural(st.Unique, "class"), plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
-	return nil
+	return st, nil
 }
 
 // shardSuffix is " shard I/K" for a shard, nothing for the whole board.

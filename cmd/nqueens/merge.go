@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -42,7 +40,6 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 			p.Close()
 		}
 	}()
-	var ns []int
 	for i, f := range files {
 		if slices.Contains(files[:i], f) {
 			return usageError{fmt.Errorf("merge: %s is named twice", f)}
@@ -52,39 +49,13 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 			return err
 		}
 		parts = append(parts, db)
-		builds, err := db.Builds(ctx)
-		if err != nil {
-			return err
-		}
-		var these []int
-		for _, b := range builds {
-			if b.Shard.IsWhole() {
-				return fmt.Errorf("merge: %s holds n=%d whole, not a shard: only catalogs written by build --shard merge", f, b.N)
-			}
-			units, _, err := shardUnits(b.N, b.Shard)
-			if err != nil {
-				return fmt.Errorf("merge: %s: %w", f, err)
-			}
-			if b.UnitsTotal != len(units) {
-				return fmt.Errorf("merge: %s: shard %s of n=%d has %d work units, this nqueens splits it into %d: made by another version?",
-					f, b.Shard, b.N, b.UnitsTotal, len(units))
-			}
-			these = append(these, b.N)
-		}
-		if len(these) == 0 {
-			return fmt.Errorf("merge: %s holds no shard", f)
-		}
-		if i > 0 && !slices.Equal(these, ns) {
-			return fmt.Errorf("merge: %s holds n=%s, %s holds n=%s: shards of different boards", f, joinInts(these), files[0], joinInts(ns))
-		}
-		ns = these
 	}
-	units := make(map[int]int, len(ns))
-	for _, n := range ns {
-		units[n] = len(canonical.Units(n))
+	ns, err := store.Mergeable(ctx, parts)
+	if err != nil {
+		return err
 	}
-	a.logf("merging n=%s from %d shard catalogs into %s", joinInts(ns), len(parts), out)
-	merged, err := store.Merge(ctx, out, units, parts)
+	a.logf("merging n=%s from %d shard catalogs into %s", strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", ","), "[]"), len(parts), out)
+	merged, err := store.Merge(ctx, out, parts)
 	if err != nil {
 		return err
 	}
@@ -92,13 +63,4 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(parts), out, plural(b.Unique, "class"), plural(b.Total, "solution"))
 	}
 	return writeBuildTable(a.stdout, merged)
-}
-
-// joinInts writes a list of numbers separated by commas.
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

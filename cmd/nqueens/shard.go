@@ -74,20 +74,14 @@ func shardFlag(cmd *cobra.Command) (nqueens.Shard, error) {
 	return parseShard(f.Value.String(), os.Getenv)
 }
 
-// shardUnits returns the units of the given shard of n (all of them for
-// the whole board) and their indexes in canonical.Units(n).
-func shardUnits(n int, s nqueens.Shard) ([]canonical.Unit, []int, error) {
+// checkShard checks that n's work units split into the shards of s, as
+// they must for build --shard; the whole board always can be built.
+func checkShard(n int, s nqueens.Shard) error {
 	if s.IsWhole() {
-		units := canonical.Units(n)
-		idx := make([]int, len(units))
-		for i := range idx {
-			idx[i] = i
-		}
-		return units, idx, nil
+		return nil
 	}
-	units, idx, err := canonical.ShardUnits(n, s.Index, s.Count)
-	if err != nil {
-		return nil, nil, usageError{fmt.Errorf("n=%d: %w", n, err)}
+	if _, _, err := canonical.ShardUnits(n, s.Index, s.Count); err != nil {
+		return usageError{fmt.Errorf("n=%d: %w", n, err)}
 	}
-	return units, idx, nil
+	return nil
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -50,7 +49,7 @@ as an array of objects, with the build's start and finish times too.
 				}
 			}
 			if asJSON {
-				return writeJSON(a.stdout, statsJSON(builds))
+				return writeJSON(a.stdout, builds)
 			}
 			return writeBuildTable(a.stdout, builds)
 		},
@@ -58,44 +57,6 @@ as an array of objects, with the build's start and finish times too.
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
 	return cmd
 }
-
-// buildJSON is the shape of one object of stats --json.
-type buildJSON struct {
-	N          int     `json:"n"`
-	Total      uint64  `json:"total"`
-	Unique     uint64  `json:"unique"`
-	Orbit8     uint64  `json:"orbit8"`
-	Orbit4     uint64  `json:"orbit4"`
-	Orbit2     uint64  `json:"orbit2"`
-	Orbit1     uint64  `json:"orbit1"`
-	Complete   bool    `json:"complete"`
-	UnitsDone  int     `json:"units_done"`
-	UnitsTotal int     `json:"units_total"`
-	StartedAt  string  `json:"started_at"`
-	FinishedAt string  `json:"finished_at,omitempty"`
-	Seconds    float64 `json:"seconds"`
-	// Shard is set for a shard build (build --shard): which of how many.
-	Shard *nqueens.Shard `json:"shard,omitempty"`
-}
-
-func statsJSON(builds []store.Build) []buildJSON {
-	out := make([]buildJSON, 0, len(builds))
-	for _, b := range builds {
-		j := buildJSON{N: b.N, Total: b.Total, Unique: b.Unique, Orbit8: b.Orbit8, Orbit4: b.Orbit4,
-			Orbit2: b.Orbit2, Orbit1: b.Orbit1, Complete: b.Complete, UnitsDone: b.UnitsDone,
-			UnitsTotal: b.UnitsTotal, StartedAt: b.StartedAt.Format(timeFormat), Seconds: b.Seconds}
-		if !b.FinishedAt.IsZero() {
-			j.FinishedAt = b.FinishedAt.Format(timeFormat)
-		}
-		if !b.Shard.IsWhole() {
-			j.Shard = &b.Shard
-		}
-		out = append(out, j)
-	}
-	return out
-}
-
-const timeFormat = "2006-01-02T15:04:05Z07:00"
 
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {

@@ -1,0 +1,91 @@
+package store_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/store"
+)
+
+// exampleCatalog opens a new catalog in a temporary directory and returns
+// it with a function that closes and removes it.
+func exampleCatalog(name string) (*store.DB, func()) {
+	dir, err := os.MkdirTemp("", "nqueens-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	db, err := store.Open(context.Background(), filepath.Join(dir, name), store.Options{Create: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return db, func() { db.Close(); os.RemoveAll(dir) }
+}
+
+// A build stopped part way, as Ctrl-C stops it, resumes where it stopped.
+func ExampleDB_Run() {
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := db.Run(ctx, 10, nqueens.Shard{}, store.RunOptions{
+		Workers:  1,
+		Progress: func(done, total int) { cancel() },
+	})
+	fmt.Println("first run stopped:", err != nil)
+
+	b, err := db.Run(context.Background(), 10, nqueens.Shard{}, store.RunOptions{
+		Start: func(from, total int, stored uint64) { fmt.Println("second run resumes:", from > 0) },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("n=%d: %d solutions in %d classes, complete %v\n", b.N, b.Total, b.Unique, b.Complete)
+
+	_, err = db.Run(context.Background(), 10, nqueens.Shard{}, store.RunOptions{})
+	fmt.Println("third run:", errors.Is(err, store.ErrComplete))
+	// Output:
+	// first run stopped: true
+	// second run resumes: true
+	// n=10: 724 solutions in 92 classes, complete true
+	// third run: true
+}
+
+// Verify reports each n: here one the catalog holds, and one it lacks.
+func ExampleDB_Verify() {
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	if _, err := db.Run(context.Background(), 8, nqueens.Shard{}, store.RunOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	reports, err := db.Verify(context.Background(), []int{8, 9})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range reports {
+		fmt.Printf("n=%d ok=%v total=%d unique=%d problems=%q\n", r.N, r.OK, r.Total, r.Unique, r.Problems)
+	}
+	// Output:
+	// n=8 ok=true total=92 unique=12 problems=[]
+	// n=9 ok=false total=0 unique=0 problems=["n=9 is not in the catalog"]
+}
+
+// A build's JSON is one object of nqueens stats --json.
+func ExampleBuild_MarshalJSON() {
+	started := time.Date(2025, 1, 2, 3, 4, 5, 600, time.UTC)
+	b := store.Build{N: 4, Counts: nqueens.Counts{Total: 2, Unique: 1, Orbit2: 1},
+		Complete: false, UnitsDone: 1, UnitsTotal: 2, StartedAt: started, Seconds: 0.5,
+		Shard: nqueens.Shard{Index: 0, Count: 2}}
+	out, err := json.Marshal(b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(out))
+	// Output:
+	// {"n":4,"total":2,"unique":1,"orbit8":0,"orbit4":0,"orbit2":1,"orbit1":0,"complete":false,"units_done":1,"units_total":2,"started_at":"2025-01-02T03:04:05Z","seconds":0.5,"shard":{"index":0,"count":2}}
+}

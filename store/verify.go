@@ -1,0 +1,166 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+)
+
+// Report is what Verify finds of one n, or, when N is 0, of the catalog as
+// a whole. Its JSON form is one object of nqueens verify --json.
+type Report struct {
+	N  int  `json:"n"`
+	OK bool `json:"ok"` // no problem found; always false when N is 0
+	// Total and Unique are the counts the build of N records.
+	Total  uint64 `json:"total"`
+	Unique uint64 `json:"unique"`
+	// Problems names each mismatch, one sentence each, at most
+	// MaxProblems of them and a last one saying more were not shown. It
+	// is empty, not nil, when OK.
+	Problems []string `json:"problems"`
+	// Shard is set when the catalog holds a shard of N (see BeginShard):
+	// its classes are checked, the published counts are not.
+	Shard *nqueens.Shard `json:"shard,omitempty"`
+}
+
+// MaxProblems bounds the problems a Report names.
+const MaxProblems = 20
+
+// Verify re-reads the catalog's classes of each n of ns (every n it holds,
+// classes or build, when ns is empty) and checks, for each, that every
+// placement is a valid solution, is its class's canonical representative
+// (canonical.Classify) and appears once, in order; that every orbit size
+// matches the placement's symmetry; that the orbits sum to the recorded
+// total and the classes to the recorded unique count; that the build is
+// complete, with the work units this version splits n's search into; and
+// that the counts of a whole board equal the published ones
+// (nqueens.KnownCounts). It also reports what Audit finds: classes with no
+// build, and tables or views missing from the schema.
+//
+// It returns one Report for each n, in the order of ns (in increasing n
+// when ns is empty), after a Report with N 0 for the catalog as a whole if
+// Audit finds something wrong with it; an n the catalog lacks is a Report
+// with a problem. A problem found is a Report, not an error: Verify
+// returns an error when the catalog cannot be read (ErrCorrupt), when ctx
+// is cancelled, or when ns is empty and the catalog holds nothing to
+// verify, with the Reports made so far.
+func (db *DB) Verify(ctx context.Context, ns []int) ([]Report, error) {
+	builds, err := db.Builds(ctx)
+	if err != nil {
+		return nil, err
+	}
+	audit, err := db.Audit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	orphans := map[int]string{}
+	var whole []string // problems of the catalog as a whole
+	for _, p := range audit {
+		if p.N == 0 {
+			whole = append(whole, p.Text)
+		} else {
+			orphans[p.N] = p.Text
+		}
+	}
+	if len(ns) == 0 {
+		for _, b := range builds {
+			ns = append(ns, b.N)
+		}
+		for n := range orphans {
+			ns = append(ns, n)
+		}
+		slices.Sort(ns)
+		if len(ns) == 0 && len(whole) == 0 {
+			return nil, fmt.Errorf("the catalog %s holds nothing to verify", db.Path())
+		}
+	}
+	var reports []Report
+	if len(whole) > 0 {
+		reports = append(reports, Report{N: 0, Problems: whole})
+	}
+	for _, n := range ns {
+		i := slices.IndexFunc(builds, func(b Build) bool { return b.N == n })
+		var r Report
+		if text, ok := orphans[n]; ok && i < 0 {
+			r = Report{N: n, Problems: []string{text}}
+		} else if i < 0 {
+			r = Report{N: n, Problems: []string{fmt.Sprintf("n=%d is not in the catalog", n)}}
+		} else if r, err = db.verifyBuild(ctx, builds[i]); err != nil {
+			return reports, err
+		}
+		r.OK = len(r.Problems) == 0
+		if r.Problems == nil {
+			r.Problems = []string{}
+		}
+		reports = append(reports, r)
+	}
+	return reports, nil
+}
+
+// verifyBuild checks the stored classes of one build against themselves,
+// its recorded counts, and the published counts.
+func (db *DB) verifyBuild(ctx context.Context, b Build) (Report, error) {
+	n := b.N
+	r := Report{N: n, Total: b.Total, Unique: b.Unique}
+	if !b.Shard.IsWhole() {
+		r.Shard = &b.Shard
+	}
+	problem := func(format string, args ...any) {
+		if len(r.Problems) < MaxProblems {
+			r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
+		} else if len(r.Problems) == MaxProblems {
+			r.Problems = append(r.Problems, "more mismatches not shown")
+		}
+	}
+	if !b.Complete {
+		problem("build is incomplete (%d of %d work units)", b.UnitsDone, b.UnitsTotal)
+	}
+	if s := b.Shard; s.Count < 0 || (s.Count == 0 && s.Index != 0) || (s.Count > 0 && (s.Index < 0 || s.Index >= s.Count)) {
+		problem("the build records shard index %d of %d, which is no shard", s.Index, s.Count)
+	} else if units, _ := shardUnits(n, s); b.UnitsTotal != len(units) {
+		problem("the build records %d work units in all, the search of %s has %d", b.UnitsTotal, describeShard(s), len(units))
+	}
+	if b.UnitsDone < 0 || b.UnitsDone > b.UnitsTotal || (b.Complete && b.UnitsDone != b.UnitsTotal) {
+		problem("the build records %d of %d work units done%s, which cannot be", b.UnitsDone, b.UnitsTotal, map[bool]string{true: " and complete", false: ""}[b.Complete])
+	}
+	var got nqueens.Counts
+	var prev nqueens.Placement
+	for l, err := range db.Classes(ctx, n) {
+		if err != nil {
+			if errors.Is(err, ErrCorrupt) || ctx.Err() != nil {
+				return r, err
+			}
+			problem("unreadable row: %v", err)
+			continue
+		}
+		p := l.Placement
+		if err := p.Valid(); err != nil {
+			problem("class %d (%s) is not a solution: %v", l.Class, p, err)
+		} else if sym, ok := canonical.Classify(p); !ok {
+			problem("class %d (%s) is not canonical: its class's representative is %s", l.Class, p, canonical.Fold(p))
+		} else if sym != l.Symmetry {
+			problem("class %d (%s) has orbit %d recorded, but its orbit is %d", l.Class, p, l.Symmetry.Orbit(), sym.Orbit())
+		}
+		if l.Class > 1 && p.Compare(prev) <= 0 {
+			problem("class %d (%s) is out of order or repeated after %s", l.Class, p, prev)
+		}
+		prev = p
+		got.Add(l.Symmetry)
+	}
+	if err := ctx.Err(); err != nil {
+		return r, errors.New("verify interrupted")
+	}
+	if got != b.Counts {
+		problem("stored classes add up to total %d, unique %d (orbit 8/4/2/1: %d/%d/%d/%d), the build records total %d, unique %d (%d/%d/%d/%d)",
+			got.Total, got.Unique, got.Orbit8, got.Orbit4, got.Orbit2, got.Orbit1,
+			b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1)
+	}
+	if k, ok := nqueens.KnownCounts(n); ok && b.Complete && b.Shard.IsWhole() && (got.Total != k.Total || got.Unique != k.Unique) {
+		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
+	}
+	return r, nil
+}

@@ -175,29 +175,39 @@ func TestCreateKilledAtEachPoint(t *testing.T) {
 	}
 }
 
+// openAtOnce opens the catalog at path from 8 goroutines at once, each
+// running use on its DB, and fails the test for each error.
+func openAtOnce(t *testing.T, round int, path string, opts store.Options, use func(*store.DB) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			db, err := store.Open(ctx, path, opts)
+			if err == nil {
+				err = use(db)
+				db.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("round %d, opener %d: %v", round, i, err)
+		}
+	}
+}
+
 // TestConcurrentCreate opens one new catalog from many goroutines at once,
 // each with Create: every one succeeds, on the same file.
 func TestConcurrentCreate(t *testing.T) {
 	for round := range 5 {
 		path := filepath.Join(t.TempDir(), "c.db")
-		var wg sync.WaitGroup
-		errs := make([]error, 8)
-		for i := range errs {
-			wg.Go(func() {
-				db, err := store.Open(ctx, path, store.Options{Create: true})
-				if err == nil {
-					_, err = db.Builds(ctx)
-					db.Close()
-				}
-				errs[i] = err
-			})
-		}
-		wg.Wait()
-		for i, err := range errs {
-			if err != nil {
-				t.Errorf("round %d, opener %d: %v", round, i, err)
-			}
-		}
+		openAtOnce(t, round, path, store.Options{Create: true}, func(db *store.DB) error {
+			_, err := db.Builds(ctx)
+			return err
+		})
 		if names := listDir(t, filepath.Dir(path)); !slices.Equal(names, []string{"c.db", "c.db.lock"}) {
 			t.Errorf("round %d: directory holds %v", round, names)
 		}
@@ -250,28 +260,13 @@ func TestConcurrentMigrate(t *testing.T) {
 	for round := range 3 {
 		path := filepath.Join(t.TempDir(), "v1.db")
 		makeV1(t, path)
-		var wg sync.WaitGroup
-		errs := make([]error, 8)
-		for i := range errs {
-			wg.Go(func() {
-				db, err := store.Open(ctx, path, store.Options{})
-				if err == nil {
-					var b store.Build
-					b, err = db.Build(ctx, 8)
-					if err == nil && (b.Unique != 12 || !b.Shard.IsWhole()) {
-						err = fmt.Errorf("build of n=8 reads %+v", b)
-					}
-					db.Close()
-				}
-				errs[i] = err
-			})
-		}
-		wg.Wait()
-		for i, err := range errs {
-			if err != nil {
-				t.Errorf("round %d, opener %d: %v", round, i, err)
+		openAtOnce(t, round, path, store.Options{}, func(db *store.DB) error {
+			b, err := db.Build(ctx, 8)
+			if err == nil && (b.Unique != 12 || !b.Shard.IsWhole()) {
+				err = fmt.Errorf("build of n=8 reads %+v", b)
 			}
-		}
+			return err
+		})
 		if v := schemaVersion(t, path); v != 2 {
 			t.Errorf("round %d: schema version %d after the opens, want 2", round, v)
 		}

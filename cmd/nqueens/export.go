@@ -81,15 +81,11 @@ number, orbit and symmetry (n up to 14).
 }
 
 func (a *app) export(ctx context.Context, n int, format string, all bool, class int64, out string) error {
-	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+	db, b, err := a.openBuilt(ctx, n)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	b, err := completeBuild(ctx, db, n)
-	if err != nil {
-		return err
-	}
 	classes := db.Classes(ctx, n)
 	want := b.Unique
 	if all {
@@ -166,6 +162,22 @@ func classK(ctx context.Context, db *store.DB, b store.Build, k int64) (nqueens.
 		return nqueens.Layout{}, usageError{fmt.Errorf("n=%d has %s, no class %d", b.N, plural(b.Unique, "class"), k)}
 	}
 	return db.Class(ctx, b.N, k)
+}
+
+// openBuilt opens the catalog read-only and returns it with its complete
+// build of n, or an error saying how to make it. The caller must Close the
+// DB.
+func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, error) {
+	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, store.Build{}, err
+	}
+	b, err := completeBuild(ctx, db, n)
+	if err != nil {
+		db.Close()
+		return nil, b, err
+	}
+	return db, b, nil
 }
 
 // completeBuild returns the build of n, or an error saying how to make it

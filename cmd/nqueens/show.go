@@ -8,7 +8,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
-	"github.com/nqueens/nqueens/store"
 )
 
 func (a *app) showCmd() *cobra.Command {
@@ -49,15 +48,11 @@ symmetry: class K alone with --class, otherwise the first --limit classes.
 }
 
 func (a *app) show(ctx context.Context, n int, class int64, limit int, ascii bool) error {
-	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+	db, b, err := a.openBuilt(ctx, n)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	b, err := completeBuild(ctx, db, n)
-	if err != nil {
-		return err
-	}
 	classes := db.Classes(ctx, n)
 	if class > 0 {
 		l, err := classK(ctx, db, b, class)

@@ -56,6 +56,20 @@ func startReady(t *testing.T, dir string, env []string, args ...string) (*exec.C
 	return cmd, stderr, func() bool { return !guard.Stop() }
 }
 
+// signalAndWait sends sig to cmd (started by startReady), reads the rest
+// of its stderr and waits for it; it fails the test if the guard of
+// startReady had to kill it.
+func signalAndWait(t *testing.T, cmd *exec.Cmd, stderr *bufio.Reader, guardFired func() bool, sig os.Signal) ([]byte, error) {
+	t.Helper()
+	cmd.Process.Signal(sig)
+	rest, _ := io.ReadAll(stderr)
+	err := cmd.Wait()
+	if guardFired() {
+		t.Fatalf("nqueens did not end within 30s of %v", sig)
+	}
+	return rest, err
+}
+
 // TestSignalStopsBlockedRead starts commands that block opening a FIFO no
 // one writes to, sends SIGINT or SIGTERM once they handle signals, and
 // checks that each ends at once with status 1 and one line that says what
@@ -78,14 +92,7 @@ func TestSignalStopsBlockedRead(t *testing.T) {
 				}
 				cmd, stderr, guardFired := startReady(t, dir, nil, tt.args...)
 				sent := time.Now()
-				if err := cmd.Process.Signal(sig); err != nil {
-					t.Fatal(err)
-				}
-				rest, _ := io.ReadAll(stderr)
-				err := cmd.Wait()
-				if guardFired() {
-					t.Fatalf("nqueens %s did not end within 30s of %v", strings.Join(tt.args, " "), sig)
-				}
+				rest, err := signalAndWait(t, cmd, stderr, guardFired, sig)
 				t.Logf("ended %v after %v", err, time.Since(sent).Round(time.Millisecond))
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) || ee.ExitCode() != exitError {
@@ -110,12 +117,7 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 			if line, err := stderr.ReadString('\n'); line != "stalling after the first signal\n" {
 				t.Fatalf("after the first signal: %q %v", line, err)
 			}
-			cmd.Process.Signal(sig)
-			rest, _ := io.ReadAll(stderr)
-			err := cmd.Wait()
-			if guardFired() {
-				t.Fatalf("did not end within 30s of the second %v", sig)
-			}
+			rest, err := signalAndWait(t, cmd, stderr, guardFired, sig)
 			var ee *exec.ExitError
 			if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
 				t.Errorf("exit %v, want status %d", err, want)
@@ -148,12 +150,7 @@ func TestSignalStopsMerge(t *testing.T) {
 		if line, err := stderr.ReadString('\n'); !strings.HasPrefix(line, "merging n=16 from 2 shard catalogs") {
 			t.Fatalf("merge said %q %v", line, err)
 		}
-		cmd.Process.Signal(sig)
-		rest, _ := io.ReadAll(stderr)
-		err := cmd.Wait()
-		if guardFired() {
-			t.Fatalf("merge did not end within 30s of %v", sig)
-		}
+		rest, err := signalAndWait(t, cmd, stderr, guardFired, sig)
 		if err == nil {
 			if v, _, err := runCLI(t, "--db", out, "verify"); err != nil {
 				t.Errorf("%v: merge finished first, but its catalog does not verify: %v\n%s", sig, err, v)
@@ -178,12 +175,7 @@ func TestSignalStopsWaitForFIFOReader(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd, stderr, guardFired := startReady(t, dir, nil, "solve", "8", "-o", "fifo")
-	cmd.Process.Signal(syscall.SIGINT)
-	rest, _ := io.ReadAll(stderr)
-	err := cmd.Wait()
-	if guardFired() {
-		t.Fatal("solve -o FIFO did not end within 30s of SIGINT")
-	}
+	rest, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGINT)
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != exitError ||
 		!regexp.MustCompile(`^nqueens: output fifo: interrupted while waiting for a reader: context canceled\n$`).Match(rest) {

@@ -22,13 +22,13 @@ import (
 // costProbes is the number of random paths Cost follows per unit.
 const costProbes = 16
 
-// Cost returns an estimate of the size of the unit's search tree, in
-// nodes: the mean of Knuth's estimator over random paths from the prefix
+// Cost returns an estimate of the size of the search tree of the unit of
+// the class search (one of those Units returns), in nodes: the mean of Knuth's estimator over random paths from the prefix
 // down, each multiplying the numbers of choices met on its way. The paths
 // are drawn from a generator seeded by the unit alone, so the estimate is
 // the same on every machine and in every run.
-func (u Unit) Cost() uint64 {
-	if u.n == 1 {
+func Cost(u Unit) uint64 {
+	if u.N() == 1 {
 		return 1
 	}
 	var s searcher
@@ -36,9 +36,9 @@ func (u Unit) Cost() uint64 {
 	if !ok || start >= s.last {
 		return 1
 	}
-	seed := splitmix(uint64(u.n))
-	for _, c := range u.prefix[:u.depth] {
-		seed = splitmix(seed ^ uint64(c))
+	seed := splitmix(uint64(u.N()))
+	for r := range u.Depth() {
+		seed = splitmix(seed ^ uint64(u.Queen(r)))
 	}
 	children := func(i int, x node, kids *[nqueens.MaxN]uint32) int {
 		// The children that pass the look-ahead, as place sees them.
@@ -139,7 +139,7 @@ func satAdd(a, b uint64) uint64 {
 // cost each go to the shard with the least cost so far (the lowest-numbered
 // one on a tie). It returns an error if k is not between 1 and len(units).
 func Shards(units []Unit, k int) ([][]int, error) {
-	return split(len(units), k, func(i int) uint64 { return units[i].Cost() })
+	return split(len(units), k, func(i int) uint64 { return Cost(units[i]) })
 }
 
 // split splits the items 0..count-1 into k shards balanced by cost, as

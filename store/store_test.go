@@ -31,8 +31,8 @@ func open(t *testing.T, path string) *store.DB {
 // build stores the classes of n from the canonical search, units [from, to).
 func build(t *testing.T, b *store.Builder, units []canonical.Unit, from, to int) {
 	t.Helper()
-	for i := from; i < to; i++ {
-		if err := b.Add(i, slices.Collect(units[i].Classes())); err != nil {
+	for i, batch := range canonical.UnitClasses(context.Background(), units[:to], from, 1) {
+		if err := b.Add(i, batch); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -115,9 +115,9 @@ type searcher struct {
 	corner bool
 	p      [nqueens.MaxN]uint8
 	counts nqueens.Counts
-	// emit, when set, receives every canonical solution found; the array is
-	// reused, so emit copies what it keeps.
-	emit func(p *[nqueens.MaxN]uint8, s nqueens.Symmetry)
+	// emit, when set, receives every canonical solution found, as a copy
+	// of p, so that the searcher itself does not escape to the heap.
+	emit func(p [nqueens.MaxN]uint8, s nqueens.Symmetry)
 }
 
 // run searches the unit's subtree, adding what it finds to s.counts and
@@ -204,7 +204,7 @@ func (s *searcher) place(r int, free, cols, ld, rd uint32) {
 func (s *searcher) found(sym nqueens.Symmetry) {
 	s.counts.Add(sym)
 	if s.emit != nil {
-		s.emit(&s.p, sym)
+		s.emit(s.p, sym)
 	}
 }
 
@@ -322,7 +322,7 @@ func CountUnit(u Unit) nqueens.Counts {
 func collect(u Unit, buf []nqueens.Layout) []nqueens.Layout {
 	var s searcher
 	n := u.N()
-	s.emit = func(p *[nqueens.MaxN]uint8, sym nqueens.Symmetry) {
+	s.emit = func(p [nqueens.MaxN]uint8, sym nqueens.Symmetry) {
 		buf = append(buf, nqueens.Layout{Placement: nqueens.FromBytes(p[:n]), Symmetry: sym})
 	}
 	s.run(u)

@@ -5,15 +5,12 @@ package canonical
 // every square it descends into. It walks the tree as place does, apart
 // from the hot loop, so that tests measure real work.
 func Nodes(u Unit) uint64 {
-	if u.N() == 1 {
-		return 1
-	}
 	var s searcher
-	start, free, cols, ld, rd, ok := s.init(u)
-	if !ok || start >= s.last {
+	start, root, ok := s.tree(u)
+	if !ok {
 		return 1
 	}
-	return s.nodes(start, free, cols, ld, rd)
+	return s.nodes(start, root.free, root.cols, root.ld, root.rd)
 }
 
 // nodes counts the node of row r whose free squares are free, and the

@@ -28,12 +28,9 @@ const costProbes = 16
 // are drawn from a generator seeded by the unit alone, so the estimate is
 // the same on every machine and in every run.
 func Cost(u Unit) uint64 {
-	if u.N() == 1 {
-		return 1
-	}
 	var s searcher
-	start, free0, cols0, ld0, rd0, ok := s.init(u)
-	if !ok || start >= s.last {
+	start, root, ok := s.tree(u)
+	if !ok {
 		return 1
 	}
 	seed := splitmix(uint64(u.N()))
@@ -59,8 +56,23 @@ func Cost(u Unit) uint64 {
 		c, l, d := x.cols|bit, (x.ld|bit)<<1, (x.rd|bit)>>1
 		return node{^(c | l | d | s.block[r+1]), c, l, d}, r+1 < s.last
 	}
-	sum, _ := knuth(seed, node{free0, cols0, ld0, rd0}, children, child)
+	sum, _ := knuth(seed, root, children, child)
 	return sum
+}
+
+// tree prepares s for the search below the unit and returns the row the
+// search starts at and the node there. It reports false if the tree is a
+// single node: n = 1, a prefix the pruning rules out, or one that leaves
+// at most the last row.
+func (s *searcher) tree(u Unit) (start int, root node, ok bool) {
+	if u.N() == 1 {
+		return 0, node{}, false
+	}
+	start, free, cols, ld, rd, ok := s.init(u)
+	if !ok || start >= s.last {
+		return 0, node{}, false
+	}
+	return start, node{free, cols, ld, rd}, true
 }
 
 // node is a node of a search tree as Cost walks it: the free squares of

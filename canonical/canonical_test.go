@@ -11,32 +11,26 @@ import (
 	"github.com/nqueens/nqueens/enumerate"
 )
 
-// counts is OEIS A000170 (total) and A002562 (unique) for n = 1..14, from
-// ../shared/oeis/counts.tsv.
-var counts = []struct {
-	n             int
-	total, unique uint64
-}{
-	{1, 1, 1}, {2, 0, 0}, {3, 0, 0}, {4, 2, 1}, {5, 10, 2}, {6, 4, 1}, {7, 40, 6},
-	{8, 92, 12}, {9, 352, 46}, {10, 724, 92}, {11, 2680, 341}, {12, 14200, 1787},
-	{13, 73712, 9233}, {14, 365596, 45752},
-}
+// maxKnownN is the largest n whose published counts
+// (nqueens.KnownCounts) the tests compare with.
+const maxKnownN = 14
 
 func TestCountMatchesOEIS(t *testing.T) {
-	for _, tt := range counts {
+	for n := 1; n <= maxKnownN; n++ {
+		want, _ := nqueens.KnownCounts(n)
 		for _, workers := range []int{1, 2, 5} {
-			c, err := canonical.CountUnits(context.Background(), canonical.Units(tt.n), workers, nil)
+			c, err := canonical.CountUnits(context.Background(), canonical.Units(n), workers, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Total != tt.total || c.Unique != tt.unique {
-				t.Errorf("CountUnits(%d, workers=%d) = total %d unique %d, want %d %d", tt.n, workers, c.Total, c.Unique, tt.total, tt.unique)
+			if c.Total != want.Total || c.Unique != want.Unique {
+				t.Errorf("CountUnits(%d, workers=%d) = total %d unique %d, want %d %d", n, workers, c.Total, c.Unique, want.Total, want.Unique)
 			}
 			if sum := 8*c.Orbit8 + 4*c.Orbit4 + 2*c.Orbit2 + c.Orbit1; sum != c.Total {
-				t.Errorf("n=%d: orbits sum to %d, total %d", tt.n, sum, c.Total)
+				t.Errorf("n=%d: orbits sum to %d, total %d", n, sum, c.Total)
 			}
 			if c.Orbit8+c.Orbit4+c.Orbit2+c.Orbit1 != c.Unique {
-				t.Errorf("n=%d: orbit classes %+v do not sum to unique", tt.n, c)
+				t.Errorf("n=%d: orbit classes %+v do not sum to unique", n, c)
 			}
 		}
 	}
@@ -55,29 +49,30 @@ func foldAll(n int) []nqueens.Layout {
 }
 
 func TestClassesSameAsEnumerateThenFold(t *testing.T) {
-	for _, tt := range counts {
-		if tt.n > 12 && testing.Short() {
+	for n := 1; n <= maxKnownN; n++ {
+		want, _ := nqueens.KnownCounts(n)
+		if n > 12 && testing.Short() {
 			continue
 		}
-		want := foldAll(tt.n)
-		got := slices.Collect(canonical.Classes(context.Background(), tt.n, 3))
-		if !slices.Equal(got, want) {
-			t.Errorf("n=%d: pruned search gives %d classes, enumerate-then-fold %d, or they differ", tt.n, len(got), len(want))
+		fold := foldAll(n)
+		got := slices.Collect(canonical.Classes(context.Background(), n, 3))
+		if !slices.Equal(got, fold) {
+			t.Errorf("n=%d: pruned search gives %d classes, enumerate-then-fold %d, or they differ", n, len(got), len(fold))
 			continue
 		}
-		if uint64(len(got)) != tt.unique {
-			t.Errorf("n=%d: %d classes, want %d", tt.n, len(got), tt.unique)
+		if uint64(len(got)) != want.Unique {
+			t.Errorf("n=%d: %d classes, want %d", n, len(got), want.Unique)
 		}
 		var total uint64
 		for _, l := range got {
 			orbit := canonical.Orbit(l.Placement)
 			if len(orbit) != l.Symmetry.Orbit() || orbit[0] != l.Placement {
-				t.Fatalf("n=%d class %d: orbit %v, symmetry %v", tt.n, l.Class, orbit, l.Symmetry)
+				t.Fatalf("n=%d class %d: orbit %v, symmetry %v", n, l.Class, orbit, l.Symmetry)
 			}
 			total += uint64(len(orbit))
 		}
-		if total != tt.total {
-			t.Errorf("n=%d: orbits hold %d solutions, want %d", tt.n, total, tt.total)
+		if total != want.Total {
+			t.Errorf("n=%d: orbits hold %d solutions, want %d", n, total, want.Total)
 		}
 	}
 }
@@ -251,6 +246,22 @@ func ExampleClasses() {
 	// Output: 1 1 3 5 0 2 4 4 rot180
 }
 
+// TestCountUnitAllocatesNothing runs the class search over every unit of
+// boards of 2,680 and 14,200 solutions: it allocates nothing, per node,
+// per solution or per unit.
+func TestCountUnitAllocatesNothing(t *testing.T) {
+	for _, n := range []int{11, 12} {
+		units := canonical.Units(n)
+		if a := testing.AllocsPerRun(3, func() {
+			for _, u := range units {
+				canonical.CountUnit(u)
+			}
+		}); a != 0 {
+			t.Errorf("n=%d: CountUnit over %d units allocates %v times, want 0", n, len(units), a)
+		}
+	}
+}
+
 // BenchmarkCountByClasses measures the class search's count on one
 // goroutine, against which the count package's BenchmarkBoardSerial
 // compares.
@@ -258,6 +269,7 @@ func BenchmarkCountByClasses(b *testing.B) {
 	for _, n := range []int{12, 14} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
 			units := canonical.Units(n)
+			b.ReportAllocs()
 			for b.Loop() {
 				canonical.CountUnits(context.Background(), units, 1, nil)
 			}

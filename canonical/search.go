@@ -27,37 +27,19 @@ import (
 // corner candidate is canonical with orbit 8. Other candidates are
 // compared with their 7 images when complete, which also yields the orbit.
 
-// Unit is an independent part of the search for the canonical
-// representatives of a board: those whose first rows hold the queens of
-// Prefix. The units of a board, in the order Units returns them, partition
-// its classes and list them in lexicographic order.
-type Unit struct {
-	n      uint8
-	depth  uint8
-	prefix [maxDepth]uint8
-}
-
-const maxDepth = 10
-
-// N returns the board size of the unit.
-func (u Unit) N() int { return int(u.n) }
-
-// Prefix returns the columns of the queens the unit fixes, row by row, in a
-// new slice.
-func (u Unit) Prefix() []int {
-	out := make([]int, u.depth)
-	for i := range out {
-		out[i] = int(u.prefix[i])
-	}
-	return out
-}
+// Unit is a work unit of the class search: the canonical representatives
+// whose first rows hold the queens of the unit's prefix. It is the plain
+// search's unit type; the class search's units are those Units returns,
+// which, in that order, partition the classes of a board and list them in
+// lexicographic order.
+type Unit = enumerate.Unit
 
 // UnitDepth returns how many rows the units of a board of n fix: one more
 // than the plain search's units (enumerate.UnitDepth), since this search
 // prunes about seven eighths of the tree, and at least 2, so that a unit
 // fixes the rows that shape the pruning.
 func UnitDepth(n int) int {
-	return min(max(enumerate.UnitDepth(n)+1, 2), n, maxDepth)
+	return min(max(enumerate.UnitDepth(n)+1, 2), n, enumerate.MaxDepth)
 }
 
 // forbidden returns, for every row, the columns the pruning rules out for a
@@ -97,41 +79,25 @@ func Units(n int) []Unit {
 	if err := nqueens.CheckN(n); err != nil {
 		panic("canonical: " + err.Error())
 	}
-	if n == 1 {
-		return []Unit{{n: 1, depth: 1}}
-	}
-	d := UnitDepth(n)
-	all := full(n)
-	var units []Unit
-	u := Unit{n: uint8(n), depth: uint8(d)}
+	// The rules for the first queen's column c apply from row 1 on,
+	// whatever the second queen's column turns out to be; those of the
+	// corner (c = 0) need it.
 	var f [nqueens.MaxN]uint32
-	var rec func(row int, cols, ld, rd uint32)
-	rec = func(row int, cols, ld, rd uint32) {
-		if row == d {
-			units = append(units, u)
-			return
-		}
-		avail := all &^ (cols | ld | rd | f[row])
+	key := [2]int{-1, -1}
+	return enumerate.UnitsWhere(n, UnitDepth(n), func(above Unit) uint32 {
+		row := above.Depth()
 		if row == 0 {
-			avail &= full((n + 1) / 2)
+			return full((n + 1) / 2)
 		}
-		for ; avail != 0; avail &= avail - 1 {
-			bit := avail & -avail
-			col := bits.TrailingZeros32(bit)
-			u.prefix[row] = uint8(col)
-			if row == 1 {
-				f = forbidden(n, int(u.prefix[0]), col)
-			}
-			if row == 0 {
-				// Check row 1's mask as the search will: rules for c apply
-				// from row 1 on, whatever p1 turns out to be.
-				f = forbidden(n, col, n)
-			}
-			rec(row+1, cols|bit, (ld|bit)<<1, (rd|bit)>>1)
+		k := [2]int{above.Queen(0), n}
+		if row > 1 {
+			k[1] = above.Queen(1)
 		}
-	}
-	rec(0, 0, 0, 0)
-	return units
+		if k != key {
+			f, key = forbidden(n, k[0], k[1]), k
+		}
+		return ^f[row]
+	})
 }
 
 // searcher runs the pruned search below one unit's prefix.
@@ -149,15 +115,15 @@ type searcher struct {
 	corner bool
 	p      [nqueens.MaxN]uint8
 	counts nqueens.Counts
-	// emit, when set, receives every canonical solution found; the array is
-	// reused, so emit copies what it keeps.
-	emit func(p *[nqueens.MaxN]uint8, s nqueens.Symmetry)
+	// emit, when set, receives every canonical solution found, as a copy
+	// of p, so that the searcher itself does not escape to the heap.
+	emit func(p [nqueens.MaxN]uint8, s nqueens.Symmetry)
 }
 
 // run searches the unit's subtree, adding what it finds to s.counts and
 // calling s.emit.
 func (s *searcher) run(u Unit) {
-	if u.n == 1 {
+	if u.N() == 1 {
 		s.n, s.last = 1, 0
 		s.p[0] = 0
 		s.found(nqueens.SymFull)
@@ -179,12 +145,12 @@ func (s *searcher) run(u Unit) {
 // prefix rules itself out, or leaves the next row no free square. When
 // the prefix fills the board, start is n.
 func (s *searcher) init(u Unit) (start int, free, cols, ld, rd uint32, ok bool) {
-	n := int(u.n)
+	n := u.N()
 	s.n, s.last = n, n-1
-	c := int(u.prefix[0])
+	c := u.Queen(0)
 	p1 := n
-	if u.depth > 1 {
-		p1 = int(u.prefix[1])
+	if u.Depth() > 1 {
+		p1 = u.Queen(1)
 	}
 	s.corner = c == 0
 	f := forbidden(n, c, p1)
@@ -196,15 +162,15 @@ func (s *searcher) init(u Unit) (start int, free, cols, ld, rd uint32, ok bool) 
 			s.need[r] = 1 | 1<<uint(n-1)
 		}
 	}
-	for r := range int(u.depth) {
-		bit := uint32(1) << u.prefix[r]
+	for r := range u.Depth() {
+		bit := uint32(1) << u.Queen(r)
 		if (cols|ld|rd|s.block[r])&bit != 0 {
 			return 0, 0, 0, 0, 0, false
 		}
-		s.p[r] = u.prefix[r]
+		s.p[r] = uint8(u.Queen(r))
 		cols, ld, rd = cols|bit, (ld|bit)<<1, (rd|bit)>>1
 	}
-	start = int(u.depth)
+	start = u.Depth()
 	if start == n {
 		return start, 0, cols, ld, rd, true
 	}
@@ -238,7 +204,7 @@ func (s *searcher) place(r int, free, cols, ld, rd uint32) {
 func (s *searcher) found(sym nqueens.Symmetry) {
 	s.counts.Add(sym)
 	if s.emit != nil {
-		s.emit(&s.p, sym)
+		s.emit(s.p, sym)
 	}
 }
 
@@ -343,33 +309,20 @@ func classify(p *[nqueens.MaxN]uint8, n int) (nqueens.Symmetry, bool) {
 	return nqueens.SymNone, true
 }
 
-// Count returns the unit's tallies: its classes by orbit size and the
-// solutions they hold.
-func (u Unit) Count() nqueens.Counts {
+// CountUnit returns the tallies of the unit of the class search (one of
+// those Units returns): its classes by orbit size and the solutions they
+// hold.
+func CountUnit(u Unit) nqueens.Counts {
 	var s searcher
 	s.run(u)
 	return s.counts
 }
 
-// Classes returns an iterator over the canonical representatives below the
-// unit's prefix, in lexicographic order, with their symmetries. The Class
-// field of the layouts is 0: numbering is the caller's. The iterator can be
-// used more than once.
-func (u Unit) Classes() iter.Seq[nqueens.Layout] {
-	return func(yield func(nqueens.Layout) bool) {
-		for _, l := range u.collect(nil) {
-			if !yield(l) {
-				return
-			}
-		}
-	}
-}
-
-// collect appends the unit's classes to buf and returns it.
-func (u Unit) collect(buf []nqueens.Layout) []nqueens.Layout {
+// collect appends the classes of the unit to buf and returns it.
+func collect(u Unit, buf []nqueens.Layout) []nqueens.Layout {
 	var s searcher
-	n := int(u.n)
-	s.emit = func(p *[nqueens.MaxN]uint8, sym nqueens.Symmetry) {
+	n := u.N()
+	s.emit = func(p [nqueens.MaxN]uint8, sym nqueens.Symmetry) {
 		buf = append(buf, nqueens.Layout{Placement: nqueens.FromBytes(p[:n]), Symmetry: sym})
 	}
 	s.run(u)
@@ -386,7 +339,7 @@ func CountUnits(ctx context.Context, units []Unit, workers int, done func()) (nq
 	var mu sync.Mutex
 	var total nqueens.Counts
 	err := enumerate.Each(ctx, len(units), workers, func(_ context.Context, i int) {
-		c := units[i].Count()
+		c := CountUnit(units[i])
 		mu.Lock()
 		total.Merge(c)
 		mu.Unlock()
@@ -406,7 +359,7 @@ func UnitClasses(ctx context.Context, units []Unit, from, workers int) iter.Seq2
 	return func(yield func(int, []nqueens.Layout) bool) {
 		rest := units[from:]
 		work := func(_ context.Context, i int) []nqueens.Layout {
-			return rest[i].collect(nil)
+			return collect(rest[i], nil)
 		}
 		for i, batch := range enumerate.Ordered(ctx, len(rest), workers, work) {
 			if !yield(from+i, batch) {

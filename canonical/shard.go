@@ -22,23 +22,20 @@ import (
 // costProbes is the number of random paths Cost follows per unit.
 const costProbes = 16
 
-// Cost returns an estimate of the size of the unit's search tree, in
-// nodes: the mean of Knuth's estimator over random paths from the prefix
+// Cost returns an estimate of the size of the search tree of the unit of
+// the class search (one of those Units returns), in nodes: the mean of Knuth's estimator over random paths from the prefix
 // down, each multiplying the numbers of choices met on its way. The paths
 // are drawn from a generator seeded by the unit alone, so the estimate is
 // the same on every machine and in every run.
-func (u Unit) Cost() uint64 {
-	if u.n == 1 {
-		return 1
-	}
+func Cost(u Unit) uint64 {
 	var s searcher
-	start, free0, cols0, ld0, rd0, ok := s.init(u)
-	if !ok || start >= s.last {
+	start, root, ok := s.tree(u)
+	if !ok {
 		return 1
 	}
-	seed := SplitMix(uint64(u.n))
-	for _, c := range u.prefix[:u.depth] {
-		seed = SplitMix(seed ^ uint64(c))
+	seed := SplitMix(uint64(u.N()))
+	for r := range u.Depth() {
+		seed = SplitMix(seed ^ uint64(u.Queen(r)))
 	}
 	children := func(i int, x node, kids *[nqueens.MaxN]uint32) int {
 		// The children that pass the look-ahead, as place sees them.
@@ -59,8 +56,23 @@ func (u Unit) Cost() uint64 {
 		c, l, d := x.cols|bit, (x.ld|bit)<<1, (x.rd|bit)>>1
 		return node{^(c | l | d | s.block[r+1]), c, l, d}, r+1 < s.last
 	}
-	sum, _ := Knuth(seed, node{free0, cols0, ld0, rd0}, children, child)
+	sum, _ := Knuth(seed, root, children, child)
 	return sum
+}
+
+// tree prepares s for the search below the unit and returns the row the
+// search starts at and the node there. It reports false if the tree is a
+// single node: n = 1, a prefix the pruning rules out, or one that leaves
+// at most the last row.
+func (s *searcher) tree(u Unit) (start int, root node, ok bool) {
+	if u.N() == 1 {
+		return 0, node{}, false
+	}
+	start, free, cols, ld, rd, ok := s.init(u)
+	if !ok || start >= s.last {
+		return 0, node{}, false
+	}
+	return start, node{free, cols, ld, rd}, true
 }
 
 // node is a node of a search tree as Cost walks it: the free squares of
@@ -141,7 +153,7 @@ func satAdd(a, b uint64) uint64 {
 // cost each go to the shard with the least cost so far (the lowest-numbered
 // one on a tie). It returns an error if k is not between 1 and len(units).
 func Shards(units []Unit, k int) ([][]int, error) {
-	return Split(len(units), k, func(i int) uint64 { return units[i].Cost() })
+	return Split(len(units), k, func(i int) uint64 { return Cost(units[i]) })
 }
 
 // Split splits the items 0..count-1 into k shards balanced by cost, as

@@ -59,13 +59,34 @@ func TestShardsPartitionUnits(t *testing.T) {
 	}
 }
 
-func TestShardsBalanceEstimatedCost(t *testing.T) {
+// TestShardsBalanceRealWork splits the units by their estimated cost and
+// measures what the split is for: the nodes each shard's search really
+// visits (canonical.Nodes walks the tree). It also holds every shard's
+// estimate to its real work, which an estimate unrelated to the tree (a
+// constant, say) misses by far.
+func TestShardsBalanceRealWork(t *testing.T) {
 	units := canonical.Units(14)
-	shards, err := canonical.Shards(units, 7)
+	const k = 7
+	shards, err := canonical.Shards(units, k)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBalanced(t, "units n=14 k=7", shards, func(i int) uint64 { return units[i].Cost() })
+	nodes := make([]uint64, len(units))
+	for i, u := range units {
+		nodes[i] = canonical.Nodes(u)
+	}
+	checkBalanced(t, "units n=14 k=7, nodes visited", shards, func(i int) uint64 { return nodes[i] })
+	for s, idx := range shards {
+		var est, real uint64
+		for _, i := range idx {
+			est += canonical.Cost(units[i])
+			real += nodes[i]
+		}
+		t.Logf("shard %d/%d: %d units, %d nodes, estimated %d", s, k, len(idx), real, est)
+		if r := float64(est) / float64(real); r < 0.95 || r > 1.05 {
+			t.Errorf("shard %d/%d: estimated %d nodes, visits %d: more than 5%% apart", s, k, est, real)
+		}
+	}
 }
 
 // checkBalanced fails t if the costliest shard costs more than 5% above
@@ -104,7 +125,7 @@ func TestShardsRejectBadCounts(t *testing.T) {
 
 func TestCostIsDeterministic(t *testing.T) {
 	for _, u := range canonical.Units(12)[:50] {
-		if a, b := u.Cost(), u.Cost(); a != b || a == 0 {
+		if a, b := canonical.Cost(u), canonical.Cost(u); a != b || a == 0 {
 			t.Fatalf("unit %v: Cost %d then %d", u.Prefix(), a, b)
 		}
 	}

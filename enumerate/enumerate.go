@@ -13,6 +13,7 @@ package enumerate
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"math/bits"
 	"runtime"
@@ -36,21 +37,30 @@ func full(n int) uint32 {
 	return uint32(1<<uint(n) - 1)
 }
 
-// Unit is one independent part of the search: the solutions whose first
-// Depth rows hold the queens of Prefix. The units of a board, in the order
-// Units returns them, partition its solutions and list them in
-// lexicographic order.
+// Unit is one independent part of a search: the solutions whose first
+// Depth rows hold the queens of its prefix. It is a small comparable value.
+// The units Units returns, in that order, partition the solutions of a
+// board and list them in lexicographic order; other searches pick their
+// own units with UnitsWhere (canonical.Units, for one, leaves out the
+// prefixes no canonical representative starts with).
 type Unit struct {
 	n      uint8
 	depth  uint8
-	prefix [maxDepth]uint8
+	prefix [MaxDepth]uint8
 }
 
-// maxDepth bounds the number of rows a unit fixes.
-const maxDepth = 8
+// MaxDepth bounds the number of rows a unit fixes.
+const MaxDepth = 10
 
 // N returns the board size of the unit.
 func (u Unit) N() int { return int(u.n) }
+
+// Depth returns the number of rows the unit fixes.
+func (u Unit) Depth() int { return int(u.depth) }
+
+// Queen returns the column of the queen the unit fixes in row r, which
+// must be below Depth.
+func (u Unit) Queen(r int) int { return int(u.prefix[r]) }
 
 // Prefix returns the columns of the queens the unit fixes, row by row, in a
 // new slice.
@@ -65,11 +75,12 @@ func (u Unit) Prefix() []int {
 // UnitDepth returns how many rows the units of a board of n fix: enough
 // for many more units than cores, so the search balances across them, and
 // few enough that each unit does real work. It grows with n, so that the
-// time of one unit stays in milliseconds to seconds up to n = 22 or so.
+// time of one unit stays in milliseconds to seconds up to n = 22 or so,
+// and stops at 8 rows.
 func UnitDepth(n int) int {
 	d := (n - 5) / 3
 	d = max(d, 1)
-	d = min(d, n-1, maxDepth)
+	d = min(d, n-1, 8)
 	return max(d, 0)
 }
 
@@ -78,27 +89,46 @@ func UnitDepth(n int) int {
 // attacking queens are left out. It panics if n is outside 1..nqueens.MaxN.
 func Units(n int) []Unit {
 	mustN(n)
-	d := UnitDepth(n)
-	if d == 0 {
-		return []Unit{{n: uint8(n)}}
+	return UnitsWhere(n, UnitDepth(n), nil)
+}
+
+// UnitsWhere returns the units of a board of n that fix its first depth
+// rows, in lexicographic order of their prefixes: every placement of
+// queens that do not attack each other in those rows where, row by row,
+// each queen's column is one of those allowed returns. allowed receives the
+// unit fixing the rows above (its Depth is the row being filled) and
+// returns a bit set of columns, bit c for column c; a nil allowed allows
+// every column. It panics if n is outside 1..nqueens.MaxN or depth outside
+// 0..min(n, MaxDepth).
+func UnitsWhere(n, depth int, allowed func(above Unit) uint32) []Unit {
+	mustN(n)
+	if depth < 0 || depth > min(n, MaxDepth) {
+		panic(fmt.Sprintf("enumerate: unit depth %d for n=%d: want 0 to %d", depth, n, min(n, MaxDepth)))
 	}
 	var units []Unit
-	var u Unit
-	u.n, u.depth = uint8(n), uint8(d)
+	u := Unit{n: uint8(n)}
 	all := full(n)
-	var rec func(row int, cols, ld, rd uint32)
-	rec = func(row int, cols, ld, rd uint32) {
-		if row == d {
+	var rec func(cols, ld, rd uint32)
+	rec = func(cols, ld, rd uint32) {
+		row := int(u.depth)
+		if row == depth {
 			units = append(units, u)
 			return
 		}
-		for avail := all &^ (cols | ld | rd); avail != 0; avail &= avail - 1 {
+		avail := all &^ (cols | ld | rd)
+		if allowed != nil {
+			avail &= allowed(u)
+		}
+		u.depth++
+		for ; avail != 0; avail &= avail - 1 {
 			bit := avail & -avail
 			u.prefix[row] = uint8(bits.TrailingZeros32(bit))
-			rec(row+1, cols|bit, (ld|bit)<<1, (rd|bit)>>1)
+			rec(cols|bit, (ld|bit)<<1, (rd|bit)>>1)
 		}
+		u.depth--
+		u.prefix[row] = 0
 	}
-	rec(0, 0, 0, 0)
+	rec(0, 0, 0)
 	return units
 }
 

@@ -3,54 +3,53 @@ package enumerate_test
 import (
 	"context"
 	"fmt"
+	"iter"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/enumerate"
 )
 
-// totals is OEIS A000170 for n = 1..14 (../shared/oeis/counts.tsv).
-var totals = []struct {
-	n     int
-	total uint64
-}{
-	{1, 1}, {2, 0}, {3, 0}, {4, 2}, {5, 10}, {6, 4}, {7, 40}, {8, 92}, {9, 352},
-	{10, 724}, {11, 2680}, {12, 14200}, {13, 73712}, {14, 365596},
-}
+// maxKnownN is the largest n whose published counts
+// (nqueens.KnownCounts) the tests compare with.
+const maxKnownN = 14
 
 func TestSolutionsCountsValidOrdered(t *testing.T) {
-	for _, tt := range totals {
-		if tt.n > 12 && testing.Short() {
+	for n := 1; n <= maxKnownN; n++ {
+		want, _ := nqueens.KnownCounts(n)
+		if n > 12 && testing.Short() {
 			continue
 		}
 		var got uint64
 		var prev nqueens.Placement
-		for p := range enumerate.Solutions(tt.n) {
-			if p.N() != tt.n {
-				t.Fatalf("n=%d: placement of size %d", tt.n, p.N())
+		for p := range enumerate.Solutions(n) {
+			if p.N() != n {
+				t.Fatalf("n=%d: placement of size %d", n, p.N())
 			}
 			if err := p.Valid(); err != nil {
-				t.Fatalf("n=%d: %v is not a solution: %v", tt.n, p, err)
+				t.Fatalf("n=%d: %v is not a solution: %v", n, p, err)
 			}
 			if got > 0 && prev.Compare(p) >= 0 {
-				t.Fatalf("n=%d: %v after %v: not in strictly increasing order", tt.n, p, prev)
+				t.Fatalf("n=%d: %v after %v: not in strictly increasing order", n, p, prev)
 			}
 			prev = p
 			got++
 		}
-		if got != tt.total {
-			t.Errorf("Solutions(%d) yielded %d, want %d", tt.n, got, tt.total)
+		if got != want.Total {
+			t.Errorf("Solutions(%d) yielded %d, want %d", n, got, want.Total)
 		}
 	}
 }
 
 func TestCount(t *testing.T) {
-	for _, tt := range totals {
+	for n := 1; n <= maxKnownN; n++ {
+		want, _ := nqueens.KnownCounts(n)
 		for _, workers := range []int{1, 3} {
-			got, err := enumerate.Count(context.Background(), tt.n, workers)
-			if err != nil || got != tt.total {
-				t.Errorf("Count(%d, workers=%d) = %d, %v; want %d", tt.n, workers, got, err, tt.total)
+			got, err := enumerate.Count(context.Background(), n, workers)
+			if err != nil || got != want.Total {
+				t.Errorf("Count(%d, workers=%d) = %d, %v; want %d", n, workers, got, err, want.Total)
 			}
 		}
 	}
@@ -66,23 +65,30 @@ func TestParallelSolutionsSameAsSequential(t *testing.T) {
 	}
 }
 
+// TestSolutionsStopsEarly breaks out of each iterator after a few
+// solutions: it yields the first solutions in order and, as range over
+// func requires, yields nothing after the break.
 func TestSolutionsStopsEarly(t *testing.T) {
-	k := 0
-	for range enumerate.Solutions(10) {
-		k++
-		if k == 5 {
-			break
+	for _, tt := range []struct {
+		name string
+		n    int
+		seq  iter.Seq[nqueens.Placement]
+	}{
+		{"Solutions(10)", 10, enumerate.Solutions(10)},
+		{"ParallelSolutions(12, 2)", 12, enumerate.ParallelSolutions(context.Background(), 12, 2)},
+	} {
+		const stop = 5
+		first := slices.Collect(enumerate.Solutions(tt.n))[:stop]
+		var got []nqueens.Placement
+		for p := range tt.seq {
+			got = append(got, p)
+			if len(got) == stop {
+				break
+			}
 		}
-	}
-	k = 0
-	for range enumerate.ParallelSolutions(context.Background(), 12, 2) {
-		k++
-		if k == 5 {
-			break
+		if !slices.Equal(got, first) {
+			t.Errorf("%s: broke after %v, want the first %d solutions %v", tt.name, got, stop, first)
 		}
-	}
-	if k != 5 {
-		t.Fatalf("k = %d", k)
 	}
 }
 
@@ -116,10 +122,22 @@ func TestOrderedKeepsOrderAndStops(t *testing.T) {
 	if len(got) != 1000 || !slices.IsSorted(got) {
 		t.Fatalf("got %d results, sorted=%v", len(got), slices.IsSorted(got))
 	}
-	for i := range enumerate.Ordered(context.Background(), 1000, 4, work) {
-		if i == 10 {
+	// Breaking out stops the workers: at most a window of 2*workers calls
+	// ran ahead of the results taken.
+	const workers, taken = 4, 11
+	var calls atomic.Int64
+	counted := func(ctx context.Context, i int) int {
+		calls.Add(1)
+		return work(ctx, i)
+	}
+	for i := range enumerate.Ordered(context.Background(), 1000, workers, counted) {
+		if i == taken-1 {
 			break
 		}
+	}
+	after := calls.Load()
+	if after > taken+2*workers {
+		t.Errorf("break after %d results: %d calls of work, want at most %d", taken, after, taken+2*workers)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -155,6 +173,32 @@ func ExampleSolutions() {
 	// .Q..
 }
 
+// TestSolutionsAllocateNothingPerSolution runs the plain search to the
+// end on boards with 10 to 724 solutions: it allocates the same few
+// values whatever the number of solutions, and nothing per solution or
+// per node.
+func TestSolutionsAllocateNothingPerSolution(t *testing.T) {
+	allocs := func(n int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			for range enumerate.Solutions(n) {
+			}
+		})
+	}
+	small, large := allocs(5), allocs(10)
+	t.Logf("allocations per search: n=5 %v, n=10 %v", small, large)
+	if large != small || large > 4 {
+		t.Errorf("Solutions allocates %v times for n=5, %v for n=10: want the same few", small, large)
+	}
+	units := enumerate.Units(10)
+	if a := testing.AllocsPerRun(5, func() {
+		for _, u := range units {
+			u.Count()
+		}
+	}); a != 0 {
+		t.Errorf("Unit.Count allocates %v times per run over the units of n=10, want 0", a)
+	}
+}
+
 func BenchmarkCount(b *testing.B) {
 	for _, n := range []int{12, 14} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
@@ -166,6 +210,7 @@ func BenchmarkCount(b *testing.B) {
 }
 
 func BenchmarkSolutions(b *testing.B) {
+	b.ReportAllocs()
 	for b.Loop() {
 		for range enumerate.Solutions(12) {
 		}

@@ -208,7 +208,13 @@ func TestConcurrentCreate(t *testing.T) {
 			_, err := db.Builds(ctx)
 			return err
 		})
-		if names := listDir(t, filepath.Dir(path)); !slices.Equal(names, []string{"c.db", "c.db.lock"}) {
+		// SQLite's log and index may stay when the last two connections
+		// close at once (each sees the other): the owner's files, used by
+		// the next open. No temporary file of a creation may stay.
+		names := slices.DeleteFunc(listDir(t, filepath.Dir(path)), func(s string) bool {
+			return s == "c.db-wal" || s == "c.db-shm"
+		})
+		if !slices.Equal(names, []string{"c.db", "c.db.lock"}) {
 			t.Errorf("round %d: directory holds %v", round, names)
 		}
 	}

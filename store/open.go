@@ -588,10 +588,11 @@ func withLock(ctx context.Context, path string, take func(string) (func(), error
 // SQLite makes them.
 func writable(abs string) error {
 	for _, f := range []string{abs, abs + "-wal", abs + "-shm"} {
-		if f != abs && fileSize(f) < 0 {
-			continue
+		err := access(f)
+		if f != abs && errors.Is(err, os.ErrNotExist) {
+			continue // not there (or just removed by the last connection's close)
 		}
-		if err := access(f); err != nil {
+		if err != nil {
 			return fmt.Errorf("%w: cannot write %s: %v", ErrReadOnly, f, err)
 		}
 	}

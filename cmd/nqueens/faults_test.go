@@ -368,9 +368,8 @@ func TestSymlinkBuildLock(t *testing.T) {
 	if err := os.Symlink("real.db", link); err != nil {
 		t.Fatal(err)
 	}
-	cmd, _ := startBuild(t, real, "16")
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	waitForUnits(t, real, 16, 1)
+	b := startPausedBuild(t, real, 16, 0)
+	defer b.stop()
 	out, err := command(t, dir, "build", "16", "--db", link).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "catalog is busy: another build is writing to this catalog") {
 		t.Errorf("second build through the link: %v\n%s", err, out)

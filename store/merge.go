@@ -16,6 +16,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
 )
 
 // Merge writes into the catalog at path, created if missing, the classes
@@ -262,7 +263,7 @@ func Mergeable(ctx context.Context, parts []*DB) ([]int, error) {
 
 // shardUnits returns the work units of shard s of n: all of n's for the
 // whole board.
-func shardUnits(n int, s nqueens.Shard) ([]canonical.Unit, error) {
+func shardUnits(n int, s nqueens.Shard) ([]enumerate.Unit, error) {
 	if err := nqueens.CheckN(n); err != nil {
 		return nil, err
 	}

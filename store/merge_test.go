@@ -13,6 +13,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -203,7 +204,7 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
 	var parts []*store.DB
 	var pending *store.Builder
-	var pendingUnits []canonical.Unit
+	var pendingUnits []enumerate.Unit
 	for i := range 2 {
 		db := open(t, filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
 		for _, n := range []int{8, 10} {

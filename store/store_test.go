@@ -13,6 +13,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -29,7 +30,7 @@ func open(t *testing.T, path string) *store.DB {
 }
 
 // build stores the classes of n from the canonical search, units [from, to).
-func build(t *testing.T, b *store.Builder, units []canonical.Unit, from, to int) {
+func build(t *testing.T, b *store.Builder, units []enumerate.Unit, from, to int) {
 	t.Helper()
 	for i, batch := range canonical.UnitClasses(context.Background(), units[:to], from, 1) {
 		if err := b.Add(i, batch); err != nil {

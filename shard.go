@@ -1,6 +1,10 @@
 package nqueens
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Shard names one of Count disjoint slices of the work of a board (the
 // work units of a build, or the constellations of a count): the one
@@ -25,4 +29,57 @@ func (s Shard) String() string {
 		return "whole"
 	}
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// MaxShards bounds K in a shard I/K.
+const MaxShards = 1_000_000
+
+// ShardEnv lists the environment variables a shard "auto/K" takes I from:
+// the index of a Kubernetes Indexed Job's pod and of a Slurm array task.
+var ShardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
+
+// ParseShard reads a shard as the command line writes it: "I/K", shard I
+// (from 0) of K, with 0 <= I < K <= MaxShards; or "auto/K", which takes I
+// from the first of ShardEnv that getenv (os.Getenv, say) finds set, and
+// refuses two of them that disagree. The error quotes s and says what is
+// allowed.
+func ParseShard(s string, getenv func(string) string) (Shard, error) {
+	bad := func(format string, args ...any) (Shard, error) {
+		return Shard{}, fmt.Errorf("%s: "+format, append([]any{Quote(s)}, args...)...)
+	}
+	is, ks, ok := strings.Cut(s, "/")
+	if !ok {
+		return bad("want I/K (shard I of K, I from 0 to K-1) or auto/K")
+	}
+	k, err := strconv.Atoi(ks)
+	if err != nil || k < 1 || k > MaxShards {
+		return bad("K must be a whole number from 1 to %d", MaxShards)
+	}
+	if is == "auto" {
+		var from, val string
+		for _, name := range ShardEnv {
+			v := getenv(name)
+			if v == "" {
+				continue
+			}
+			if from != "" && v != val {
+				return bad("%s=%s and %s=%s disagree", from, Quote(val), name, Quote(v))
+			}
+			from, val = name, v
+		}
+		if from == "" {
+			return bad("auto takes I from %s (Kubernetes Indexed Job) or %s (Slurm job array); neither is set",
+				ShardEnv[0], ShardEnv[1])
+		}
+		i, err := strconv.Atoi(val)
+		if err != nil || i < 0 || i >= k {
+			return bad("%s=%s: want a shard index from 0 to %d (a Slurm array must run 0-%d)", from, Quote(val), k-1, k-1)
+		}
+		return Shard{Index: i, Count: k}, nil
+	}
+	i, err := strconv.Atoi(is)
+	if err != nil || i < 0 || i >= k {
+		return bad("I must be a whole number from 0 to %d", k-1)
+	}
+	return Shard{Index: i, Count: k}, nil
 }

@@ -88,7 +88,16 @@ func translate(err error) error {
 	default:
 		return err
 	}
-	return fmt.Errorf("%w: %s", kind, sqlite.ErrorCodeString[se.Code()])
+	// The driver names extended codes it knows; the primary code's name
+	// stands in for the others, so a message never ends in a colon.
+	name := sqlite.ErrorCodeString[se.Code()]
+	if name == "" {
+		name = sqlite.ErrorCodeString[se.Code()&0xff]
+	}
+	if name == "" {
+		return fmt.Errorf("%w (SQLite code %d)", kind, se.Code())
+	}
+	return fmt.Errorf("%w: %s", kind, name)
 }
 
 // latestVersion returns the highest migration version embedded.

@@ -90,7 +90,7 @@ func TestFullDiskBuildResumes(t *testing.T) {
 			if !errors.As(err, &ee) {
 				t.Fatalf("limit %d, %s: build did not fail: %v\n%s", blocks, filepath.Base(db), err, out)
 			}
-			if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "nqueens: ") {
+			if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "nqueens: ") || strings.HasSuffix(lines[0], ":") {
 				t.Errorf("limit %d, %s: want one line of error, got:\n%s", blocks, filepath.Base(db), out)
 			}
 			t.Logf("limit %d blocks, %s: %s", blocks, filepath.Base(db), strings.TrimSpace(string(out)))

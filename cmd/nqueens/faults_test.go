@@ -274,18 +274,18 @@ func TestReadOnlyMount(t *testing.T) {
 }
 
 // TestKillDuringCreation kills build 1 on a new catalog at random moments
-// of its first milliseconds: whenever it dies, the path holds nothing or
+// of its first 75 milliseconds: whenever it dies, the path holds nothing or
 // a catalog that every command reads, and the next build succeeds. (The
 // store's tests kill the creation at each of its steps; this loop covers
 // the command around it.)
 func TestKillDuringCreation(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts 150 processes")
+		t.Skip("starts 100 processes")
 	}
 	dir := t.TempDir()
 	db := filepath.Join(dir, "new.db")
 	nothing, whole := 0, 0
-	for i := range 150 {
+	for i := range 100 {
 		os.Remove(db)
 		cmd := command(t, dir, "build", "1", "-q", "--db", db)
 		if err := cmd.Start(); err != nil {
@@ -293,7 +293,7 @@ func TestKillDuringCreation(t *testing.T) {
 		}
 		// The moment of the kill is the fault injected, not something the
 		// test waits for: every moment must leave a catalog that opens.
-		time.Sleep(time.Duration(i%30) * time.Millisecond / 2)
+		time.Sleep(time.Duration(i%75) * time.Millisecond)
 		cmd.Process.Kill()
 		cmd.Wait()
 		_, _, err := runCLI(t, "--db", db, "stats")
@@ -312,7 +312,7 @@ func TestKillDuringCreation(t *testing.T) {
 			t.Errorf("kill %d: the next build left %v", i, left)
 		}
 	}
-	t.Logf("150 kills: %d left no catalog, %d a catalog that opened", nothing, whole)
+	t.Logf("100 kills: %d left no catalog, %d a catalog that opened", nothing, whole)
 }
 
 // TestConcurrentFirstBuilds starts eight builds of one new catalog at once,

@@ -80,24 +80,14 @@ func TestHotJournalRolledBack(t *testing.T) {
 	}
 	for _, opts := range []store.Options{{ReadOnly: true}, {}} {
 		path := filepath.Join(t.TempDir(), "c.db")
-		db := open(t, path)
-		units := canonical.Units(8)
-		b, err := db.Begin(ctx, 8, len(units))
-		if err != nil {
-			t.Fatal(err)
-		}
-		build(t, b, units, 0, len(units))
-		if _, err := b.Finish(); err != nil {
-			t.Fatal(err)
-		}
-		db.Close()
+		buildWhole(t, path, 8)
 		cmd := exec.Command(exe)
 		cmd.Env = append(os.Environ(), journalEnv+"="+path)
 		cmd.Run()
 		if st, err := os.Stat(path + "-journal"); err != nil || st.Size() == 0 {
 			t.Fatalf("no hot journal after the kill: %v", err)
 		}
-		db, err = store.Open(ctx, path, opts)
+		db, err := store.Open(ctx, path, opts)
 		if err != nil {
 			t.Fatalf("%+v: Open with a hot journal: %v", opts, err)
 		}
@@ -288,17 +278,7 @@ func TestConcurrentMigrate(t *testing.T) {
 func TestReadOnlyWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	current := filepath.Join(dir, "current.db")
-	db := open(t, current)
-	units := canonical.Units(8)
-	b, err := db.Begin(ctx, 8, len(units))
-	if err != nil {
-		t.Fatal(err)
-	}
-	build(t, b, units, 0, len(units))
-	if _, err := b.Finish(); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	buildWhole(t, current, 8)
 	os.Remove(current + ".lock")
 	old := filepath.Join(dir, "v1.db")
 	makeV1(t, old)
@@ -410,5 +390,21 @@ func TestResolveDotDotAfterLink(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "w", "real.db")); err == nil {
 		t.Error("a catalog was made where the path reads as text")
+	}
+}
+
+// buildWhole builds n whole into a new catalog at path and closes it.
+func buildWhole(t *testing.T, path string, n int) {
+	t.Helper()
+	db := open(t, path)
+	defer db.Close()
+	units := canonical.Units(n)
+	b, err := db.Begin(ctx, n, len(units))
+	if err != nil {
+		t.Fatal(err)
+	}
+	build(t, b, units, 0, len(units))
+	if _, err := b.Finish(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -384,11 +384,7 @@ func TestSymlinkBuildLock(t *testing.T) {
 // commit and checkpoint, then reads the rest: the export is exactly the
 // one made before, as the reader shares the build's log.
 func TestReadWhileBuildStarts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds n=15 and part of 16")
-	}
-	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
+	dir, db := slowCatalog(t, "builds n=15 and part of 16")
 	if _, _, err := runCLI(t, "--db", db, "build", "15", "-q"); err != nil {
 		t.Fatal(err)
 	}

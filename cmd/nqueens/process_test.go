@@ -200,11 +200,7 @@ func waitForUnits(t *testing.T, db string, n, target int) int {
 // next run resumes from the units committed; the last run completes and
 // the catalog verifies.
 func TestKilledBuildResumes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds n=16 four times")
-	}
-	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
+	_, db := slowCatalog(t, "builds n=16 four times")
 	total := len(canonical.Units(16))
 	prev := 0
 	for kill := 1; kill <= 3; kill++ {
@@ -247,11 +243,7 @@ func TestKilledBuildResumes(t *testing.T) {
 // status 1, commits every unit handed to the catalog, says how to resume,
 // and that the next run finishes it. How long it took to stop is logged.
 func TestInterruptCommitsAndSaysHowToResume(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds n=16")
-	}
-	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
+	_, db := slowCatalog(t, "builds n=16")
 	total := len(canonical.Units(16))
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
 		before, _ := unitsDone(t, db, 16)
@@ -284,11 +276,7 @@ func TestInterruptCommitsAndSaysHowToResume(t *testing.T) {
 // n in a loop while another process builds n=16 into the same catalog, and
 // a second build, which must fail at once.
 func TestReadersDuringBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds n=16")
-	}
-	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
+	dir, db := slowCatalog(t, "builds n=16")
 	if _, _, err := runCLI(t, "--db", db, "build", "10", "-q"); err != nil {
 		t.Fatal(err)
 	}
@@ -399,11 +387,7 @@ func TestExportToClosedPipe(t *testing.T) {
 // and interrupts another: the target keeps its old content, and the
 // interrupted one leaves no temporary file either.
 func TestKilledExportLeavesNoPartialFile(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds n=15")
-	}
-	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
+	dir, db := slowCatalog(t, "builds n=15")
 	if _, _, err := runCLI(t, "--db", db, "build", "15", "-q"); err != nil {
 		t.Fatal(err)
 	}
@@ -455,4 +439,15 @@ func size(path string) int64 {
 		return 0
 	}
 	return st.Size()
+}
+
+// slowCatalog skips t in -short mode, saying why, and returns a new
+// directory and the path of a catalog in it, not yet made.
+func slowCatalog(t *testing.T, why string) (dir, db string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(why)
+	}
+	dir = t.TempDir()
+	return dir, filepath.Join(dir, "c.db")
 }

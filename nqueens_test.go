@@ -2,6 +2,7 @@ package nqueens_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -238,4 +239,17 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("ParseKey(Key()) of %v = %v, %v", p, k, err)
 		}
 	})
+}
+
+// TestQuoteCutsWholeCharacters checks that Quote cuts a long value at a
+// character boundary.
+func TestQuoteCutsWholeCharacters(t *testing.T) {
+	long := strings.Repeat("€", 20) // 60 bytes, 3 a character
+	got := nqueens.Quote(long)
+	if want := strconv.Quote(strings.Repeat("€", 13)) + "... (60 bytes)"; got != want {
+		t.Errorf("Quote(20 euro signs) = %s, want %s", got, want)
+	}
+	if got := nqueens.Quote("33"); got != `"33"` {
+		t.Errorf(`Quote("33") = %s`, got)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ParseN reads one board size written in decimal ASCII digits ("8") and
@@ -91,7 +92,11 @@ func ParseNList(s string) ([]int, error) {
 func Quote(s string) string {
 	const max = 40
 	if len(s) > max {
-		return strconv.Quote(s[:max]) + fmt.Sprintf("... (%d bytes)", len(s))
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // not in the middle of a character
+		}
+		return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
 	}
 	return strconv.Quote(s)
 }

@@ -31,6 +31,28 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
+// MissingShards returns, for a message, the shards of K that present says
+// are missing: "1, 4" (shard numbers from 0), cut after the first ten
+// ("0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 990 more"), or "" if none is.
+func MissingShards(k int, present func(i int) bool) string {
+	var list []string
+	more := 0
+	for i := range k {
+		switch {
+		case present(i):
+		case len(list) < 10:
+			list = append(list, strconv.Itoa(i))
+		default:
+			more++
+		}
+	}
+	s := strings.Join(list, ", ")
+	if more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s
+}
+
 // MaxShards bounds K in a shard I/K.
 const MaxShards = 1_000_000
 

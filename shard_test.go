@@ -63,3 +63,31 @@ func ExampleParseShard() {
 	// 3/8 <nil>
 	// "9/8": I must be a whole number from 0 to 7
 }
+
+func TestMissingShards(t *testing.T) {
+	have := func(set ...int) func(int) bool {
+		return func(i int) bool {
+			for _, s := range set {
+				if s == i {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	tests := []struct {
+		k       int
+		present func(int) bool
+		want    string
+	}{
+		{3, have(0, 1, 2), ""},
+		{3, have(0, 2), "1"},
+		{5, have(2), "0, 1, 3, 4"},
+		{1_000_000, have(), "0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 999990 more"},
+	}
+	for _, tt := range tests {
+		if got := nqueens.MissingShards(tt.k, tt.present); got != tt.want {
+			t.Errorf("MissingShards(%d) = %q, want %q", tt.k, got, tt.want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ type node struct{ free, cols, ld, rd uint32 }
 // depends on the tree and the seed alone. children stores the children of
 // node x at depth i in kids (as the bits of the squares placed) and
 // returns how many; child returns the node that placing bit below x
-// reaches, and false if the walk stops there. Unit.Cost and the costs of
+// reaches, and false if the walk stops there. Cost and the costs of
 // the count package's constellations both call it.
 //
 // It returns the estimate twice: sum, in whole nodes, adds each path's
@@ -166,8 +166,8 @@ func Split(count, k int, cost func(i int) uint64) ([][]int, error) {
 	if count == 0 && k == 1 {
 		return [][]int{nil}, nil // a board without work (n = 2, 3) is one empty shard
 	}
-	if k < 1 || k > count {
-		return nil, fmt.Errorf("shard count %d: want 1 to %d, the number of work units", k, max(count, 1))
+	if err := checkSplit(count, k); err != nil {
+		return nil, err
 	}
 	costs := make([]uint64, count)
 	const chunk = 1024
@@ -195,6 +195,27 @@ func Split(count, k int, cost func(i int) uint64) ([][]int, error) {
 		slices.Sort(s)
 	}
 	return out, nil
+}
+
+// checkSplit returns Split's error for count items in k shards, if any.
+func checkSplit(count, k int) error {
+	if count == 0 && k == 1 {
+		return nil
+	}
+	if k < 1 || k > count {
+		return fmt.Errorf("shard count %d: want 1 to %d, the number of work units", k, max(count, 1))
+	}
+	return nil
+}
+
+// CheckShard returns the error ShardUnits would return for shard i of k
+// of a board of n, without splitting the work (which takes seconds for
+// n of 18 and more): nil if the shard exists.
+func CheckShard(n, i, k int) error {
+	if i < 0 || i >= k {
+		return fmt.Errorf("shard %d/%d: want an index from 0 to %d", i, k, k-1)
+	}
+	return checkSplit(len(Units(n)), k)
 }
 
 // Shard returns the indexes of the units of shard i of k, in increasing

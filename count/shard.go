@@ -18,7 +18,7 @@ import (
 type node struct{ free, cols, ld, rd uint32 }
 
 // Cost returns an estimate of the size of the constellation's search tree,
-// in nodes, as canonical's Unit.Cost does for a unit: the mean of Knuth's estimator
+// in nodes, as canonical.Cost does for a unit: the mean of Knuth's estimator
 // over random paths, seeded by the constellation alone, down to the rows
 // the search looks up.
 func (c Constellation) Cost() uint64 {

@@ -205,14 +205,8 @@ func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
 		seen[b.Shard.Index] = part.path
 		builds[i] = b
 	}
-	var missing []string
-	for i := range k {
-		if _, ok := seen[i]; !ok {
-			missing = append(missing, fmt.Sprint(i))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("merge n=%d: shards %s of %d missing: n is complete only with all of them", n, strings.Join(missing, ", "), k)
+	if missing := nqueens.MissingShards(k, func(i int) bool { _, ok := seen[i]; return ok }); missing != "" {
+		return nil, fmt.Errorf("merge n=%d: shards %s of %d missing: n is complete only with all of them", n, missing, k)
 	}
 	return builds, nil
 }
@@ -230,6 +224,7 @@ func Mergeable(ctx context.Context, parts []*DB) ([]int, error) {
 		return nil, errors.New("merge: no shard catalogs given")
 	}
 	var ns []int
+	sizes := map[[2]int][]int{} // units per shard of one n and K, by {n, K}
 	for i, part := range parts {
 		builds, err := part.Builds(ctx)
 		if err != nil {
@@ -240,13 +235,13 @@ func Mergeable(ctx context.Context, parts []*DB) ([]int, error) {
 			if b.Shard.IsWhole() {
 				return nil, fmt.Errorf("merge: %s holds n=%d whole, not a shard: only catalogs written by build --shard merge", part.name, b.N)
 			}
-			units, err := shardUnits(b.N, b.Shard)
+			units, err := shardSize(sizes, b.N, b.Shard)
 			if err != nil {
 				return nil, fmt.Errorf("merge: %s: %w", part.name, err)
 			}
-			if b.UnitsTotal != len(units) {
+			if b.UnitsTotal != units {
 				return nil, fmt.Errorf("merge: %s: shard %s of n=%d has %d work units, this nqueens splits it into %d: made by another version?",
-					part.name, b.Shard, b.N, b.UnitsTotal, len(units))
+					part.name, b.Shard, b.N, b.UnitsTotal, units)
 			}
 			these = append(these, b.N)
 		}
@@ -259,6 +254,29 @@ func Mergeable(ctx context.Context, parts []*DB) ([]int, error) {
 		ns = these
 	}
 	return ns, nil
+}
+
+// shardSize returns the number of work units of shard s of n, splitting n's
+// units into s.Count shards once for all the shards of one n and K (sizes
+// keeps the splits, keyed by {n, K}).
+func shardSize(sizes map[[2]int][]int, n int, s nqueens.Shard) (int, error) {
+	if err := nqueens.CheckN(n); err != nil {
+		return 0, err
+	}
+	if err := canonical.CheckShard(n, s.Index, s.Count); err != nil {
+		return 0, fmt.Errorf("n=%d: %w", n, err)
+	}
+	key := [2]int{n, s.Count}
+	if sizes[key] == nil {
+		all, err := canonical.Shards(canonical.Units(n), s.Count)
+		if err != nil {
+			return 0, fmt.Errorf("n=%d: %w", n, err)
+		}
+		for _, idx := range all {
+			sizes[key] = append(sizes[key], len(idx))
+		}
+	}
+	return sizes[key][s.Index], nil
 }
 
 // shardUnits returns the work units of shard s of n: all of n's for the

@@ -53,7 +53,10 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 	b, err := db.BeginShard(ctx, n, shard, len(units))
 	if errors.Is(err, ErrComplete) { // completed by another process meanwhile
 		st, rerr := db.Build(ctx, n)
-		return st, errors.Join(err, rerr)
+		if rerr != nil {
+			return Build{}, rerr
+		}
+		return st, err
 	}
 	if err != nil {
 		return Build{}, err

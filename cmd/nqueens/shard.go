@@ -32,7 +32,7 @@ func checkShard(n int, s nqueens.Shard) error {
 	if s.IsWhole() {
 		return nil
 	}
-	if _, _, err := canonical.ShardUnits(n, s.Index, s.Count); err != nil {
+	if err := canonical.CheckShard(n, s.Index, s.Count); err != nil {
 		return usageError{fmt.Errorf("n=%d: %w", n, err)}
 	}
 	return nil

@@ -53,7 +53,7 @@ type Part struct {
 // short line, so a larger input is none.
 const MaxSize = 1 << 20
 
-// Errors of Read and Shard that callers branch on, with errors.Is.
+// Errors of Read and Make that callers branch on, with errors.Is.
 var (
 	// ErrOtherVersion is wrapped by Read's error for a key this
 	// version's parts do not have, as parts of older versions carry.
@@ -76,7 +76,7 @@ func (m marked) Error() string   { return m.err.Error() }
 func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 
 // Make counts shard s of the constellations of a board of n (see
-// ShardConstellations) as count.Board does the whole board, and returns its
+// count.ShardConstellations) as count.Board does the whole board, and returns its
 // part, timed. It returns an error matching count.ErrNoShard if there is no such
 // shard, ctx.Err() if ctx is cancelled first, and an error naming the
 // shard if its total does not fit in 64 bits.
@@ -132,7 +132,7 @@ func Read(data []byte) (Part, error) {
 		return p, err
 	case dec.More() || len(bytes.TrimSpace(data[dec.InputOffset():])) > 0:
 		return p, ErrMoreThanOne
-	case nqueens.CheckN(p.N) != nil || p.Shards < 1 || p.Shard >= p.Shards:
+	case nqueens.CheckN(p.N) != nil || p.Shards < 1 || p.Shards > nqueens.MaxShards || p.Shard >= p.Shards:
 		return p, marked{fmt.Errorf("n=%d shard %d/%d is out of range", p.N, p.Shard, p.Shards), ErrOutOfRange}
 	}
 	return p, nil
@@ -288,14 +288,8 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 		}
 		seen[p.Shard] = names[i]
 	}
-	var missing []string
-	for i := range first.Shards {
-		if _, ok := seen[i]; !ok {
-			missing = append(missing, strconv.Itoa(i))
-		}
-	}
-	if len(missing) > 0 {
-		return count.Result{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, strings.Join(missing, ", "), first.Shards)
+	if missing := nqueens.MissingShards(first.Shards, func(i int) bool { _, ok := seen[i]; return ok }); missing != "" {
+		return count.Result{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, missing, first.Shards)
 	}
 	cs := count.Constellations(first.N)
 	split, err := count.ConstellationShards(cs, first.Shards)

@@ -89,3 +89,32 @@ func ExampleBuild_MarshalJSON() {
 	// Output:
 	// {"n":4,"total":2,"unique":1,"orbit8":0,"orbit4":0,"orbit2":1,"orbit1":0,"complete":false,"units_done":1,"units_total":2,"started_at":"2025-01-02T03:04:05Z","seconds":0.5,"shard":{"index":0,"count":2}}
 }
+
+// The solutions of class 10 of n = 8, the one class of n = 8 with an
+// orbit of 4, as export --class 10 --all lists them.
+func ExampleDB_Layouts() {
+	ctx := context.Background()
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	b, err := db.Run(ctx, 8, nqueens.Shard{}, store.RunOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	layouts, want, err := db.Layouts(ctx, b, store.Selection{All: true, Class: 10})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(want, "layouts")
+	for l, err := range layouts {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(l.Class, l.Placement, l.Symmetry)
+	}
+	// Output:
+	// 4 layouts
+	// 10 2 4 1 7 0 6 3 5 rot180
+	// 10 3 5 7 1 6 0 2 4 rot180
+	// 10 4 2 0 6 1 7 5 3 rot180
+	// 10 5 3 6 0 7 1 4 2 rot180
+}

@@ -8,6 +8,7 @@ import (
 	"iter"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 )
 
 // Classes returns an iterator over the stored classes of n in
@@ -129,4 +130,73 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 // orphanFix says how to remove the classes of n that have no build.
 func orphanFix(path string, n int) string {
 	return fmt.Sprintf(`remove them with: sqlite3 %q "DELETE FROM classes WHERE n = %d", then build n=%d again`, path, n, n)
+}
+
+// Selection chooses what an export of one build holds: with Class k > 0
+// class k alone, otherwise every class; with All, each class's distinct
+// solutions in place of its canonical representative.
+type Selection struct {
+	All   bool
+	Class int64
+}
+
+// CountError is the error Layouts' iterator ends with when the catalog
+// yields another number of layouts than its build records: a damaged
+// catalog (DB.Verify names the fault).
+type CountError struct {
+	N         int
+	Got, Want uint64
+}
+
+func (e *CountError) Error() string {
+	return fmt.Sprintf("n=%d: read %d layouts, the catalog records %d", e.N, e.Got, e.Want)
+}
+
+// Layouts returns the layouts of the build b that sel selects and how many
+// there are by b's record: classes in order, each class's solutions in
+// lexicographic order (canonical.Orbit) with its class number, orbit and
+// symmetry. The iterator stops at the first error it yields, a read error
+// or, after the last layout, a *CountError if it yielded another number
+// than it returned. It returns an error wrapping ErrNotBuilt if b has no
+// class sel.Class.
+func (db *DB) Layouts(ctx context.Context, b Build, sel Selection) (iter.Seq2[nqueens.Layout, error], uint64, error) {
+	classes := db.Classes(ctx, b.N)
+	want := b.Unique
+	if sel.All {
+		want = b.Total
+	}
+	if sel.Class > 0 {
+		l, err := db.Class(ctx, b.N, sel.Class)
+		if err != nil {
+			return nil, 0, err
+		}
+		classes = func(yield func(nqueens.Layout, error) bool) { yield(l, nil) }
+		want = 1
+		if sel.All {
+			want = uint64(l.Symmetry.Orbit())
+		}
+	}
+	return func(yield func(nqueens.Layout, error) bool) {
+		var got uint64
+		for l, err := range classes {
+			if err != nil {
+				yield(l, err)
+				return
+			}
+			members := []nqueens.Placement{l.Placement}
+			if sel.All {
+				members = canonical.Orbit(l.Placement)
+			}
+			for _, p := range members {
+				got++
+				l.Placement = p
+				if !yield(l, nil) {
+					return
+				}
+			}
+		}
+		if ctx.Err() == nil && got != want {
+			yield(nqueens.Layout{}, &CountError{N: b.N, Got: got, Want: want})
+		}
+	}, want, nil
 }

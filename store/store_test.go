@@ -298,3 +298,54 @@ func TestOpenMigratesOlderSchema(t *testing.T) {
 		t.Errorf("schema version %d after Open, want 2", version)
 	}
 }
+
+// TestLayoutsCountsAndChecks reads every selection of n=8 and checks the
+// counts, then deletes a class behind the store's back: the iterator ends
+// with a CountError.
+func TestLayoutsCountsAndChecks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db := open(t, path)
+	b, err := db.Run(ctx, 8, nqueens.Shard{}, store.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		sel  store.Selection
+		want uint64
+	}{{store.Selection{}, 12}, {store.Selection{All: true}, 92}, {store.Selection{Class: 3}, 1}, {store.Selection{All: true, Class: 10}, 4}} {
+		layouts, want, err := db.Layouts(ctx, b, tt.sel)
+		if err != nil || want != tt.want {
+			t.Fatalf("%+v: want %d, %v; expected %d", tt.sel, want, err, tt.want)
+		}
+		seen := map[nqueens.Placement]bool{}
+		for l, err := range layouts {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Placement.Valid() != nil || seen[l.Placement] {
+				t.Errorf("%+v: %v invalid or repeated", tt.sel, l.Placement)
+			}
+			seen[l.Placement] = true
+		}
+		if uint64(len(seen)) != tt.want {
+			t.Errorf("%+v: %d distinct layouts, want %d", tt.sel, len(seen), tt.want)
+		}
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`DELETE FROM classes WHERE n = 8 AND placement = '04752613'`); err != nil {
+		t.Fatal(err)
+	}
+	layouts, _, _ := db.Layouts(ctx, b, store.Selection{All: true})
+	var last error
+	for _, err := range layouts {
+		last = err
+	}
+	var ce *store.CountError
+	if !errors.As(last, &ce) || ce.Got != 84 || ce.Want != 92 {
+		t.Errorf("after deleting a class the iterator ends with %v, want a CountError 84 of 92", last)
+	}
+}

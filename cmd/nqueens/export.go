@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/store"
 )
@@ -86,21 +85,12 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 		return err
 	}
 	defer db.Close()
-	classes := db.Classes(ctx, n)
-	want := b.Unique
-	if all {
-		want = b.Total
+	if err := checkClass(b, class); err != nil {
+		return err
 	}
-	if class > 0 {
-		l, err := classK(ctx, db, b, class)
-		if err != nil {
-			return err
-		}
-		classes = func(yield func(nqueens.Layout, error) bool) { yield(l, nil) }
-		want = 1
-		if all {
-			want = uint64(l.Symmetry.Orbit())
-		}
+	layouts, want, err := db.Layouts(ctx, b, store.Selection{All: all, Class: class})
+	if err != nil {
+		return err
 	}
 	write := func(w io.Writer) error {
 		ew, _ := export.New(format, w)
@@ -111,40 +101,27 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 		}
 		defer m.Done()
 		var reported uint64
-		for l, err := range classes {
+		for l, err := range layouts {
 			if written-reported >= 1<<14 {
 				m.Add(int64(written - reported))
 				reported = written
 			}
+			var ce *store.CountError
+			if errors.As(err, &ce) {
+				return fmt.Errorf("export n=%d: wrote %d layouts, the catalog records %d; run nqueens verify %d", n, ce.Got, ce.Want, n)
+			}
 			if err != nil {
 				return err
 			}
-			if !all {
-				if err := ew.Write(l); err != nil {
-					return err
-				}
-				written++
-				continue
+			if err := ew.Write(l); err != nil {
+				return err
 			}
-			for _, p := range canonical.Orbit(l.Placement) {
-				m := l
-				m.Placement = p
-				if err := ew.Write(m); err != nil {
-					return err
-				}
-				written++
-			}
+			written++
 		}
 		if err := ctx.Err(); err != nil {
 			return errors.New("export interrupted")
 		}
-		if err := ew.Close(); err != nil {
-			return err
-		}
-		if written != want {
-			return fmt.Errorf("export n=%d: wrote %d layouts, the catalog records %d; run nqueens verify %d", n, written, want, n)
-		}
-		return nil
+		return ew.Close()
 	}
 	if out == "" {
 		return write(a.stdout)
@@ -158,10 +135,18 @@ const progressFromLayouts = 200_000
 // classK returns class k of the build b from db, or a usage error if b
 // has fewer than k classes.
 func classK(ctx context.Context, db *store.DB, b store.Build, k int64) (nqueens.Layout, error) {
-	if uint64(k) > b.Unique {
-		return nqueens.Layout{}, usageError{fmt.Errorf("n=%d has %s, no class %d", b.N, plural(b.Unique, "class"), k)}
+	if err := checkClass(b, k); err != nil {
+		return nqueens.Layout{}, err
 	}
 	return db.Class(ctx, b.N, k)
+}
+
+// checkClass returns a usage error if the build b has fewer than k classes.
+func checkClass(b store.Build, k int64) error {
+	if uint64(k) > b.Unique {
+		return usageError{fmt.Errorf("n=%d has %s, no class %d", b.N, plural(b.Unique, "class"), k)}
+	}
+	return nil
 }
 
 // openBuilt opens the catalog read-only and returns it with its complete

@@ -279,11 +279,7 @@ func TestReadOnlyMount(t *testing.T) {
 // store's tests kill the creation at each of its steps; this loop covers
 // the command around it.)
 func TestKillDuringCreation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts 100 processes")
-	}
-	dir := t.TempDir()
-	db := filepath.Join(dir, "new.db")
+	dir, db := slowCatalog(t, "starts 100 processes")
 	nothing, whole := 0, 0
 	for i := range 100 {
 		os.Remove(db)
@@ -308,7 +304,7 @@ func TestKillDuringCreation(t *testing.T) {
 		if _, _, err := runCLI(t, "--db", db, "build", "1", "-q"); err != nil {
 			t.Fatalf("kill %d: build after the kill: %v", i, err)
 		}
-		if left, _ := filepath.Glob(filepath.Join(dir, ".new.db.new-*")); len(left) > 0 {
+		if left, _ := filepath.Glob(filepath.Join(dir, ".c.db.new-*")); len(left) > 0 {
 			t.Errorf("kill %d: the next build left %v", i, left)
 		}
 	}
@@ -359,13 +355,9 @@ func TestConcurrentFirstBuilds(t *testing.T) {
 // goes through a symbolic link to it: the second is refused at once, as
 // the same file holds the one lock.
 func TestSymlinkBuildLock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds n=16")
-	}
-	dir := t.TempDir()
-	real := filepath.Join(dir, "real.db")
+	dir, real := slowCatalog(t, "builds n=16")
 	link := filepath.Join(dir, "link.db")
-	if err := os.Symlink("real.db", link); err != nil {
+	if err := os.Symlink("c.db", link); err != nil {
 		t.Fatal(err)
 	}
 	b := startPausedBuild(t, real, 16, 0)

@@ -9,8 +9,8 @@
 //	config.yaml: unknown key "worker" (did you mean "workers"?)
 //	NQUEENS_QUIET="maybe": want true or false (or 1, 0, t, f)
 //
-// The package resolves no precedence: the command layers flags over the
-// environment over the file over Defaults.
+// Load resolves a configuration from all four sources: a command's flags
+// over the environment over the file over Defaults.
 package config
 
 import (
@@ -62,6 +62,8 @@ type Key struct {
 	Name string
 	// Env is the environment variable that sets the key.
 	Env string
+	// Flag is the command-line flag that sets the key, without dashes.
+	Flag string
 	// Kind is the type of the value.
 	Kind Kind
 	// Min and Max bound a Whole value.
@@ -70,10 +72,10 @@ type Key struct {
 
 // Keys are the configuration keys, in the order messages list them.
 var Keys = []Key{
-	{Name: "db", Env: "NQUEENS_DB", Kind: Path},
-	{Name: "workers", Env: "NQUEENS_WORKERS", Kind: Whole, Min: 0, Max: 1024},
-	{Name: "max_build_n", Env: "NQUEENS_MAX_BUILD_N", Kind: Whole, Min: 1, Max: nqueens.MaxN},
-	{Name: "quiet", Env: "NQUEENS_QUIET", Kind: Bool},
+	{Name: "db", Env: "NQUEENS_DB", Flag: "db", Kind: Path},
+	{Name: "workers", Env: "NQUEENS_WORKERS", Flag: "workers", Kind: Whole, Min: 0, Max: 1024},
+	{Name: "max_build_n", Env: "NQUEENS_MAX_BUILD_N", Flag: "max-n", Kind: Whole, Min: 1, Max: nqueens.MaxN},
+	{Name: "quiet", Env: "NQUEENS_QUIET", Flag: "quiet", Kind: Bool},
 }
 
 // Lookup returns the key called name, which must match exactly.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/config"
+	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -21,15 +22,7 @@ func (a *app) buildCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "build N-LIST",
 		Short: "Build the classes of each n into the catalog and print the counts",
-		Long: `Build searches every n of the list (a number, a range like 4-12, or a list
-like 1,5,9) for its classes of solutions and stores them in the catalog, then
-prints the catalog's counts for those n. An n that is already complete is
-skipped; an interrupted build resumes where it stopped. n above max_build_n
-(default 17) is refused, since its catalog would be very large.
-
-` + orbitHelp,
-		Example: "  nqueens build 1-14\n  nqueens build 8 --db /tmp/q.db",
-		Args:    minArgs(1, "a list of n such as 8, 4-12 or 1,5,9"),
+		Args:  minArgs(1, "a list of n such as 8, 4-12 or 1,5,9"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ns, err := nArgs(args)
 			if err != nil {
@@ -91,7 +84,7 @@ var testHookUnitAdded func(unit int)
 // buildOne builds n, or the given shard of it, into db, or resumes its
 // build, saying on stderr how it goes.
 func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.Shard) (store.Build, error) {
-	m := meter(nopMeter{})
+	m := progress.Nop
 	start := time.Now()
 	st, err := db.Run(ctx, n, shard, store.RunOptions{
 		Workers: a.cfg.Workers,

@@ -40,13 +40,8 @@ fi
 
 func (a *app) completionCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "completion bash|zsh|fish|powershell",
-		Short: "Print a shell completion script",
-		Long: `Completion prints a script that completes nqueens' commands, flags and
-their values (formats, engines, and n: the n in the catalog for the
-commands that read it) in the named shell. The bash script works with or
-without the bash-completion package.`,
-		Example:   "  source <(nqueens completion bash)\n  nqueens completion zsh > \"${fpath[1]}/_nqueens\"",
+		Use:       "completion bash|zsh|fish|powershell",
+		Short:     "Print a shell completion script",
 		ValidArgs: []string{"bash", "zsh", "fish", "powershell"},
 		Args:      exactArgs(1, "one shell: bash, zsh, fish or powershell"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/progress"
 )
 
 func (a *app) countCmd() *cobra.Command {
@@ -18,32 +19,7 @@ func (a *app) countCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "count N-LIST",
 		Short: "Count solutions and classes by search alone, no catalog needed",
-		Long: `Count counts the solutions of each n of the list (1 to 32) by search alone
-and prints the total and unique counts with the classes by orbit size. It reads
-and writes no catalog. On 2 cores n = 17 takes about 4 seconds, n = 18 half a
-minute, and each n above about 7 times the one before.
-
-It counts by constellations: the queens of the border lines, one orbit of them
-at a time. --engine classes counts with build's search for canonical classes
-instead, about 1.4 times slower: an independent check of the same numbers.
-
-With --shard I/K it counts only shard I (from 0) of K disjoint slices of the
-work of one n, balanced by estimated cost, and prints the partial result as
-one line of JSON; --shard auto/K takes I from JOB_COMPLETION_INDEX (a
-Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (a Slurm job array). With
---combine the arguments are such results, one file each: count checks that
-they are the K shards of one n, each once, and prints the combined counts.
-
-With --estimate it searches nothing and prints how long each count would
-take on this machine with --workers goroutines: the search-tree nodes that
-Knuth's estimator predicts, at the rate of a calibration search of 0.2 s
-(under a second for any n). Before a count it estimates at over a
-minute, count prints the estimate on stderr (unless --quiet).
-
-` + orbitHelp,
-		Example: "  nqueens count 16\n  nqueens count 1-12 --json\n  nqueens count 25 --estimate\n  nqueens count 16 --engine classes\n" +
-			"  nqueens count 17 --shard 3/8 > part-3.json\n  nqueens count --combine part-*.json",
-		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
+		Args:  minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			shard, err := shardFlag(cmd)
 			if err != nil {
@@ -115,7 +91,7 @@ const progressFromN = 15
 // workers and, for n of progressFromN and above, a meter called label;
 // the caller calls done when the count returns.
 func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
-	var m meter = nopMeter{}
+	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
 		o.Start = func(units int) { m = a.progress(label, 0, int64(units), "work units") }

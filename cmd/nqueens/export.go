@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -24,26 +25,7 @@ func (a *app) exportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export N --format json|ndjson|csv|leetcode|svg|html [--all] [--class K] [-o FILE]",
 		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML",
-		Long: `Export writes the layouts of one n from the catalog: by default one canonical
-placement per class, in lexicographic order; with --all every solution, class
-by class, each class's members in lexicographic order; with --class K only
-class K (and with --all its members). Output goes to stdout, or with -o to
-FILE ("-" is stdout). A regular FILE is written under a hidden temporary
-name beside it and renamed into place only when complete, keeping its
-permissions, so a failed export leaves no file behind and an old one as it
-was; a symbolic link is followed and stays a link; a device or FIFO
-(/dev/null, a named pipe) is written as it is. FILE may not be the catalog
-or one of its files (-wal, -shm, -journal, .lock): that is refused.
-
-svg draws one board as an image: class K of --class, class 1 without it.
-html writes one self-contained page with every class as a small board, its
-number, orbit and symmetry (n up to 14).
-
-` + orbitHelp,
-		Example: "  nqueens export 8 --format json\n  nqueens export 6 --format leetcode --all\n" +
-			"  nqueens export 16 --format csv -o classes16.csv\n  nqueens export 8 --format svg --class 3 -o q8.svg\n" +
-			"  nqueens export 8 --format html -o q8.html",
-		Args: exactArgs(1, "one n"),
+		Args:  exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := oneN("export", args[0])
 			if err != nil {
@@ -95,7 +77,7 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 	write := func(w io.Writer) error {
 		ew, _ := export.New(format, w)
 		var written uint64
-		var m meter = nopMeter{}
+		m := progress.Nop
 		if want >= progressFromLayouts {
 			m = a.progress(fmt.Sprintf("export n=%d", n), 0, int64(want), "layouts")
 		}

@@ -15,14 +15,7 @@ func (a *app) mergeCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "merge OUT.db SHARD.db...",
 		Short: "Merge the shard catalogs of build --shard into one catalog",
-		Long: `Merge joins shard catalogs, each written by build --shard I/K, into the
-catalog OUT.db (created if missing). For every n the shards hold, all K
-shards must be given, each once, each complete, all of the same K; then the n
-is written to OUT.db in one transaction and marked complete, as if built on
-one machine. Anything else is refused, naming the shard at fault, and OUT.db
-is left as it was. OUT.db must not already hold the n.`,
-		Example: "  nqueens merge catalog.db shard-*.db",
-		Args:    minArgs(2, "the output catalog, then the shard catalogs"),
+		Args:  minArgs(2, "the output catalog, then the shard catalogs"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			err := a.merge(cmd.Context(), args[0], args[1:])
 			if err != nil && cmd.Context().Err() != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/nqueens/nqueens/output"
+	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -44,4 +45,13 @@ func (a *app) writeOutput(ctx context.Context, path string, write func(io.Writer
 		a.logf("%s to %s", fmt.Sprintf(msg, args...), path)
 	}
 	return nil
+}
+
+// progress returns a meter on stderr for a job called label of total
+// steps named unit, done of them done already; none with --quiet.
+func (a *app) progress(label string, done, total int64, unit string) progress.Meter {
+	if a.cfg.Quiet {
+		return progress.Nop
+	}
+	return progress.New(a.stderr, label, done, total, unit)
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -14,14 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/config"
 	"github.com/nqueens/nqueens/count/estimate"
 )
-
-const defaultConfigFile = "config.yaml"
 
 // workersFlag gives cmd the --workers flag: the commands that search.
 func workersFlag(cmd *cobra.Command) *cobra.Command {
@@ -29,13 +24,8 @@ func workersFlag(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-// configFlags maps each configuration key to the flag that sets it; a
-// command without the flag leaves the key to the other sources.
-var configFlags = map[string]string{"db": "db", "workers": "workers", "max_build_n": "max-n", "quiet": "quiet"}
-
 // app carries what every subcommand needs.
 type app struct {
-	v      *viper.Viper
 	cfg    config.Config
 	stdout io.Writer
 	stderr io.Writer
@@ -79,20 +69,10 @@ func (a *app) logf(format string, args ...any) {
 
 // newRoot builds the command tree.
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
-	a := &app{v: viper.New(), stdout: stdout, stderr: stderr}
+	a := &app{stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
-		Use:   "nqueens",
-		Short: "Build and query a catalog of N-Queens solutions",
-		Long: `nqueens enumerates every solution of the N-Queens puzzle, folds the 8 symmetries
-of the board into classes, stores the classes in a SQLite catalog, and exports
-them as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML.
-
-Configuration: flags override NQUEENS_* environment variables (NQUEENS_DB,
-NQUEENS_WORKERS, NQUEENS_MAX_BUILD_N, NQUEENS_QUIET), which override the
-config file (--config, default ./config.yaml if present), which overrides
-the built-in defaults.
-
-Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
+		Use:           "nqueens",
+		Short:         "Build and query a catalog of N-Queens solutions",
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -120,12 +100,13 @@ Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 	root.SuggestionsMinimumDistance = 2
 	pf := root.PersistentFlags()
 	pf.String("db", config.Defaults.DB, "catalog file (SQLite)")
-	pf.String("config", defaultConfigFile, "config file (YAML)")
+	pf.String("config", config.DefaultFile, "config file (YAML)")
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")
 	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completionCmd())
 	a.addCompletions(root)
+	setHelp(root)
 	root.Version = version()
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
 	return root
@@ -174,99 +155,22 @@ func version() string {
 	return v + " (" + desc + ") " + runtime.Version()
 }
 
-// load resolves the configuration for cmd into a.cfg. The config package
-// checks each source strictly, naming the flag, the variable or the file
-// and key at fault; viper then layers them: flags over NQUEENS_* variables
-// over the file over the defaults.
+// load resolves the configuration for cmd into a.cfg (config.Load).
 func (a *app) load(cmd *cobra.Command) error {
-	v := a.v
-	v.SetDefault("db", config.Defaults.DB)
-	v.SetDefault("workers", config.Defaults.Workers)
-	v.SetDefault("max_build_n", config.Defaults.MaxBuildN)
-	v.SetDefault("quiet", config.Defaults.Quiet)
-	for _, k := range config.Keys {
-		if err := v.BindEnv(k.Name, k.Env); err != nil {
-			return err
-		}
-		f := cmd.Flags().Lookup(configFlags[k.Name])
-		if f == nil {
-			continue
-		}
-		if f.Changed {
-			if _, err := k.Parse(f.Value.String()); err != nil {
-				return usageError{fmt.Errorf("--%s %s: %w", f.Name, quote(f.Value.String()), err)}
-			}
-		}
-		if err := v.BindPFlag(k.Name, f); err != nil {
-			return err
-		}
-	}
-	if err := config.CheckEnv(os.LookupEnv); err != nil {
+	cfg, err := config.Load(cmd.Context(), cmd.Flags())
+	if errors.Is(err, config.ErrInterrupted) {
+		return err
+	} else if err != nil {
 		return usageError{err}
 	}
-
-	cfgFlag := cmd.Flags().Lookup("config")
-	path, explicit := defaultConfigFile, false
-	if env, ok := os.LookupEnv("NQUEENS_CONFIG"); ok {
-		path, explicit = env, true
-	}
-	if cfgFlag != nil && cfgFlag.Changed {
-		path, explicit = cfgFlag.Value.String(), true
-	}
-	if err := a.readConfig(cmd.Context(), path, explicit); err != nil {
-		return err
-	}
-	a.cfg = config.Config{
-		DB:        v.GetString("db"),
-		Workers:   v.GetInt("workers"),
-		MaxBuildN: v.GetInt("max_build_n"),
-		Quiet:     v.GetBool("quiet"),
-	}
+	a.cfg = cfg
 	return nil
 }
 
-// readConfig reads the config file at path, checks it (config.ParseYAML)
-// and merges its values into a.v; a missing file is an error only when it
-// was named explicitly. The read is bounded (maxSmallFile) and returns when
-// ctx is cancelled, even if path is a FIFO no one writes to.
-func (a *app) readConfig(ctx context.Context, path string, explicit bool) error {
-	if path == "" {
-		if explicit {
-			return usageError{errors.New("config file: empty path")}
-		}
-		return nil
-	}
-	st, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) && !explicit {
-		return nil
-	}
-	if err != nil {
-		return usageError{fmt.Errorf("config file %s: %w", path, errors.Unwrap(err))}
-	}
-	if st.IsDir() {
-		return usageError{fmt.Errorf("config file %s: is a directory", path)}
-	}
-	data, err := readSmall(ctx, path, maxSmallFile)
-	switch {
-	case ctx.Err() != nil:
-		return fmt.Errorf("interrupted while reading config file %s", path)
-	case err != nil:
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return usageError{fmt.Errorf("config file %s: %w", path, err)}
-	}
-	values, err := config.ParseYAML(path, data)
-	if err != nil {
-		return usageError{err}
-	}
-	return a.v.MergeConfigMap(values)
-}
-
-// flagError rewrites pflag's message for a bad value of a configuration
-// flag, which quotes the whole value and the strconv error behind it, as
-// the others are: --workers "many": want a whole number from 0 to 1024.
+// flagError rewrites pflag's message for an unknown flag, suggesting the
+// nearest, and for a bad value, which quotes the whole value and the
+// strconv error behind it: --workers "many": want a whole number from 0
+// to 1024.
 func flagError(cmd *cobra.Command, err error) error {
 	var ne *pflag.NotExistError
 	if errors.As(err, &ne) && ne.GetSpecifiedName() != "" && len(ne.GetSpecifiedName()) > 1 {
@@ -282,16 +186,14 @@ func flagError(cmd *cobra.Command, err error) error {
 		}
 		return fmt.Errorf("%s: run nqueens %s --help for the list", msg, cmd.Name())
 	}
+	if ce := config.FlagError(err); ce != nil {
+		return ce
+	}
 	var ie *pflag.InvalidValueError
 	if !errors.As(err, &ie) {
 		return err
 	}
 	f := ie.GetFlag()
-	for _, k := range config.Keys {
-		if configFlags[k.Name] == f.Name {
-			return fmt.Errorf("--%s %s: %s", f.Name, quote(ie.GetValue()), "want "+k.Allowed())
-		}
-	}
 	switch f.Value.Type() {
 	case "int", "int64":
 		return fmt.Errorf("--%s %s: want a whole number", f.Name, quote(ie.GetValue()))

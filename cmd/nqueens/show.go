@@ -19,14 +19,7 @@ func (a *app) showCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show N [--class K]",
 		Short: "Draw the classes of n as text boards",
-		Long: `Show draws the canonical board of each class of n from the catalog with
-box-drawing characters, under a heading with its number, placement, orbit and
-symmetry: class K alone with --class, otherwise the first --limit classes.
---ascii draws with Q and . only.
-
-` + orbitHelp,
-		Example: "  nqueens show 8\n  nqueens show 8 --class 12",
-		Args:    exactArgs(1, "one n"),
+		Args:  exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := oneN("show", args[0])
 			if err != nil {

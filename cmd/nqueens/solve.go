@@ -19,22 +19,7 @@ func (a *app) solveCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "solve N",
 		Short: "Print one solution for any n up to 10,000,000, by construction",
-		Long: `Solve prints one solution of the n-queens puzzle for any n from 4 to
-10,000,000 (and 1; 2 and 3 have none), built in time linear in n by the
-explicit construction by n mod 6, with no search and no catalog. The solution
-is checked before it is printed.
-
-Formats: text (the 0-based column of the queen in each row, top row first,
-on one line), json ({"n":8,"placement":[...]}), ndjson (the same object on
-one line), csv (a header, then n and the placement), and, up to n = 1000,
-leetcode (["..Q.",...], LeetCode 51's form of one board), grid (the board
-drawn with . and Q) and svg (the board as an image).
-
-With -o FILE the solution goes to FILE, written as export -o writes (see
-nqueens export --help): "-" is stdout, a file is replaced only when
-complete, and the catalog's files are refused.`,
-		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format ndjson -o big.ndjson\n  nqueens solve 12 --format grid",
-		Args:    exactArgs(1, "one n"),
+		Args:  exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := strconv.Atoi(args[0])
 			if strings.Trim(args[0], "0123456789") != "" || err != nil || n < 1 || n > nqueens.MaxConstructN {

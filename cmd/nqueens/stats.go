@@ -17,15 +17,6 @@ func (a *app) statsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "stats [N-LIST...]",
 		Short: "Show what the catalog holds, one row per n",
-		Long: `Stats prints what the catalog holds of each n (default: every n in it; or
-the n of the list, a number, a range like 12-16, or a list like 1,5,9): the
-solutions (total), the classes (unique), the classes by orbit size, whether
-the build is complete (or how many of its work units are done, or which shard
-it holds), and the seconds spent building it. With --json it prints the same
-as an array of objects, with the build's start and finish times too.
-
-` + orbitHelp,
-		Example: "  nqueens stats\n  nqueens stats 12-16\n  nqueens stats --json",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ns, err := nArgs(args)
 			if err != nil {
@@ -81,14 +72,3 @@ func writeBuildTable(w io.Writer, builds []store.Build) error {
 	}
 	return tw.Flush()
 }
-
-// orbitHelp says what the orbit columns and the symmetry names mean, for
-// the help of the commands that print them.
-const orbitHelp = `The classes by orbit size: a class holds the solutions one gets from one
-of them by the 8 rotations and reflections of the board, and its orbit is
-how many distinct ones that makes:
-  orbit8  classes of 8 solutions: no symmetry (symmetry none)
-  orbit4  classes of 4: the board is unchanged by a half turn (rot180)
-  orbit2  classes of 2: unchanged by a quarter turn (rot90)
-  orbit1  classes of 1: unchanged by every symmetry (full; only n = 1)
-total = 8*orbit8 + 4*orbit4 + 2*orbit2 + orbit1, unique = their sum.`

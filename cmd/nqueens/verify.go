@@ -15,14 +15,6 @@ func (a *app) verifyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [N-LIST...]",
 		Short: "Re-check the catalog and exit 3 on any mismatch",
-		Long: `Verify re-reads the classes of each n (default: every n in the catalog) and
-checks that every placement is a valid solution, is its class's canonical
-representative, and appears once, in order; that every orbit size matches
-the placement's symmetry; that the orbits sum to the recorded total and the
-classes to the recorded unique count; that the build is complete; and that
-the counts equal the published ones (OEIS A000170 and A002562). It names each
-mismatch and exits with status 3 if there is any.`,
-		Example: "  nqueens verify\n  nqueens verify 8 16",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ns, err := nArgs(args)
 			if err != nil {

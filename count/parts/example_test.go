@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
@@ -54,4 +56,32 @@ func ExampleRead() {
 func ExampleDigest() {
 	fmt.Println(parts.Digest([]int{0, 3, 5})[:23])
 	// Output: sha256:e7cad8c0feaf8219
+}
+
+// ExampleCombineFiles writes the 2 parts of n = 10 to files, as two runs of
+// count --shard would, and combines them: the counts are checked against
+// OEIS too.
+func ExampleCombineFiles() {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "parts")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	var files []string
+	for i := range 2 {
+		p, err := parts.Make(ctx, 10, nqueens.Shard{Index: i, Count: 2}, count.Options{})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		data, _ := json.Marshal(p)
+		f := filepath.Join(dir, fmt.Sprintf("part-%d.json", i))
+		os.WriteFile(f, data, 0o644)
+		files = append(files, f)
+	}
+	c, k, err := parts.CombineFiles(ctx, files, 0)
+	fmt.Println(c.Total, c.Unique, k, err)
+	// Output: 724 92 2 <nil>
 }

@@ -1,4 +1,4 @@
-package main
+package parts_test
 
 import (
 	"bytes"
@@ -45,10 +45,10 @@ func writeParts(t *testing.T, dir string, n, k int, alter func(p *parts.Part)) [
 	return files
 }
 
-func TestCombine(t *testing.T) {
+func TestCombineFiles(t *testing.T) {
 	ctx := context.Background()
 	files := writeParts(t, t.TempDir(), 12, 3, func(*parts.Part) {})
-	c, k, err := combine(ctx, files, 2)
+	c, k, err := parts.CombineFiles(ctx, files, 2)
 	if err != nil || k != 3 || c.Total != 14200 || c.Unique != 1787 || c.Orbit8 != 1765 || c.Orbit4 != 18 || c.Orbit2 != 4 {
 		t.Fatalf("combine = %+v, %d, %v; want 14200 solutions in 1787 classes (1765, 18, 4) from 3 shards", c, k, err)
 	}
@@ -60,8 +60,8 @@ func TestCombine(t *testing.T) {
 			p.Total++
 		}
 	})
-	_, _, err = combine(ctx, files, 2)
-	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "14201 solutions, which cannot form whole classes") {
+	_, _, err = parts.CombineFiles(ctx, files, 2)
+	if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), "14201 solutions, which cannot form whole classes") {
 		t.Errorf("combine with an altered part: err = %v, want a mismatch naming 14201 solutions", err)
 	}
 
@@ -74,24 +74,35 @@ func TestCombine(t *testing.T) {
 				p.Total += add
 			}
 		})
-		_, _, err = combine(ctx, files, 2)
-		if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), filepath.Base(files[1])+`: "total" `) || !strings.Contains(err.Error(), "past 18446744073709551615") {
+		_, _, err = parts.CombineFiles(ctx, files, 2)
+		if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), filepath.Base(files[1])+`: "total" `) || !strings.Contains(err.Error(), "past 18446744073709551615") {
 			t.Errorf("combine with totals that %s: err = %v, want a mismatch naming %s and its total", name, err, files[1])
 		}
+	}
+
+	// A total changed by 8 still forms whole classes, but not the
+	// published counts: refused as altered, naming OEIS.
+	files = writeParts(t, t.TempDir(), 12, 3, func(p *parts.Part) {
+		if p.Shard == 2 {
+			p.Total += 8
+		}
+	})
+	if _, _, err = parts.CombineFiles(ctx, files, 2); !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), "OEIS A000170/A002562 say 14200, 1787") {
+		t.Errorf("combine with a total 8 too high: err = %v, want a mismatch with OEIS", err)
 	}
 
 	// A part over 1 MB is refused before it is decoded.
 	files = writeParts(t, t.TempDir(), 12, 3, func(*parts.Part) {})
 	data, _ := os.ReadFile(files[2])
 	os.WriteFile(files[2], append(data, bytes.Repeat([]byte{' '}, 1<<20)...), 0o644)
-	if _, _, err := combine(ctx, files, 2); err == nil || err.Error() != "combine: "+files[2]+": larger than 1 MB (1048576 bytes)" {
+	if _, _, err := parts.CombineFiles(ctx, files, 2); err == nil || err.Error() != "combine: "+files[2]+": larger than 1 MB (1048576 bytes)" {
 		t.Errorf("combine with a part over 1 MB: err = %v", err)
 	}
 
 	// n = 2 and 3 have no constellations: one empty shard each.
 	for _, n := range []int{2, 3} {
 		files = writeParts(t, t.TempDir(), n, 1, func(*parts.Part) {})
-		c, _, err := combine(ctx, files, 2)
+		c, _, err := parts.CombineFiles(ctx, files, 2)
 		if err != nil || c.Total != 0 || c.Unique != 0 {
 			t.Errorf("combine n=%d = %+v, %v; want no solutions", n, c, err)
 		}
@@ -100,7 +111,7 @@ func TestCombine(t *testing.T) {
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	files = writeParts(t, t.TempDir(), 14, 2, func(*parts.Part) {})
-	if _, _, err := combine(cancelled, files, 2); err == nil || !strings.Contains(err.Error(), "interrupted") {
+	if _, _, err := parts.CombineFiles(cancelled, files, 2); err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("combine with a cancelled context: err = %v, want interrupted", err)
 	}
 }

@@ -1,0 +1,131 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/input"
+)
+
+// DefaultFile is the config file Load reads when none is named, if it is
+// there.
+const DefaultFile = "config.yaml"
+
+// ErrInterrupted is matched by Load's error when its context was cancelled
+// while it read the config file.
+var ErrInterrupted = errors.New("interrupted")
+
+// Load resolves the configuration from its four sources, each checked
+// strictly, with viper: a command's flags (a key's Flag, where flags has it
+// and it was set) override the process's NQUEENS_* variables (an empty one
+// counts as unset), which override the config file, which overrides
+// Defaults. The file is the one the flag --config names, else the one
+// NQUEENS_CONFIG names (either must exist), else DefaultFile if it is
+// there. Its read is bounded (input.MaxSmall) and ends when ctx is
+// cancelled, with an error matching ErrInterrupted, even if the file is a
+// FIFO no one writes to. Every other error is one line naming the flag, the
+// variable, or the file and key.
+func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
+	v := viper.New()
+	v.SetDefault("db", Defaults.DB)
+	v.SetDefault("workers", Defaults.Workers)
+	v.SetDefault("max_build_n", Defaults.MaxBuildN)
+	v.SetDefault("quiet", Defaults.Quiet)
+	for _, k := range Keys {
+		if err := v.BindEnv(k.Name, k.Env); err != nil {
+			return Config{}, err
+		}
+		f := flags.Lookup(k.Flag)
+		if f == nil {
+			continue
+		}
+		if f.Changed {
+			if _, err := k.Parse(f.Value.String()); err != nil {
+				return Config{}, fmt.Errorf("--%s %s: %w", f.Name, nqueens.Quote(f.Value.String()), err)
+			}
+		}
+		if err := v.BindPFlag(k.Name, f); err != nil {
+			return Config{}, err
+		}
+	}
+	if err := CheckEnv(os.LookupEnv); err != nil {
+		return Config{}, err
+	}
+	path, explicit := DefaultFile, false
+	if env, ok := os.LookupEnv("NQUEENS_CONFIG"); ok {
+		path, explicit = env, true
+	}
+	if f := flags.Lookup("config"); f != nil && f.Changed {
+		path, explicit = f.Value.String(), true
+	}
+	values, err := readFile(ctx, path, explicit)
+	if err != nil {
+		return Config{}, err
+	}
+	if err := v.MergeConfigMap(values); err != nil {
+		return Config{}, err
+	}
+	return Config{
+		DB:        v.GetString("db"),
+		Workers:   v.GetInt("workers"),
+		MaxBuildN: v.GetInt("max_build_n"),
+		Quiet:     v.GetBool("quiet"),
+	}, nil
+}
+
+// readFile reads and checks (ParseYAML) the config file at path; a missing
+// file sets nothing unless it was named explicitly.
+func readFile(ctx context.Context, path string, explicit bool) (map[string]any, error) {
+	if path == "" {
+		if explicit {
+			return nil, errors.New("config file: empty path")
+		}
+		return nil, nil
+	}
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("config file %s: %w", path, errors.Unwrap(err))
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("config file %s: is a directory", path)
+	}
+	data, err := input.ReadFile(ctx, path, input.MaxSmall)
+	switch {
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("%w while reading config file %s", ErrInterrupted, path)
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("config file %s: %w", path, err)
+	}
+	return ParseYAML(path, data)
+}
+
+// FlagError rewrites pflag's message for a bad value of a key's flag, which
+// quotes the whole value and the strconv error behind it, as the other
+// sources' messages are: --workers "many": want a whole number from 0 to
+// 1024. It returns nil for an error of another flag.
+func FlagError(err error) error {
+	var ie *pflag.InvalidValueError
+	if !errors.As(err, &ie) {
+		return nil
+	}
+	for _, k := range Keys {
+		if k.Flag == ie.GetFlag().Name {
+			return fmt.Errorf("--%s %s: want %s", k.Flag, nqueens.Quote(ie.GetValue()), k.Allowed())
+		}
+	}
+	return nil
+}

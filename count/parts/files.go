@@ -1,0 +1,74 @@
+package parts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/input"
+)
+
+// ReadFile reads the part in the file at path (Read), returning ctx's error
+// if ctx is cancelled first, even when path is a FIFO no one writes to. The
+// error names the file and says what it holds instead of a part.
+func ReadFile(ctx context.Context, path string) (Part, error) {
+	data, err := input.ReadFile(ctx, path, MaxSize)
+	var pe *fs.PathError
+	switch {
+	case ctx.Err() != nil:
+		return Part{}, ctx.Err()
+	case errors.As(err, &pe):
+		return Part{}, err
+	case err != nil:
+		return Part{}, fmt.Errorf("%s: %w", path, err)
+	}
+	p, err := Read(data)
+	switch {
+	case errors.Is(err, ErrOtherVersion):
+		// Parts of versions before constellations carried class counts.
+		return p, fmt.Errorf("%s is not the output of this version's count --shard (%w): made by another version?", path, err)
+	case errors.Is(err, ErrMoreThanOne):
+		return p, marked{fmt.Errorf("%s holds more than one result of count --shard", path), ErrMoreThanOne}
+	case errors.Is(err, ErrOutOfRange):
+		return p, fmt.Errorf("%s: %w", path, err)
+	case err != nil:
+		return p, fmt.Errorf("%s is not the output of count --shard: %w", path, err)
+	}
+	return p, nil
+}
+
+// CombineFiles reads the parts in files (ReadFile), combines them
+// (Combine) and checks the result against the published counts of OEIS
+// A000170 and A002562 where they are known. It returns the combined counts
+// and how many shards they came from. Errors start with "combine"; a
+// cancelled ctx gives one that says "interrupted"; parts that cannot be
+// right, or that add up to other counts than OEIS gives, give one that
+// matches ErrAltered.
+func CombineFiles(ctx context.Context, files []string, workers int) (count.Result, int, error) {
+	var ps []Part
+	for _, f := range files {
+		p, err := ReadFile(ctx, f)
+		switch {
+		case ctx.Err() != nil:
+			return count.Result{}, 0, fmt.Errorf("combine: interrupted while reading %s", f)
+		case err != nil:
+			return count.Result{}, 0, fmt.Errorf("combine: %w", err)
+		}
+		ps = append(ps, p)
+	}
+	c, err := Combine(ctx, ps, files, workers)
+	switch {
+	case ctx.Err() != nil:
+		return count.Result{}, 0, fmt.Errorf("combine n=%d: interrupted", ps[0].N)
+	case err != nil:
+		return count.Result{}, 0, fmt.Errorf("combine: %w", err)
+	}
+	if known, ok := nqueens.KnownCounts(c.N); ok && (known.Total != c.Total || known.Unique != c.Unique) {
+		return c, len(ps), marked{fmt.Errorf("combine: n=%d: the %d shards add up to total %d, unique %d; OEIS A000170/A002562 say %d, %d",
+			c.N, len(ps), c.Total, c.Unique, known.Total, known.Unique), ErrAltered}
+	}
+	return c, len(ps), nil
+}

@@ -1,0 +1,171 @@
+// Package progress reports how far a long job has got: a live bar (mpb)
+// when the output is a terminal, a plain line every few seconds when it is
+// not (a CI log, a file). Workers count steps with Add from any goroutine
+// and never wait on the drawing.
+package progress
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+)
+
+// A Meter counts the steps of one job done and shows them.
+type Meter interface {
+	// Add counts k more steps done. It is safe for concurrent use.
+	Add(k int64)
+	// Done ends the report. The meter cannot be used afterwards.
+	Done()
+}
+
+// LineEvery is how often a plain progress line is written.
+const LineEvery = 2 * time.Second
+
+// New returns a meter on w for a job called label of total steps named
+// unit ("work units", "layouts"), done of them done already: a bar if w is
+// a terminal, else a line every LineEvery, and Nop if total is not
+// positive.
+func New(w io.Writer, label string, done, total int64, unit string) Meter {
+	switch {
+	case total <= 0:
+		return Nop
+	case IsTerminal(w):
+		return newBar(w, label, done, total)
+	}
+	t := time.NewTicker(LineEvery)
+	m := NewLines(w, label, done, total, unit, t.C)
+	m.stopTicker = t.Stop
+	return m
+}
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// Nop is a meter that shows nothing.
+var Nop Meter = nop{}
+
+type nop struct{}
+
+func (nop) Add(int64) {}
+func (nop) Done()     {}
+
+// bar draws an mpb bar with counts, rate and time left. Add only counts; a
+// goroutine hands the counts to the bar ten times a second, so that
+// workers adding one unit each never wait on the bar.
+type bar struct {
+	p       *mpb.Progress
+	bar     *mpb.Bar
+	pending atomic.Int64
+	stop    chan struct{}
+	wg      sync.WaitGroup
+}
+
+func newBar(w io.Writer, label string, done, total int64) *bar {
+	p := mpb.New(mpb.WithOutput(w), mpb.WithAutoRefresh(), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
+	b := p.AddBar(total,
+		mpb.PrependDecorators(decor.Name(label+" ", decor.WCSyncSpaceR), decor.CountersNoUnit("%d/%d", decor.WCSyncSpace)),
+		mpb.AppendDecorators(
+			decor.Percentage(decor.WCSyncSpace),
+			decor.AverageSpeed(0, " %.0f/s", decor.WCSyncSpace),
+			decor.OnComplete(decor.AverageETA(decor.ET_STYLE_GO, decor.WCSyncSpace), " done"),
+		),
+	)
+	b.SetCurrent(done)
+	b.DecoratorAverageAdjust(time.Now())
+	m := &bar{p: p, bar: b, stop: make(chan struct{})}
+	t := time.NewTicker(100 * time.Millisecond)
+	m.wg.Go(func() {
+		defer t.Stop()
+		each(t.C, m.stop, m.flush)
+	})
+	return m
+}
+
+func (m *bar) Add(k int64) { m.pending.Add(k) }
+
+// flush hands the counts added since the last flush to the bar.
+func (m *bar) flush() {
+	if k := m.pending.Swap(0); k != 0 {
+		m.bar.IncrInt64(k)
+	}
+}
+
+func (m *bar) Done() {
+	close(m.stop)
+	m.wg.Wait()
+	m.flush()
+	if !m.bar.Completed() {
+		m.bar.Abort(false)
+	}
+	m.p.Wait()
+}
+
+// Lines is a meter that writes "label: done/total unit (p%), rate/s, T
+// elapsed, about T left" on each tick, from its own goroutine.
+type Lines struct {
+	w            io.Writer
+	label, unit  string
+	total, start int64
+	done         atomic.Int64
+	began        time.Time
+	stop         chan struct{}
+	stopTicker   func()
+	wg           sync.WaitGroup
+}
+
+// NewLines returns a meter that writes a line to w each time tick fires
+// (New gives it a ticker of LineEvery), until Done.
+func NewLines(w io.Writer, label string, done, total int64, unit string, tick <-chan time.Time) *Lines {
+	m := &Lines{w: w, label: label, unit: unit, total: total, start: done, began: time.Now(), stop: make(chan struct{})}
+	m.done.Store(done)
+	m.wg.Go(func() { each(tick, m.stop, m.line) })
+	return m
+}
+
+// Add counts k more steps done.
+func (m *Lines) Add(k int64) { m.done.Add(k) }
+
+// Done stops the lines; none is written after it returns.
+func (m *Lines) Done() {
+	close(m.stop)
+	m.wg.Wait()
+	if m.stopTicker != nil {
+		m.stopTicker()
+	}
+}
+
+// line writes the current state.
+func (m *Lines) line() {
+	done := m.done.Load()
+	elapsed := time.Since(m.began)
+	rate := float64(done-m.start) / elapsed.Seconds()
+	left := "time left unknown"
+	if rate > 0 {
+		secs := float64(m.total-done) / rate
+		left = "about " + time.Duration(secs*float64(time.Second)).Round(time.Second).String() + " left"
+	}
+	fmt.Fprintf(m.w, "%s: %d/%d %s (%.0f%%), %.0f/s, %s elapsed, %s\n",
+		m.label, done, m.total, m.unit, 100*float64(done)/float64(m.total), rate, elapsed.Round(time.Second), left)
+}
+
+// each calls f on every tick until stop is closed.
+func each(tick <-chan time.Time, stop <-chan struct{}, f func()) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-tick:
+			f()
+		}
+	}
+}

@@ -31,6 +31,15 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
+// Describe says what a build or count of s holds, for messages: "the
+// whole board", "shard 3/8".
+func (s Shard) Describe() string {
+	if s.IsWhole() {
+		return "the whole board"
+	}
+	return "shard " + s.String()
+}
+
 // MissingShards returns, for a message, the shards of K that present says
 // are missing: "1, 4" (shard numbers from 0), cut after the first ten
 // ("0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 990 more"), or "" if none is.

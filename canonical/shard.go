@@ -246,6 +246,22 @@ func ShardUnits(n, i, k int) ([]Unit, []int, error) {
 	return out, idx, nil
 }
 
+// UnitsOf returns the work units of shard s of a board of n: all of
+// Units(n) for the whole board.
+func UnitsOf(n int, s nqueens.Shard) ([]Unit, error) {
+	if err := nqueens.CheckN(n); err != nil {
+		return nil, err
+	}
+	if s.IsWhole() {
+		return Units(n), nil
+	}
+	units, _, err := ShardUnits(n, s.Index, s.Count)
+	if err != nil {
+		return nil, fmt.Errorf("n=%d: %w", n, err)
+	}
+	return units, nil
+}
+
 // loads is a min-heap of shards by cost so far, then by number.
 type loads []struct {
 	cost  uint64

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nqueens/nqueens/store/internal/dbfile"
+
 	"github.com/jmoiron/sqlx"
 
 	"github.com/nqueens/nqueens"
@@ -113,7 +115,7 @@ func (r buildRow) build() Build {
 func (db *DB) Builds(ctx context.Context) ([]Build, error) {
 	var rows []buildRow
 	if err := db.db.SelectContext(ctx, &rows, `SELECT `+db.buildColumns()+` FROM builds ORDER BY n`); err != nil {
-		return nil, fmt.Errorf("read builds: %w", translate(err))
+		return nil, fmt.Errorf("read builds: %w", dbfile.Translate(err))
 	}
 	out := make([]Build, len(rows))
 	for i, r := range rows {
@@ -135,7 +137,7 @@ func (db *DB) getBuild(ctx context.Context, q sqlx.QueryerContext, n int) (Build
 		return Build{}, fmt.Errorf("n=%d: %w", n, ErrNotBuilt)
 	}
 	if err != nil {
-		return Build{}, fmt.Errorf("read build n=%d: %w", n, translate(err))
+		return Build{}, fmt.Errorf("read build n=%d: %w", n, dbfile.Translate(err))
 	}
 	return r.build(), nil
 }
@@ -196,7 +198,7 @@ func (db *DB) BeginShard(ctx context.Context, n int, shard nqueens.Shard, unitsT
 	if db.readOnly {
 		return nil, fmt.Errorf("build n=%d: %w: %s was opened for reading only", n, ErrReadOnly, db.path)
 	}
-	unlock, err := lockFile(db.lockPath)
+	unlock, err := dbfile.Lock(db.lockPath)
 	if err != nil {
 		return nil, fmt.Errorf("build n=%d: %w", n, err)
 	}
@@ -213,7 +215,7 @@ func (b *Builder) start(unitsTotal int) error {
 	now := time.Now().UTC()
 	tx, err := b.db.db.BeginTxx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+		return fmt.Errorf("build n=%d: %w", b.n, dbfile.Translate(err))
 	}
 	defer tx.Rollback()
 	st, err := b.db.getBuild(ctx, tx, b.n)
@@ -221,7 +223,7 @@ func (b *Builder) start(unitsTotal int) error {
 	case errors.Is(err, ErrNotBuilt):
 		var orphans int64
 		if err := tx.GetContext(ctx, &orphans, `SELECT count(*) FROM classes WHERE n = ?`, b.n); err != nil {
-			return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+			return fmt.Errorf("build n=%d: %w", b.n, dbfile.Translate(err))
 		}
 		if orphans > 0 {
 			return fmt.Errorf("build n=%d: %w: the catalog holds %d classes of n=%d but no record of their build (its builds row was deleted?); %s",
@@ -232,7 +234,7 @@ func (b *Builder) start(unitsTotal int) error {
 			b.n, unitsTotal, now.Format(time.RFC3339Nano), b.shard.Index, b.shard.Count)
 	case err != nil:
 	case st.Shard != b.shard:
-		return fmt.Errorf("n=%d: %w: the catalog holds %s, not %s", b.n, ErrShardMismatch, describeShard(st.Shard), describeShard(b.shard))
+		return fmt.Errorf("n=%d: %w: the catalog holds %s, not %s", b.n, ErrShardMismatch, st.Shard.Describe(), b.shard.Describe())
 	case st.Complete:
 		return fmt.Errorf("n=%d: %w", b.n, ErrComplete)
 	case st.UnitsTotal != unitsTotal:
@@ -244,10 +246,10 @@ func (b *Builder) start(unitsTotal int) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+		return fmt.Errorf("build n=%d: %w", b.n, dbfile.Translate(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("build n=%d: %w", b.n, translate(err))
+		return fmt.Errorf("build n=%d: %w", b.n, dbfile.Translate(err))
 	}
 	b.state = st
 	b.committed = st
@@ -267,7 +269,7 @@ func (b *Builder) State() Build { return b.state }
 func (b *Builder) begin() error {
 	tx, err := b.db.db.BeginTxx(b.ctx, nil)
 	if err != nil {
-		return b.fail(fmt.Errorf("build n=%d: %w", b.n, translate(err)))
+		return b.fail(fmt.Errorf("build n=%d: %w", b.n, dbfile.Translate(err)))
 	}
 	b.tx = tx
 	b.ins = inserter{ctx: b.ctx, tx: tx, n: b.n, key: b.ins.key, args: b.ins.args[:0]}
@@ -340,7 +342,7 @@ func (w *inserter) flush() error {
 		if w.stmt == nil {
 			w.stmt, err = w.tx.PrepareContext(w.ctx, insertSQL(w.n, batchRows))
 			if err != nil {
-				return fmt.Errorf("prepare insert: %w", translate(err))
+				return fmt.Errorf("prepare insert: %w", dbfile.Translate(err))
 			}
 		}
 		_, err = w.stmt.ExecContext(w.ctx, w.args...)
@@ -348,7 +350,7 @@ func (w *inserter) flush() error {
 		_, err = w.tx.ExecContext(w.ctx, insertSQL(w.n, rows), w.args...)
 	}
 	if err != nil {
-		return fmt.Errorf("insert classes: %w", translate(err))
+		return fmt.Errorf("insert classes: %w", dbfile.Translate(err))
 	}
 	w.args = w.args[:0]
 	return nil
@@ -435,11 +437,11 @@ func (b *Builder) commit(complete bool) error {
 		st.FinishedAt = now.UTC()
 	}
 	if err := b.saveState(b.tx, st, complete); err != nil {
-		return b.fail(fmt.Errorf("build n=%d: record progress: %w", b.n, translate(err)))
+		return b.fail(fmt.Errorf("build n=%d: record progress: %w", b.n, dbfile.Translate(err)))
 	}
 	b.ins.close()
 	if err := b.tx.Commit(); err != nil {
-		return b.fail(fmt.Errorf("build n=%d: commit: %w", b.n, translate(err)))
+		return b.fail(fmt.Errorf("build n=%d: commit: %w", b.n, dbfile.Translate(err)))
 	}
 	b.tx = nil
 	b.state = st
@@ -487,12 +489,4 @@ func (b *Builder) release() {
 	}
 	b.done = true
 	b.unlock()
-}
-
-// describeShard says what a build of s holds, for messages.
-func describeShard(s nqueens.Shard) string {
-	if s.IsWhole() {
-		return "the whole board"
-	}
-	return "shard " + s.String()
 }

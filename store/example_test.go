@@ -56,25 +56,6 @@ func ExampleDB_Run() {
 	// third run: true
 }
 
-// Verify reports each n: here one the catalog holds, and one it lacks.
-func ExampleDB_Verify() {
-	db, done := exampleCatalog("catalog.db")
-	defer done()
-	if _, err := db.Run(context.Background(), 8, nqueens.Shard{}, store.RunOptions{}); err != nil {
-		log.Fatal(err)
-	}
-	reports, err := db.Verify(context.Background(), []int{8, 9})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, r := range reports {
-		fmt.Printf("n=%d ok=%v total=%d unique=%d problems=%q\n", r.N, r.OK, r.Total, r.Unique, r.Problems)
-	}
-	// Output:
-	// n=8 ok=true total=92 unique=12 problems=[]
-	// n=9 ok=false total=0 unique=0 problems=["n=9 is not in the catalog"]
-}
-
 // A build's JSON is one object of nqueens stats --json.
 func ExampleBuild_MarshalJSON() {
 	started := time.Date(2025, 1, 2, 3, 4, 5, 600, time.UTC)

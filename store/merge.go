@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nqueens/nqueens/store/internal/dbfile"
+
 	"github.com/jmoiron/sqlx"
 
 	"modernc.org/sqlite"
@@ -16,7 +18,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/enumerate"
 )
 
 // Merge writes into the catalog at path, created if missing, the classes
@@ -56,14 +57,16 @@ func Merge(ctx context.Context, path string, parts []*DB) ([]Build, error) {
 		}
 		return db.merge(ctx, ns, shards, parts)
 	}
-	abs, err := resolve(path)
+	abs, err := dbfile.Resolve(path)
 	if err != nil {
 		return nil, fmt.Errorf("merge into %s: %w", path, err)
 	}
 	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
 		var out []Build
-		err := create(ctx, abs, func(db *DB) (err error) {
-			out, err = write(db)
+		err := dbfile.Create(ctx, abs, func(x *sqlx.DB, tmp string, version int64) (err error) {
+			// No build lock: nothing else can reach the file by this name,
+			// and the creator holds abs's lock shared.
+			out, err = write(&DB{db: x, path: tmp, version: version})
 			return err
 		})
 		if err != nil {
@@ -86,7 +89,7 @@ func (db *DB) merge(ctx context.Context, ns []int, shards map[int][]Build, parts
 		return nil, fmt.Errorf("merge: %w: %s was opened for reading only", ErrReadOnly, db.path)
 	}
 	if db.lockPath != "" {
-		unlock, err := lockFile(db.lockPath)
+		unlock, err := dbfile.Lock(db.lockPath)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
@@ -105,7 +108,7 @@ func (db *DB) merge(ctx context.Context, ns []int, shards map[int][]Build, parts
 	}
 	tx, err := db.db.BeginTxx(ctx, nil)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w", translate(err))
+		return nil, fmt.Errorf("merge: %w", dbfile.Translate(err))
 	}
 	defer tx.Rollback()
 	var out []Build
@@ -120,7 +123,7 @@ func (db *DB) merge(ctx context.Context, ns []int, shards map[int][]Build, parts
 		out = append(out, b)
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("merge: commit: %w", translate(err))
+		return nil, fmt.Errorf("merge: commit: %w", dbfile.Translate(err))
 	}
 	return out, nil
 }
@@ -174,7 +177,7 @@ func mergeN(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB
 		sum.UnitsDone, sum.UnitsTotal, sum.StartedAt.Format(time.RFC3339Nano),
 		sum.FinishedAt.Format(time.RFC3339Nano), sum.Seconds)
 	if err != nil {
-		return Build{}, fmt.Errorf("merge n=%d: record build: %w", n, translate(err))
+		return Build{}, fmt.Errorf("merge n=%d: record build: %w", n, dbfile.Translate(err))
 	}
 	return sum, nil
 }
@@ -277,22 +280,6 @@ func shardSize(sizes map[[2]int][]int, n int, s nqueens.Shard) (int, error) {
 		}
 	}
 	return sizes[key][s.Index], nil
-}
-
-// shardUnits returns the work units of shard s of n: all of n's for the
-// whole board.
-func shardUnits(n int, s nqueens.Shard) ([]enumerate.Unit, error) {
-	if err := nqueens.CheckN(n); err != nil {
-		return nil, err
-	}
-	if s.IsWhole() {
-		return canonical.Units(n), nil
-	}
-	units, _, err := canonical.ShardUnits(n, s.Index, s.Count)
-	if err != nil {
-		return nil, fmt.Errorf("n=%d: %w", n, err)
-	}
-	return units, nil
 }
 
 // nList writes a list of n as 8,10.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
 // Classes returns an iterator over the stored classes of n in
@@ -26,7 +27,7 @@ func (db *DB) classes(ctx context.Context, n int, query string, args ...any) ite
 	return func(yield func(nqueens.Layout, error) bool) {
 		rows, err := db.db.QueryContext(ctx, query, args...)
 		if err != nil {
-			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, translate(err)))
+			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
 			return
 		}
 		defer rows.Close()
@@ -35,7 +36,7 @@ func (db *DB) classes(ctx context.Context, n int, query string, args ...any) ite
 		var orbit int
 		for rows.Next() {
 			if err := rows.Scan(&key, &orbit); err != nil {
-				yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, translate(err)))
+				yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
 				return
 			}
 			k++
@@ -44,7 +45,7 @@ func (db *DB) classes(ctx context.Context, n int, query string, args ...any) ite
 			}
 		}
 		if err := rows.Err(); err != nil {
-			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, translate(err)))
+			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
 		}
 	}
 }
@@ -80,7 +81,7 @@ func (db *DB) Class(ctx context.Context, n int, k int64) (nqueens.Layout, error)
 		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w", n, k, ErrNotBuilt)
 	}
 	if err != nil {
-		return nqueens.Layout{}, fmt.Errorf("read n=%d class %d: %w", n, k, translate(err))
+		return nqueens.Layout{}, fmt.Errorf("read n=%d class %d: %w", n, k, dbfile.Translate(err))
 	}
 	return decode(n, k, key, orbit)
 }
@@ -101,24 +102,24 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 	var problems []Problem
 	rows, err := db.db.QueryContext(ctx, `SELECT n, count(*) FROM classes WHERE n NOT IN (SELECT n FROM builds) GROUP BY n ORDER BY n`)
 	if err != nil {
-		return nil, fmt.Errorf("audit: %w", translate(err))
+		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var n, k int64
 		if err := rows.Scan(&n, &k); err != nil {
-			return nil, fmt.Errorf("audit: %w", translate(err))
+			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 		}
 		problems = append(problems, Problem{int(n), fmt.Sprintf("%d classes stored with no record of their build (its builds row was deleted?); %s", k, orphanFix(db.path, int(n)))})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("audit: %w", translate(err))
+		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 	}
 	for _, obj := range []struct{ kind, name string }{{"table", "builds"}, {"table", "classes"}, {"view", "class_list"}} {
 		var k int
 		err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = ? AND name = ?`, obj.kind, obj.name).Scan(&k)
 		if err != nil {
-			return nil, fmt.Errorf("audit: %w", translate(err))
+			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 		}
 		if k == 0 {
 			problems = append(problems, Problem{0, fmt.Sprintf("the %s %s is missing from the schema (dropped by hand?)", obj.kind, obj.name)})

@@ -46,7 +46,7 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 	if st, err := db.Build(ctx, n); err == nil && st.Complete && st.Shard == shard {
 		return st, fmt.Errorf("n=%d: %w", n, ErrComplete)
 	}
-	units, err := shardUnits(n, shard)
+	units, err := canonical.UnitsOf(n, shard)
 	if err != nil {
 		return Build{}, fmt.Errorf("build %w", err)
 	}

@@ -29,6 +29,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/nqueens/nqueens/verify"
 )
 
 // Exit codes.
@@ -107,9 +109,9 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-// errMismatch is wrapped by verify's error when the catalog does not check
-// out: exit status 3.
-var errMismatch = errors.New("verification failed")
+// errMismatch is wrapped by the error of a check that fails (verify,
+// count --combine): exit status 3.
+var errMismatch = verify.ErrMismatch
 
 // runCommand is run, or a stand-in the process tests put in its place.
 var runCommand = run

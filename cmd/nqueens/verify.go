@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/store"
+	"github.com/nqueens/nqueens/verify"
 )
 
 func (a *app) verifyCmd() *cobra.Command {
@@ -33,14 +34,8 @@ func (a *app) verify(ctx context.Context, ns []int, asJSON bool) error {
 		return err
 	}
 	defer db.Close()
-	reports, err := db.Verify(ctx, ns)
-	whole, bad := 0, 0 // whole is 1 if the catalog as a whole has problems
+	reports, err := verify.Catalog(ctx, db, ns)
 	for _, r := range reports {
-		if r.N == 0 {
-			whole = 1
-		} else if !r.OK {
-			bad++
-		}
 		if !asJSON {
 			writeReport(a.stdout, r)
 		}
@@ -53,19 +48,11 @@ func (a *app) verify(ctx context.Context, ns []int, asJSON bool) error {
 			return err
 		}
 	}
-	switch all := len(reports) - whole; {
-	case whole > 0 && bad == 0:
-		return fmt.Errorf("%w: the catalog's schema does not check out", errMismatch)
-	case whole > 0:
-		return fmt.Errorf("%w: the catalog's schema and %d of %d n do not check out", errMismatch, bad, all)
-	case bad > 0:
-		return fmt.Errorf("%w: %d of %d n do not check out", errMismatch, bad, all)
-	}
-	return nil
+	return verify.Summary(reports)
 }
 
 // writeReport writes the lines of verify's text output for r.
-func writeReport(w io.Writer, r store.Report) {
+func writeReport(w io.Writer, r verify.Report) {
 	switch {
 	case r.N == 0:
 		for _, p := range r.Problems {

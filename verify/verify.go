@@ -1,4 +1,11 @@
-package store
+// Package verify checks a catalog against the mathematics: that every
+// stored class is a valid solution in canonical form, stored once and in
+// order, with the orbit its symmetry gives; that the classes add up to the
+// counts each build records; that each build is complete, with the work
+// units this version splits its search into; and that the counts of a
+// whole board are the published ones (OEIS A000170 and A002562). It reads
+// through the store's API alone.
+package verify
 
 import (
 	"context"
@@ -8,9 +15,10 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/store"
 )
 
-// Report is what Verify finds of one n, or, when N is 0, of the catalog as
+// Report is what Catalog finds of one n, or, when N is 0, of the catalog as
 // a whole. Its JSON form is one object of nqueens verify --json.
 type Report struct {
 	N  int  `json:"n"`
@@ -22,7 +30,7 @@ type Report struct {
 	// MaxProblems of them and a last one saying more were not shown. It
 	// is empty, not nil, when OK.
 	Problems []string `json:"problems"`
-	// Shard is set when the catalog holds a shard of N (see BeginShard):
+	// Shard is set when the catalog holds a shard of N (see store.DB.BeginShard):
 	// its classes are checked, the published counts are not.
 	Shard *nqueens.Shard `json:"shard,omitempty"`
 }
@@ -30,7 +38,7 @@ type Report struct {
 // MaxProblems bounds the problems a Report names.
 const MaxProblems = 20
 
-// Verify re-reads the catalog's classes of each n of ns (every n it holds,
+// Catalog re-reads the catalog's classes of each n of ns (every n it holds,
 // classes or build, when ns is empty) and checks, for each, that every
 // placement is a valid solution, is its class's canonical representative
 // (canonical.Classify) and appears once, in order; that every orbit size
@@ -38,17 +46,17 @@ const MaxProblems = 20
 // total and the classes to the recorded unique count; that the build is
 // complete, with the work units this version splits n's search into; and
 // that the counts of a whole board equal the published ones
-// (nqueens.KnownCounts). It also reports what Audit finds: classes with no
+// (nqueens.KnownCounts). It also reports what db.Audit finds: classes with no
 // build, and tables or views missing from the schema.
 //
 // It returns one Report for each n, in the order of ns (in increasing n
 // when ns is empty), after a Report with N 0 for the catalog as a whole if
 // Audit finds something wrong with it; an n the catalog lacks is a Report
-// with a problem. A problem found is a Report, not an error: Verify
-// returns an error when the catalog cannot be read (ErrCorrupt), when ctx
+// with a problem. A problem found is a Report, not an error: Catalog
+// returns an error when the catalog cannot be read (store.ErrCorrupt), when ctx
 // is cancelled, or when ns is empty and the catalog holds nothing to
 // verify, with the Reports made so far.
-func (db *DB) Verify(ctx context.Context, ns []int) ([]Report, error) {
+func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 	builds, err := db.Builds(ctx)
 	if err != nil {
 		return nil, err
@@ -83,13 +91,13 @@ func (db *DB) Verify(ctx context.Context, ns []int) ([]Report, error) {
 		reports = append(reports, Report{N: 0, Problems: whole})
 	}
 	for _, n := range ns {
-		i := slices.IndexFunc(builds, func(b Build) bool { return b.N == n })
+		i := slices.IndexFunc(builds, func(b store.Build) bool { return b.N == n })
 		var r Report
 		if text, ok := orphans[n]; ok && i < 0 {
 			r = Report{N: n, Problems: []string{text}}
 		} else if i < 0 {
 			r = Report{N: n, Problems: []string{fmt.Sprintf("n=%d is not in the catalog", n)}}
-		} else if r, err = db.verifyBuild(ctx, builds[i]); err != nil {
+		} else if r, err = checkBuild(ctx, db, builds[i]); err != nil {
 			return reports, err
 		}
 		r.OK = len(r.Problems) == 0
@@ -101,9 +109,9 @@ func (db *DB) Verify(ctx context.Context, ns []int) ([]Report, error) {
 	return reports, nil
 }
 
-// verifyBuild checks the stored classes of one build against themselves,
+// checkBuild checks the stored classes of one build against themselves,
 // its recorded counts, and the published counts.
-func (db *DB) verifyBuild(ctx context.Context, b Build) (Report, error) {
+func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error) {
 	n := b.N
 	r := Report{N: n, Total: b.Total, Unique: b.Unique}
 	if !b.Shard.IsWhole() {
@@ -121,8 +129,8 @@ func (db *DB) verifyBuild(ctx context.Context, b Build) (Report, error) {
 	}
 	if s := b.Shard; s.Count < 0 || (s.Count == 0 && s.Index != 0) || (s.Count > 0 && (s.Index < 0 || s.Index >= s.Count)) {
 		problem("the build records shard index %d of %d, which is no shard", s.Index, s.Count)
-	} else if units, _ := shardUnits(n, s); b.UnitsTotal != len(units) {
-		problem("the build records %d work units in all, the search of %s has %d", b.UnitsTotal, describeShard(s), len(units))
+	} else if units, _ := canonical.UnitsOf(n, s); b.UnitsTotal != len(units) {
+		problem("the build records %d work units in all, the search of %s has %d", b.UnitsTotal, s.Describe(), len(units))
 	}
 	if b.UnitsDone < 0 || b.UnitsDone > b.UnitsTotal || (b.Complete && b.UnitsDone != b.UnitsTotal) {
 		problem("the build records %d of %d work units done%s, which cannot be", b.UnitsDone, b.UnitsTotal, map[bool]string{true: " and complete", false: ""}[b.Complete])
@@ -131,7 +139,7 @@ func (db *DB) verifyBuild(ctx context.Context, b Build) (Report, error) {
 	var prev nqueens.Placement
 	for l, err := range db.Classes(ctx, n) {
 		if err != nil {
-			if errors.Is(err, ErrCorrupt) || ctx.Err() != nil {
+			if errors.Is(err, store.ErrCorrupt) || ctx.Err() != nil {
 				return r, err
 			}
 			problem("unreadable row: %v", err)
@@ -163,4 +171,31 @@ func (db *DB) verifyBuild(ctx context.Context, b Build) (Report, error) {
 		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
 	}
 	return r, nil
+}
+
+// ErrMismatch is matched by Summary's error: the catalog does not check
+// out.
+var ErrMismatch = errors.New("verification failed")
+
+// Summary returns nil if every report is OK, and otherwise an error
+// matching ErrMismatch that says how many n (and whether the catalog as a
+// whole) do not check out.
+func Summary(reports []Report) error {
+	whole, bad := 0, 0 // whole is 1 if the catalog as a whole has problems
+	for _, r := range reports {
+		if r.N == 0 {
+			whole = 1
+		} else if !r.OK {
+			bad++
+		}
+	}
+	switch all := len(reports) - whole; {
+	case whole > 0 && bad == 0:
+		return fmt.Errorf("%w: the catalog's schema does not check out", ErrMismatch)
+	case whole > 0:
+		return fmt.Errorf("%w: the catalog's schema and %d of %d n do not check out", ErrMismatch, bad, all)
+	case bad > 0:
+		return fmt.Errorf("%w: %d of %d n do not check out", ErrMismatch, bad, all)
+	}
+	return nil
 }

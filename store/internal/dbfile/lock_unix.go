@@ -1,6 +1,6 @@
 //go:build unix
 
-package store
+package dbfile
 
 import (
 	"errors"
@@ -9,19 +9,19 @@ import (
 	"syscall"
 )
 
-// lockFile takes an exclusive advisory lock on the file at path, creating
+// Lock takes an exclusive advisory lock on the file at path, creating
 // it if needed, without waiting: it returns an error wrapping ErrBusy if
 // another process (or another Builder of this one) holds it. The lock goes
 // away with the process, however it ends. The returned func releases it.
-func lockFile(path string) (func(), error) { return flock(path, syscall.LOCK_EX) }
+func Lock(path string) (func(), error) { return flock(path, syscall.LOCK_EX) }
 
-// lockShared takes a shared lock on the file at path as lockFile takes an
+// LockShared takes a shared lock on the file at path as Lock takes an
 // exclusive one: any number of processes hold it at once, and none while
 // one holds the exclusive lock.
-func lockShared(path string) (func(), error) { return flock(path, syscall.LOCK_SH) }
+func LockShared(path string) (func(), error) { return flock(path, syscall.LOCK_SH) }
 
-// canLock says that lockFile's locks hold between processes here.
-const canLock = true
+// CanLock says that Lock's locks hold between processes here.
+const CanLock = true
 
 func flock(path string, how int) (func(), error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
@@ -42,16 +42,16 @@ func flock(path string, how int) (func(), error) {
 	return func() { f.Close() }, nil
 }
 
-// noHardLinks reports whether err, from os.Link, says that the file system
+// NoHardLinks reports whether err, from os.Link, says that the file system
 // has no hard links.
-func noHardLinks(err error) bool {
+func NoHardLinks(err error) bool {
 	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOTSUP)
 }
 
-// access checks that this process may write the file (or create files in
+// Access checks that this process may write the file (or create files in
 // the directory) at path, and says why not: "permission denied (mode
 // -rw-r--r--, owner uid 1000)", "read-only file system".
-func access(path string) error {
+func Access(path string) error {
 	err := syscall.Access(path, 2) // W_OK
 	if err == nil {
 		return nil

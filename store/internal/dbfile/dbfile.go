@@ -1,0 +1,285 @@
+// Package dbfile is the catalog's file on disk, below SQLite: the path it
+// really is once symbolic links are followed, what its header says, the
+// advisory build lock beside it, whether this process may write it, and
+// the temporary files from which a new catalog is linked into place whole.
+package dbfile
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Errors the store wraps and re-exports under the same names.
+var (
+	// ErrNotCatalog: the file is not a SQLite database, or is one that is
+	// not an nqueens catalog. The file is left untouched.
+	ErrNotCatalog = errors.New("not an nqueens catalog")
+	// ErrCorrupt: SQLite reports the file damaged or truncated.
+	ErrCorrupt = errors.New("catalog file is damaged")
+	// ErrBusy: another process holds the lock the operation needs.
+	ErrBusy = errors.New("catalog is busy")
+	// ErrReadOnly: the catalog cannot be written.
+	ErrReadOnly = errors.New("catalog is read-only")
+	// ErrNoCatalog: the file does not exist and Open was not asked to
+	// create it.
+	ErrNoCatalog = errors.New("no catalog")
+	// ErrNewerSchema: the catalog was written by a newer nqueens whose
+	// schema this one does not know. The file is left untouched.
+	ErrNewerSchema = errors.New("catalog schema is newer than this program")
+	// ErrDiskFull: the disk holding the catalog is full.
+	ErrDiskFull = errors.New("disk is full")
+	// ErrIO: reading or writing the catalog file failed, as writing past
+	// a file-size limit or to a failing disk does.
+	ErrIO = errors.New("catalog i/o failed (disk full, or over a file-size limit?)")
+)
+
+// LockSuffix names the build lock beside a catalog.
+const LockSuffix = ".lock"
+
+// Files returns the paths of the files that make up the catalog at path:
+// the catalog itself, SQLite's write-ahead log and its index (-wal,
+// -shm), its rollback journal (-journal), and the build lock (.lock),
+// spelled as path is and, when path is or passes through a symbolic link,
+// as the file it leads to is.
+func Files(path string) []string {
+	files := func(p string) []string {
+		return []string{p, p + "-wal", p + "-shm", p + "-journal", p + LockSuffix}
+	}
+	out := files(path)
+	if abs, err := Resolve(path); err == nil && abs != path {
+		out = append(out, files(abs)...)
+	}
+	return out
+}
+
+// Resolve returns the absolute path that path leads to once every symbolic
+// link in it is followed, including a last link whose target does not
+// exist yet. The directory that holds the result must exist. A ".." is
+// taken as the system takes it, after the link before it is followed: the
+// path is not cleaned as text first.
+func Resolve(path string) (string, error) {
+	p := path
+	if !filepath.IsAbs(p) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		p = wd + string(filepath.Separator) + p
+	}
+	for range 40 {
+		dir, base := filepath.Split(p)
+		if base == "" || base == "." || base == ".." {
+			return filepath.EvalSymlinks(p) // a directory: Open says so
+		}
+		rdir, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return "", fmt.Errorf("directory %s does not exist", strings.TrimSuffix(dir, string(filepath.Separator)))
+			}
+			return "", err
+		}
+		p = filepath.Join(rdir, base) // rdir has no link and no "..", base is a name
+		st, err := os.Lstat(p)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return p, nil
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = rdir + string(filepath.Separator) + target
+		}
+		p = target
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// Header is what the first 100 bytes of a SQLite file say.
+type Header struct {
+	WAL bool // the file is in WAL mode: readers need its -shm index
+}
+
+// ReadHeader checks, without writing, that the file at abs of size bytes
+// is a SQLite database that is not cut short.
+func ReadHeader(abs string, size int64) (Header, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return Header{}, err
+	}
+	var hdr [100]byte
+	_, err = io.ReadFull(f, hdr[:])
+	f.Close()
+	if err != nil || string(hdr[:16]) != "SQLite format 3\x00" {
+		return Header{}, fmt.Errorf("%w: not a SQLite database", ErrNotCatalog)
+	}
+	pageSize := int64(hdr[16])<<8 | int64(hdr[17])
+	if pageSize == 1 {
+		pageSize = 65536
+	}
+	pages := int64(hdr[28])<<24 | int64(hdr[29])<<16 | int64(hdr[30])<<8 | int64(hdr[31])
+	if pageSize < 512 || pageSize&(pageSize-1) != 0 {
+		return Header{}, fmt.Errorf("%w: bad page size %d in the Header", ErrCorrupt, pageSize)
+	}
+	// While a build writes, a checkpoint copies pages from the write-ahead
+	// log into the file, page 1 (and its page count) first: the file is
+	// then shorter than its Header says until the checkpoint ends. The
+	// size says nothing while a log is there to hold the rest.
+	live := Size(abs+"-wal") > 0
+	if !live && (size%pageSize != 0 || (pages > 0 && size < pages*pageSize)) {
+		return Header{}, fmt.Errorf("%w: file is %d bytes, the Header promises %d pages of %d (truncated?)", ErrCorrupt, size, pages, pageSize)
+	}
+	return Header{WAL: hdr[18] == 2 || hdr[19] == 2}, nil
+}
+
+// Size returns the size of the file at path, or -1 if it cannot be
+// read.
+func Size(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return st.Size()
+}
+
+// HotJournal reports whether a rollback journal lies beside the catalog:
+// a write that a killed process left unfinished, which the next writer
+// rolls back.
+func HotJournal(abs string) bool { return Size(abs+"-journal") > 0 }
+
+// TempPrefix returns the prefix of the temporary names of a new catalog
+// at abs: hidden, beside it.
+func TempPrefix(abs string) string {
+	dir, base := filepath.Split(abs)
+	return filepath.Join(dir, "."+base+".new-")
+}
+
+// NewTemp creates an empty file under a new temporary name for the
+// catalog at abs, with the mode SQLite gives a new database (0644 less the
+// umask).
+func NewTemp(abs string) (string, error) {
+	var rnd [8]byte
+	rand.Read(rnd[:])
+	tmp := TempPrefix(abs) + hex.EncodeToString(rnd[:])
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("create: %w", err)
+	}
+	return tmp, f.Close()
+}
+
+// RemoveStale removes the temporary files that creations of the catalog at
+// abs left when killed. It does nothing while any process holds the build
+// lock (a creation in progress, or a build), or where there are no locks
+// to tell.
+func RemoveStale(abs string) {
+	if !CanLock || len(stale(abs)) == 0 {
+		return
+	}
+	unlock, err := Lock(abs + LockSuffix)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	for _, name := range stale(abs) {
+		os.Remove(name)
+	}
+}
+
+// stale returns the paths of the temporary files of new catalogs at abs.
+func stale(abs string) []string {
+	dir, prefix := filepath.Split(TempPrefix(abs))
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// Sync flushes the file at path to disk.
+func Sync(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// SyncDir flushes a directory's entries to disk, where that is possible.
+func SyncDir(dir string) {
+	if f, err := os.Open(dir); err == nil {
+		f.Sync()
+		f.Close()
+	}
+}
+
+// WithLock runs f holding the lock at path that take takes (Lock or
+// LockShared), waiting up to five seconds for another process to release
+// it.
+func WithLock(ctx context.Context, path string, take func(string) (func(), error), f func() error) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		unlock, err := take(path)
+		if err == nil {
+			defer unlock()
+			return f()
+		}
+		if !errors.Is(err, ErrBusy) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// Writable checks that the catalog at abs can be written: the file, its
+// log and index where they exist, and otherwise its directory, where
+// SQLite makes them.
+func Writable(abs string) error {
+	for _, f := range []string{abs, abs + "-wal", abs + "-shm"} {
+		err := Access(f)
+		if f != abs && errors.Is(err, os.ErrNotExist) {
+			continue // not there (or just removed by the last connection's close)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: cannot write %s: %v", ErrReadOnly, f, err)
+		}
+	}
+	if Size(abs+"-wal") >= 0 && Size(abs+"-shm") >= 0 {
+		return nil // SQLite needs to create nothing there
+	}
+	return WritableDir(filepath.Dir(abs))
+}
+
+// PathError strips the paths from a *os.LinkError, which the caller's
+// message names.
+func PathError(err error) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// WritableDir checks that files can be created in dir.
+func WritableDir(dir string) error {
+	if err := Access(dir); err != nil {
+		return fmt.Errorf("%w: cannot create files in %s: %v", ErrReadOnly, dir, err)
+	}
+	return nil
+}

@@ -9,15 +9,11 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
-// maxKnownN is the largest n whose published counts
-// (nqueens.KnownCounts) the tests compare with.
-const maxKnownN = 14
-
 func TestCountMatchesOEIS(t *testing.T) {
-	for n := 1; n <= maxKnownN; n++ {
-		want, _ := nqueens.KnownCounts(n)
+	for n, want := range testutil.Known() {
 		for _, workers := range []int{1, 2, 5} {
 			c, err := canonical.CountUnits(context.Background(), canonical.Units(n), workers, nil)
 			if err != nil {
@@ -49,8 +45,7 @@ func foldAll(n int) []nqueens.Layout {
 }
 
 func TestClassesSameAsEnumerateThenFold(t *testing.T) {
-	for n := 1; n <= maxKnownN; n++ {
-		want, _ := nqueens.KnownCounts(n)
+	for n, want := range testutil.Known() {
 		if n > 12 && testing.Short() {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 func TestShardsPartitionUnits(t *testing.T) {
@@ -28,29 +29,18 @@ func TestShardsPartitionUnits(t *testing.T) {
 			if !slices.EqualFunc(shards, again, slices.Equal) {
 				t.Errorf("n=%d k=%d: two splits differ", n, k)
 			}
-			seen := make([]int, len(units))
+			testutil.CheckPartition(t, n, k, shards, len(units))
 			var sum nqueens.Counts
 			for i, idx := range shards {
-				if !slices.IsSorted(idx) {
-					t.Errorf("n=%d k=%d: shard %d not in increasing order", n, k, i)
-				}
 				sub, subIdx, err := canonical.ShardUnits(n, i, k)
 				if err != nil || !slices.Equal(subIdx, idx) || len(sub) != len(idx) {
 					t.Fatalf("n=%d k=%d: ShardUnits(%d) = %v, %v; Shards gives %v", n, k, i, subIdx, err, idx)
-				}
-				for _, x := range idx {
-					seen[x]++
 				}
 				c, err := canonical.CountUnits(context.Background(), sub, 2, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				sum.Merge(c)
-			}
-			for x, times := range seen {
-				if times != 1 {
-					t.Errorf("n=%d k=%d: unit %d is in %d shards", n, k, x, times)
-				}
 			}
 			if sum != want {
 				t.Errorf("n=%d k=%d: shards count %+v, whole board %+v", n, k, sum, want)

@@ -10,15 +10,11 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
-// maxKnownN is the largest n whose published counts
-// (nqueens.KnownCounts) the tests compare with.
-const maxKnownN = 14
-
 func TestSolutionsCountsValidOrdered(t *testing.T) {
-	for n := 1; n <= maxKnownN; n++ {
-		want, _ := nqueens.KnownCounts(n)
+	for n, want := range testutil.Known() {
 		if n > 12 && testing.Short() {
 			continue
 		}
@@ -44,8 +40,7 @@ func TestSolutionsCountsValidOrdered(t *testing.T) {
 }
 
 func TestCount(t *testing.T) {
-	for n := 1; n <= maxKnownN; n++ {
-		want, _ := nqueens.KnownCounts(n)
+	for n, want := range testutil.Known() {
 		for _, workers := range []int{1, 3} {
 			got, err := enumerate.Count(context.Background(), n, workers)
 			if err != nil || got != want.Total {

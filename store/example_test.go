@@ -99,3 +99,13 @@ func ExampleDB_Layouts() {
 	// 10 4 2 0 6 1 7 5 3 rot180
 	// 10 5 3 6 0 7 1 4 2 rot180
 }
+
+// CheckLimit refuses an n above the limit, saying how large its catalog
+// would be.
+func ExampleCheckLimit() {
+	fmt.Println(store.CheckLimit(17, 17))
+	fmt.Println(store.CheckLimit(18, 17))
+	// Output:
+	// <nil>
+	// n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB
+}

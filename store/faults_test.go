@@ -16,6 +16,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/migrations"
 	"github.com/nqueens/nqueens/store"
 )
@@ -104,20 +105,6 @@ func TestHotJournalRolledBack(t *testing.T) {
 	}
 }
 
-// listDir returns the names in dir, sorted.
-func listDir(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 // TestCreateKilledAtEachPoint kills a process creating a catalog at each
 // point of the creation, several times: the path then holds nothing or a
 // whole empty catalog, every reader opens it or says there is none, and
@@ -159,7 +146,7 @@ func TestCreateKilledAtEachPoint(t *testing.T) {
 			t.Fatalf("%s: Open after the kills: %v", point, err)
 		}
 		db.Close()
-		if names := listDir(t, dir); !slices.Equal(names, []string{"new.db", "new.db.lock"}) {
+		if names := testutil.ReadDir(t, dir); !slices.Equal(names, []string{"new.db", "new.db.lock"}) {
 			t.Errorf("%s: after the kills and an Open the directory holds %v", point, names)
 		}
 	}
@@ -201,7 +188,7 @@ func TestConcurrentCreate(t *testing.T) {
 		// SQLite's log and index may stay when the last two connections
 		// close at once (each sees the other): the owner's files, used by
 		// the next open. No temporary file of a creation may stay.
-		names := slices.DeleteFunc(listDir(t, filepath.Dir(path)), func(s string) bool {
+		names := slices.DeleteFunc(testutil.ReadDir(t, filepath.Dir(path)), func(s string) bool {
 			return s == "c.db-wal" || s == "c.db-shm"
 		})
 		if !slices.Equal(names, []string{"c.db", "c.db.lock"}) {
@@ -284,7 +271,7 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 	makeV1(t, old)
 
 	for _, path := range []string{current, old} {
-		before := listDir(t, dir)
+		before := testutil.ReadDir(t, dir)
 		data, _ := os.ReadFile(path)
 		ro, err := store.Open(ctx, path, store.Options{ReadOnly: true})
 		if err != nil {
@@ -308,7 +295,7 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 			t.Errorf("%s: Begin on a read-only DB: %v, want ErrReadOnly", filepath.Base(path), err)
 		}
 		ro.Close()
-		if after := listDir(t, dir); !slices.Equal(after, before) {
+		if after := testutil.ReadDir(t, dir); !slices.Equal(after, before) {
 			t.Errorf("%s: reading changed the directory from %v to %v", filepath.Base(path), before, after)
 		}
 		if got, _ := os.ReadFile(path); string(got) != string(data) {

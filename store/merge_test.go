@@ -14,6 +14,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -67,15 +68,8 @@ func TestMergeShardsEqualsWholeBuild(t *testing.T) {
 	if len(merged) != 1 || !got.Complete || got.Total != 724 || got.Unique != 92 || !got.Shard.IsWhole() || got.UnitsDone != len(units) {
 		t.Errorf("merged build %+v", got)
 	}
+	buildWhole(t, filepath.Join(dir, "whole.db"), n)
 	whole := open(t, filepath.Join(dir, "whole.db"))
-	b, err := whole.Begin(ctx, n, len(units))
-	if err != nil {
-		t.Fatal(err)
-	}
-	build(t, b, units, 0, len(units))
-	if _, err := b.Finish(); err != nil {
-		t.Fatal(err)
-	}
 	if a, b := classes(t, out, n), classes(t, whole, n); !slices.Equal(a, b) {
 		t.Errorf("merged catalog holds %d classes, whole build %d, or they differ", len(a), len(b))
 	}
@@ -135,7 +129,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Merge: %v, want an error saying %q", err, tt.want)
 			}
-			if names := listDir(t, filepath.Dir(path)); len(names) > 1 || len(names) == 1 && names[0] != "out.db.lock" {
+			if names := testutil.ReadDir(t, filepath.Dir(path)); len(names) > 1 || len(names) == 1 && names[0] != "out.db.lock" {
 				t.Errorf("a failed merge left %v", names)
 			}
 		})

@@ -3,7 +3,6 @@ package store_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -174,15 +174,6 @@ func TestOneBuilderAtATime(t *testing.T) {
 	b2.Close()
 }
 
-func hash(t *testing.T, path string) [32]byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha256.Sum256(data)
-}
-
 func TestOpenRefusesForeignFilesUntouched(t *testing.T) {
 	dir := t.TempDir()
 
@@ -229,12 +220,12 @@ func TestOpenRefusesForeignFilesUntouched(t *testing.T) {
 		{newer, store.ErrNewerSchema},
 		{truncated, store.ErrCorrupt},
 	} {
-		before := hash(t, tt.path)
+		before := testutil.Sum(t, tt.path)
 		_, err := store.Open(ctx, tt.path, store.Options{Create: true})
 		if !errors.Is(err, tt.want) {
 			t.Errorf("Open(%s) error = %v, want %v", filepath.Base(tt.path), err, tt.want)
 		}
-		if hash(t, tt.path) != before {
+		if testutil.Sum(t, tt.path) != before {
 			t.Errorf("Open(%s) changed the file", filepath.Base(tt.path))
 		}
 	}

@@ -14,10 +14,6 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-// bytesPerClass estimates the catalog bytes one class of n takes, from
-// catalogs measured here: 28.7 bytes a class at n = 16, about n + 13.
-func bytesPerClass(n int) uint64 { return uint64(n + 13) }
-
 func (a *app) buildCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "build N-LIST",
@@ -45,14 +41,8 @@ func (a *app) buildCmd() *cobra.Command {
 
 func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 	for _, n := range ns {
-		if n > a.cfg.MaxBuildN {
-			k, _ := nqueens.KnownCounts(n)
-			size := "more rows than OEIS has counted"
-			if k.Unique > 0 {
-				size = fmt.Sprintf("%d rows, about %s", k.Unique, humanBytes(k.Unique*bytesPerClass(n)))
-			}
-			return usageError{fmt.Errorf("n=%d is above the build limit %d: its catalog would hold %s; raise max_build_n (--max-n) to build it anyway",
-				n, a.cfg.MaxBuildN, size)}
+		if err := store.CheckLimit(n, a.cfg.MaxBuildN); err != nil {
+			return usageError{fmt.Errorf("%w; raise max_build_n (--max-n) to build it anyway", err)}
 		}
 	}
 	// Every usage error comes before the catalog is created.
@@ -121,18 +111,4 @@ func shardSuffix(s nqueens.Shard) string {
 		return ""
 	}
 	return " shard " + s.String()
-}
-
-// humanBytes writes a size in bytes with a binary unit.
-func humanBytes(b uint64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
-	}
-	div, exp := uint64(unit), 0
-	for n := b / unit; n >= unit; n /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
 }

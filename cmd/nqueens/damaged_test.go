@@ -1,13 +1,14 @@
 package main
 
 import (
-	"crypto/sha256"
 	"database/sql"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // TestDamagedFilesUntouched points every command that opens a catalog at
@@ -66,7 +67,7 @@ func TestDamagedFilesUntouched(t *testing.T) {
 				dir := t.TempDir()
 				path := filepath.Join(dir, "c.db")
 				make(path)
-				before := fileSum(t, path)
+				before := testutil.Sum(t, path)
 				_, _, err := runCLI(t, append([]string{"--db", path}, c...)...)
 				if err == nil {
 					t.Fatal("accepted")
@@ -78,7 +79,7 @@ func TestDamagedFilesUntouched(t *testing.T) {
 				if exitCode(err) == exitOK {
 					t.Errorf("exit status 0")
 				}
-				if fileSum(t, path) != before {
+				if testutil.Sum(t, path) != before {
 					t.Errorf("%s changed the file", strings.Join(c, " "))
 				}
 				if entries, _ := os.ReadDir(dir); len(entries) != 1 {
@@ -94,7 +95,7 @@ func TestDamagedFilesUntouched(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "c.db")
 			make(path)
-			before := fileSum(t, path)
+			before := testutil.Sum(t, path)
 			if _, _, err := runCLI(t, "merge", filepath.Join(dir, "out.db"), path); err == nil {
 				t.Fatal("merge of a damaged shard accepted")
 			}
@@ -102,18 +103,9 @@ func TestDamagedFilesUntouched(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), wants[name]) {
 				t.Fatalf("merge into a damaged catalog: %v", err)
 			}
-			if fileSum(t, path) != before {
+			if testutil.Sum(t, path) != before {
 				t.Errorf("merge changed the file")
 			}
 		})
 	}
-}
-
-func fileSum(t *testing.T, path string) [32]byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sha256.Sum256(data)
 }

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // limited returns a command running nqueens with args in dir under a
@@ -176,20 +178,6 @@ func runAs(t *testing.T, uid int, exe, dir string, args ...string) (string, erro
 	return string(out), err
 }
 
-// names returns the names in dir, sorted.
-func names(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		out = append(out, e.Name())
-	}
-	return out
-}
-
 // readAll runs every reading command on the catalog at db as uid and fails
 // the test if one fails.
 func readAll(t *testing.T, uid int, exe, dir, db string) {
@@ -226,10 +214,10 @@ func TestAnotherUsersCatalog(t *testing.T) {
 		if out, err := runAs(t, 0, exe, dir, "build", "6-8", "-q", "--db", db); err != nil {
 			t.Fatalf("%s: owner's build: %v\n%s", tc.name, err, out)
 		}
-		before := names(t, sub)
+		before := testutil.ReadDir(t, sub)
 		data, _ := os.ReadFile(db)
 		readAll(t, nobody, exe, dir, db)
-		if after := names(t, sub); !slices.Equal(after, before) {
+		if after := testutil.ReadDir(t, sub); !slices.Equal(after, before) {
 			t.Errorf("%s: another user's reads changed the directory from %v to %v", tc.name, before, after)
 		}
 		if got, _ := os.ReadFile(db); string(got) != string(data) {

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // example is one command of README.md, a line "$ COMMAND" in a code block,
@@ -27,10 +29,7 @@ type example struct {
 // sqlite3 shell) are left out.
 func readmeExamples(t *testing.T, path string) []example {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, path)
 	var out []example
 	var cur *example
 	indent := ""

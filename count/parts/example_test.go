@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
 
@@ -12,20 +13,30 @@ import (
 	"github.com/nqueens/nqueens/count/parts"
 )
 
+// makeParts counts n in k shards, as k runs of count --shard would, and
+// returns the JSON of each part.
+func makeParts(n, k int) [][]byte {
+	var out [][]byte
+	for i := range k {
+		p, err := parts.Make(context.Background(), n, nqueens.Shard{Index: i, Count: k}, count.Options{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		data, _ := json.Marshal(p)
+		out = append(out, data)
+	}
+	return out
+}
+
 // ExampleCombine counts n = 12 in 3 shards, as 3 processes would, writes
 // and reads each part back, and combines them.
 func ExampleCombine() {
 	ctx := context.Background()
 	var ps []parts.Part
 	var names []string
-	for i := range 3 {
-		p, err := parts.Make(ctx, 12, nqueens.Shard{Index: i, Count: 3}, count.Options{})
+	for i, data := range makeParts(12, 3) {
+		p, err := parts.Read(data)
 		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		data, _ := json.Marshal(p)
-		if p, err = parts.Read(data); err != nil {
 			fmt.Println(err)
 			return
 		}
@@ -70,13 +81,7 @@ func ExampleCombineFiles() {
 	}
 	defer os.RemoveAll(dir)
 	var files []string
-	for i := range 2 {
-		p, err := parts.Make(ctx, 10, nqueens.Shard{Index: i, Count: 2}, count.Options{})
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		data, _ := json.Marshal(p)
+	for i, data := range makeParts(10, 2) {
 		f := filepath.Join(dir, fmt.Sprintf("part-%d.json", i))
 		os.WriteFile(f, data, 0o644)
 		files = append(files, f)

@@ -1,6 +1,7 @@
 package nqueens
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -99,4 +100,34 @@ func Quote(s string) string {
 		return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
 	}
 	return strconv.Quote(s)
+}
+
+// ParseClassRange reads an inclusive range of class numbers, "K-L", or one
+// class, "K": whole numbers from 1, K at most L.
+func ParseClassRange(s string) (from, to int64, err error) {
+	lo, hi, isRange := strings.Cut(s, "-")
+	if !isRange {
+		hi = lo
+	}
+	from, err1 := parseClass(lo)
+	to, err2 := parseClass(hi)
+	switch {
+	case err1 != nil || err2 != nil:
+		return 0, 0, fmt.Errorf("classes %s: want K-L with whole numbers from 1, such as 10-19", Quote(s))
+	case from > to:
+		return 0, 0, fmt.Errorf("classes %s: the range runs downwards: want K-L with K at most L", Quote(s))
+	}
+	return from, to, nil
+}
+
+// parseClass reads a class number: decimal digits only, 1 or more.
+func parseClass(s string) (int64, error) {
+	if s == "" || len(s) > 18 || strings.TrimLeft(s, "0123456789") != "" {
+		return 0, errors.New("not a class number")
+	}
+	k, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || k < 1 {
+		return 0, errors.New("not a class number")
+	}
+	return k, nil
 }

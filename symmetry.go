@@ -1,6 +1,10 @@
 package nqueens
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Symmetry is the set of board symmetries that map a solution onto itself.
 // For n > 1 no solution is symmetric under a reflection, so the only
@@ -100,18 +104,21 @@ type Counts struct {
 }
 
 // Add counts one class with symmetry s.
-func (c *Counts) Add(s Symmetry) {
-	c.Unique++
-	c.Total += uint64(s.Orbit())
+func (c *Counts) Add(s Symmetry) { c.AddN(s, 1) }
+
+// AddN counts k classes with symmetry s.
+func (c *Counts) AddN(s Symmetry, k uint64) {
+	c.Unique += k
+	c.Total += k * uint64(s.Orbit())
 	switch s {
 	case SymNone:
-		c.Orbit8++
+		c.Orbit8 += k
 	case SymRot180:
-		c.Orbit4++
+		c.Orbit4 += k
 	case SymRot90:
-		c.Orbit2++
+		c.Orbit2 += k
 	case SymFull:
-		c.Orbit1++
+		c.Orbit1 += k
 	}
 }
 
@@ -123,4 +130,22 @@ func (c *Counts) Merge(o Counts) {
 	c.Orbit4 += o.Orbit4
 	c.Orbit2 += o.Orbit2
 	c.Orbit1 += o.Orbit1
+}
+
+// ParseSymmetries reads a symmetry name (none, rot180, rot90 or full, as
+// String writes them, in any case) or a comma-separated list of them, and
+// returns each once, in the order given.
+func ParseSymmetries(s string) ([]Symmetry, error) {
+	var out []Symmetry
+	for name := range strings.SplitSeq(s, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		i := slices.Index(symmetryNames[:], name)
+		if i < 0 {
+			return nil, fmt.Errorf("symmetry %s: want none, rot180, rot90 or full (or a comma list of them)", Quote(s))
+		}
+		if !slices.Contains(out, Symmetry(i)) {
+			out = append(out, Symmetry(i))
+		}
+	}
+	return out, nil
 }

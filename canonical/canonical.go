@@ -31,6 +31,8 @@
 package canonical
 
 import (
+	"bytes"
+
 	"github.com/nqueens/nqueens"
 )
 
@@ -168,4 +170,70 @@ func Orbit(p nqueens.Placement) []nqueens.Placement {
 		out[i] = img
 	}
 	return out
+}
+
+// inverse is the transform that undoes each transform: the quarter turns
+// undo each other, and every other symmetry of the square undoes itself.
+var inverse = [8]Transform{0, 3, 2, 1, 4, 5, 6, 7}
+
+// Inverse returns the transform that undoes t.
+func (t Transform) Inverse() Transform { return inverse[t] }
+
+// Identity is what Identify finds of a solution.
+type Identity struct {
+	// Canonical is the canonical representative of the solution's class.
+	Canonical nqueens.Placement
+	// Symmetry is the symmetry of the class.
+	Symmetry nqueens.Symmetry
+	// Transform maps Canonical to the solution: the first of the 8
+	// transforms, in their order, that does (several do when the class is
+	// symmetric).
+	Transform Transform
+}
+
+// Identify returns the class of the solution p (its canonical
+// representative and symmetry) and the transform that maps the canonical
+// representative to p. Like SymmetryOf it is meant for solutions.
+func Identify(p nqueens.Placement) Identity {
+	n := p.N()
+	m := uint8(n - 1)
+	var imgs [8][nqueens.MaxN]uint8
+	var q [nqueens.MaxN]uint8
+	for r := range n {
+		q[p.Col(r)] = uint8(r)
+	}
+	for r := range n {
+		c, s := uint8(p.Col(r)), n-1-r
+		imgs[0][r] = c
+		imgs[1][r] = m - q[r]
+		imgs[2][r] = m - uint8(p.Col(s))
+		imgs[3][r] = q[s]
+		imgs[4][r] = m - c
+		imgs[5][r] = uint8(p.Col(s))
+		imgs[6][r] = q[r]
+		imgs[7][r] = m - q[s]
+	}
+	best := 0
+	for i := 1; i < 8; i++ {
+		if bytes.Compare(imgs[i][:n], imgs[best][:n]) < 0 {
+			best = i
+		}
+	}
+	id := Identity{Canonical: nqueens.FromBytes(imgs[best][:n]), Symmetry: nqueens.SymNone, Transform: 8}
+	switch {
+	case n == 1:
+		id.Symmetry = nqueens.SymFull
+	case imgs[1] == imgs[0]:
+		id.Symmetry = nqueens.SymRot90
+	case imgs[2] == imgs[0]:
+		id.Symmetry = nqueens.SymRot180
+	}
+	// p = T(c) for T the inverse of any transform that takes p to c; the
+	// first such T in order.
+	for i := range imgs {
+		if imgs[i] == imgs[best] && inverse[i] < id.Transform {
+			id.Transform = inverse[i]
+		}
+	}
+	return id
 }

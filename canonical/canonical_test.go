@@ -278,3 +278,48 @@ func BenchmarkClasses(b *testing.B) {
 		}
 	}
 }
+
+// TestIdentify checks Identify on every solution of n = 1..10: the
+// canonical placement is Fold's, the symmetry Classify's, and the
+// transform maps the canonical placement to the solution, the first in
+// order that does.
+func TestIdentify(t *testing.T) {
+	for n := 1; n <= 10; n++ {
+		for p := range enumerate.Solutions(n) {
+			id := canonical.Identify(p)
+			sym, _ := canonical.Classify(id.Canonical)
+			if id.Canonical != canonical.Fold(p) || id.Symmetry != sym {
+				t.Fatalf("Identify(%s) = %+v; want canonical %s, symmetry %s", p, id, canonical.Fold(p), sym)
+			}
+			if got := id.Transform.Apply(id.Canonical); got != p {
+				t.Fatalf("Identify(%s): transform %s maps %s to %s", p, id.Transform, id.Canonical, got)
+			}
+			for t2 := range id.Transform {
+				if t2.Apply(id.Canonical) == p {
+					t.Fatalf("Identify(%s): transform %s maps the canonical to it too, and comes first", p, t2)
+				}
+			}
+		}
+	}
+}
+
+func TestTransformInverse(t *testing.T) {
+	p := nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3)
+	for _, tr := range canonical.Transforms {
+		if got := tr.Inverse().Apply(tr.Apply(p)); got != p {
+			t.Errorf("%s then its inverse %s gives %s", tr, tr.Inverse(), got)
+		}
+	}
+}
+
+func BenchmarkIdentify(b *testing.B) {
+	var ps []nqueens.Placement
+	for p := range enumerate.Solutions(12) {
+		ps = append(ps, p)
+	}
+	i := 0
+	for b.Loop() {
+		canonical.Identify(ps[i%len(ps)])
+		i++
+	}
+}

@@ -255,6 +255,16 @@ func (b *Builder) start(unitsTotal int) error {
 	b.committed = st
 	b.resume = st.UnitsDone
 	b.runStart = time.Now()
+	if st.Unique > 0 {
+		// The classes to come follow the last one stored.
+		var key string
+		if err := b.db.db.GetContext(ctx, &key, `SELECT placement FROM classes WHERE n = ? ORDER BY class DESC LIMIT 1`, b.n); err != nil {
+			return fmt.Errorf("build n=%d: %w", b.n, dbfile.Translate(err))
+		}
+		if p, err := nqueens.ParseKey(key); err == nil {
+			b.ins.last, b.ins.committedLast = p, p
+		}
+	}
 	return b.begin()
 }
 
@@ -272,15 +282,18 @@ func (b *Builder) begin() error {
 		return b.fail(fmt.Errorf("build n=%d: %w", b.n, dbfile.Translate(err)))
 	}
 	b.tx = tx
-	b.ins = inserter{ctx: b.ctx, tx: tx, n: b.n, key: b.ins.key, args: b.ins.args[:0]}
+	b.ins = inserter{ctx: b.ctx, tx: tx, n: b.n, class: int64(b.state.Unique),
+		last: b.ins.last, committedLast: b.ins.committedLast, args: b.ins.args[:0]}
 	b.lastCommit = time.Now()
 	b.sinceCommit = 0
 	return nil
 }
 
 // Add stores the classes of work unit i, which must be the next unit the
-// build needs (Resume, then one more per call). The layouts' Class fields
-// are ignored.
+// build needs (Resume, then one more per call), numbering them after those
+// stored: they must come in increasing order of their placements, after
+// every class stored before (the class search yields them so). The
+// layouts' Class fields are ignored.
 func (b *Builder) Add(i int, classes []nqueens.Layout) error {
 	if b.done {
 		return errors.New("build: Add after Finish or Close")
@@ -308,32 +321,50 @@ func (b *Builder) Add(i int, classes []nqueens.Layout) error {
 }
 
 // inserter inserts classes of one n inside a transaction, batchRows rows
-// a statement.
+// a statement, numbering them: the classes must come in increasing order
+// of their placements, which is the order of their numbers.
 type inserter struct {
-	ctx  context.Context
-	tx   *sqlx.Tx
-	n    int
-	stmt *sql.Stmt // multi-row insert of batchRows rows
-	args []any
-	key  []byte
+	ctx   context.Context
+	tx    *sqlx.Tx
+	n     int
+	class int64             // the number of the last class added
+	last  nqueens.Placement // the last class added, zero before the first
+	// committedLast is last as of the Builder's last commit.
+	committedLast nqueens.Placement
+	stmt          *sql.Stmt // multi-row insert of batchRows rows
+	args          []any
+	key           []byte
 }
 
-// add buffers the class l, inserting the buffer once it holds batchRows.
+// errOrder is add's error for a class out of order: one stored already or
+// one that belongs before the last.
+var errOrder = errors.New("class out of order")
+
+// add buffers the class l, numbered after the last, inserting the buffer
+// once it holds batchRows.
 func (w *inserter) add(l nqueens.Layout) error {
 	if l.Placement.N() != w.n {
 		return fmt.Errorf("placement of size %d", l.Placement.N())
 	}
+	if w.last.N() != 0 && l.Placement.Compare(w.last) <= 0 {
+		return fmt.Errorf("%w: %s after %s", errOrder, l.Placement, w.last)
+	}
+	w.class++
+	w.last = l.Placement
 	w.key = l.Placement.AppendKey(w.key[:0])
-	w.args = append(w.args, string(w.key), l.Symmetry.Orbit())
-	if len(w.args) == 2*batchRows {
+	w.args = append(w.args, w.class, string(w.key), l.Symmetry.Orbit())
+	if len(w.args) == insertArgs*batchRows {
 		return w.flush()
 	}
 	return nil
 }
 
+// insertArgs is the number of values bound for each row.
+const insertArgs = 3
+
 // flush inserts the buffered rows.
 func (w *inserter) flush() error {
-	rows := len(w.args) / 2
+	rows := len(w.args) / insertArgs
 	if rows == 0 {
 		return nil
 	}
@@ -365,11 +396,12 @@ func (w *inserter) close() {
 }
 
 // insertSQL returns a statement inserting rows classes of n, each bound as
-// placement and orbit. n, an int checked by Begin, is written in the text.
+// class, placement and orbit. n, an int checked by Begin, is written in the
+// text.
 func insertSQL(n, rows int) string {
 	var s strings.Builder
-	s.WriteString("INSERT INTO classes (n, placement, orbit) VALUES ")
-	row := fmt.Sprintf("(%d,?,?)", n)
+	s.WriteString("INSERT INTO classes (n, class, placement, orbit) VALUES ")
+	row := fmt.Sprintf("(%d,?,?,?)", n)
 	for i := range rows {
 		if i > 0 {
 			s.WriteByte(',')
@@ -417,6 +449,7 @@ func (b *Builder) fail(err error) error {
 		b.tx = nil
 	}
 	b.state = b.committed
+	b.ins.last = b.ins.committedLast
 	b.failed = err
 	return err
 }
@@ -446,6 +479,7 @@ func (b *Builder) commit(complete bool) error {
 	b.tx = nil
 	b.state = st
 	b.committed = st
+	b.ins.committedLast = b.ins.last
 	b.runStart = now
 	return nil
 }

@@ -81,7 +81,7 @@ func ExampleDB_Layouts() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	layouts, want, err := db.Layouts(ctx, b, store.Selection{All: true, Class: 10})
+	layouts, want, err := db.Layouts(ctx, b, store.Selection{All: true, Filter: store.Filter{From: 10, To: 10}})
 	if err != nil {
 		log.Fatal(err)
 	}

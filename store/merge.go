@@ -1,9 +1,11 @@
 package store
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"slices"
 	"strings"
@@ -12,9 +14,6 @@ import (
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 
 	"github.com/jmoiron/sqlx"
-
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
@@ -143,30 +142,27 @@ func mergeN(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB
 	}
 	ins := inserter{ctx: ctx, tx: tx, n: n}
 	defer ins.close()
-	for i, part := range parts {
-		var got nqueens.Counts
-		for l, err := range part.Classes(ctx, n) {
-			if err != nil {
-				return Build{}, fmt.Errorf("merge n=%d: read %s: %w", n, part.path, err)
-			}
-			got.Add(l.Symmetry)
-			if err := ins.add(l); err != nil {
-				if isConstraint(err) {
-					return Build{}, fmt.Errorf("merge n=%d: shards overlap: a class of %s is in another part too", n, part.path)
-				}
-				return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
-			}
+	// The parts' classes, each part's in order, merged into one order and
+	// numbered afresh.
+	got := make([]nqueens.Counts, len(parts))
+	for c, err := range mergeClasses(ctx, n, parts, got) {
+		if err != nil {
+			return Build{}, err
 		}
-		if got != shards[i].Counts {
-			return Build{}, fmt.Errorf("merge n=%d: %s holds %d classes (%d solutions), its build records %d (%d)",
-				n, part.path, got.Unique, got.Total, shards[i].Unique, shards[i].Total)
+		if err := ins.add(c); errors.Is(err, errOrder) {
+			return Build{}, fmt.Errorf("merge n=%d: shards overlap: %v", n, err)
+		} else if err != nil {
+			return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
 		}
 	}
 	if err := ins.flush(); err != nil {
-		if isConstraint(err) {
-			return Build{}, fmt.Errorf("merge n=%d: shards overlap: a class is in two parts", n)
-		}
 		return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
+	}
+	for i, part := range parts {
+		if got[i] != shards[i].Counts {
+			return Build{}, fmt.Errorf("merge n=%d: %s holds %d classes (%d solutions), its build records %d (%d)",
+				n, part.path, got[i].Unique, got[i].Total, shards[i].Unique, shards[i].Total)
+		}
 	}
 	sum.FinishedAt = time.Now().UTC()
 	sum.Seconds += time.Since(start).Seconds()
@@ -180,6 +176,90 @@ func mergeN(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB
 		return Build{}, fmt.Errorf("merge n=%d: record build: %w", n, dbfile.Translate(err))
 	}
 	return sum, nil
+}
+
+// mergeClasses yields the classes of n of all parts in increasing order of
+// their placements, merging the parts' ordered lists, and counts each
+// part's classes into got. A class in two parts comes twice in a row.
+func mergeClasses(ctx context.Context, n int, parts []*DB, got []nqueens.Counts) iter.Seq2[nqueens.Layout, error] {
+	return func(yield func(nqueens.Layout, error) bool) {
+		h := &classHeap{}
+		defer func() {
+			for _, c := range h.cursors {
+				c.stop()
+			}
+		}()
+		// advance reads c's next class; it reports whether c has one, and
+		// yields an error for a part that cannot be read or is out of order.
+		advance := func(c *cursor) (bool, error) {
+			l, err, ok := c.next()
+			switch {
+			case !ok:
+				return false, nil
+			case err != nil:
+				return false, fmt.Errorf("merge n=%d: read %s: %w", n, parts[c.part].path, err)
+			case c.l.Placement.N() != 0 && l.Placement.Compare(c.l.Placement) <= 0:
+				return false, fmt.Errorf("merge n=%d: %s holds class %d (%s) out of order", n, parts[c.part].path, l.Class, l.Placement)
+			}
+			got[c.part].Add(l.Symmetry)
+			c.l = l
+			return true, nil
+		}
+		for i, part := range parts {
+			next, stop := iter.Pull2(part.Classes(ctx, n, Filter{}))
+			c := &cursor{part: i, next: next, stop: stop}
+			h.cursors = append(h.cursors, c)
+			if ok, err := advance(c); err != nil {
+				yield(nqueens.Layout{}, err)
+				return
+			} else if ok {
+				h.live = append(h.live, c)
+			}
+		}
+		heap.Init(h)
+		for h.Len() > 0 {
+			c := h.live[0]
+			if !yield(c.l, nil) {
+				return
+			}
+			ok, err := advance(c)
+			if err != nil {
+				yield(nqueens.Layout{}, err)
+				return
+			}
+			if ok {
+				heap.Fix(h, 0)
+			} else {
+				heap.Pop(h)
+			}
+		}
+	}
+}
+
+// cursor is a part's place in mergeClasses.
+type cursor struct {
+	part int
+	l    nqueens.Layout // its current class
+	next func() (nqueens.Layout, error, bool)
+	stop func()
+}
+
+// classHeap orders the live cursors by their current class.
+type classHeap struct {
+	cursors []*cursor // every part's, to stop them
+	live    []*cursor
+}
+
+func (h *classHeap) Len() int { return len(h.live) }
+func (h *classHeap) Less(i, j int) bool {
+	return h.live[i].l.Placement.Compare(h.live[j].l.Placement) < 0
+}
+func (h *classHeap) Swap(i, j int) { h.live[i], h.live[j] = h.live[j], h.live[i] }
+func (h *classHeap) Push(x any)    { h.live = append(h.live, x.(*cursor)) }
+func (h *classHeap) Pop() any {
+	c := h.live[len(h.live)-1]
+	h.live = h.live[:len(h.live)-1]
+	return c
 }
 
 // checkShards returns the builds of n in parts, in the parts' order, after
@@ -295,11 +375,4 @@ func describeBuild(b Build) string {
 		return state
 	}
 	return state + " of shard " + b.Shard.String()
-}
-
-// isConstraint reports whether err is SQLite's constraint violation: here,
-// a class inserted twice.
-func isConstraint(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
 }

@@ -12,18 +12,19 @@ import (
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
-// Classes returns an iterator over the stored classes of n in
-// lexicographic order of their canonical placements, numbered from 1 in
-// that order. For an incomplete build it yields the classes stored so far.
-// A row that cannot be decoded is yielded as an error naming its class
-// number, and the iteration goes on; a read error is yielded once, with a
-// zero Layout, and ends it. The iterator can be used more than once; each use queries
-// again.
-func (db *DB) Classes(ctx context.Context, n int) iter.Seq2[nqueens.Layout, error] {
-	return db.classes(ctx, n, `SELECT placement, orbit FROM classes WHERE n = ? ORDER BY placement`, n)
-}
-
-func (db *DB) classes(ctx context.Context, n int, query string, args ...any) iter.Seq2[nqueens.Layout, error] {
+// Classes returns an iterator over the stored classes of n that f selects,
+// in lexicographic order of their canonical placements, which is the order
+// of their numbers. For an incomplete build it yields the classes stored
+// so far. A row that cannot be decoded is yielded as an error naming its
+// class number, and the iteration goes on; a read error is yielded once,
+// with a zero Layout, and ends it. The iterator can be used more than
+// once; each use queries again. Classes does not check f against the
+// build (Count and Layouts do).
+func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
+	if db.version < 3 {
+		return db.classesV2(ctx, n, f)
+	}
+	query, args := f.query(n)
 	return func(yield func(nqueens.Layout, error) bool) {
 		rows, err := db.db.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -35,11 +36,47 @@ func (db *DB) classes(ctx context.Context, n int, query string, args ...any) ite
 		var key string
 		var orbit int
 		for rows.Next() {
+			if err := rows.Scan(&k, &key, &orbit); err != nil {
+				yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
+				return
+			}
+			if !yield(decode(n, k, key, orbit)) {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
+		}
+	}
+}
+
+// classesV2 is Classes for a catalog of schema 1 or 2, opened read-only
+// and so not migrated: its classes have no stored numbers, so it numbers
+// them as it reads them all and filters here.
+func (db *DB) classesV2(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
+	return func(yield func(nqueens.Layout, error) bool) {
+		rows, err := db.db.QueryContext(ctx, `SELECT placement, orbit FROM classes WHERE n = ? ORDER BY placement`, n)
+		if err != nil {
+			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
+			return
+		}
+		defer rows.Close()
+		var k, matched, yielded int64
+		var key string
+		var orbit int
+		for rows.Next() && (f.Limit == 0 || yielded < f.Limit) {
 			if err := rows.Scan(&key, &orbit); err != nil {
 				yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
 				return
 			}
 			k++
+			if k < f.From || (f.To > 0 && k > f.To) || !f.hasOrbit(orbit) {
+				continue
+			}
+			if matched++; matched <= f.Offset {
+				continue
+			}
+			yielded++
 			if !yield(decode(n, k, key, orbit)) {
 				return
 			}
@@ -66,19 +103,23 @@ func decode(n int, k int64, key string, orbit int) (nqueens.Layout, error) {
 	return nqueens.Layout{Class: k, Placement: p, Symmetry: sym}, nil
 }
 
-// Class returns class k (1-based, in lexicographic order) of n. It returns
-// an error wrapping ErrNotBuilt if the catalog holds no class k of n.
+// Class returns class k (1-based, in lexicographic order) of n: one seek.
+// It returns an error wrapping ErrNoClass if the catalog holds no class k
+// of n.
 func (db *DB) Class(ctx context.Context, n int, k int64) (nqueens.Layout, error) {
 	if k < 1 {
-		return nqueens.Layout{}, fmt.Errorf("class must be 1 or more, got %d", k)
+		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w: class numbers start at 1", n, k, ErrNoClass)
+	}
+	query := `SELECT placement, orbit FROM classes WHERE n = ? AND class = ?`
+	args := []any{n, k}
+	if db.version < 3 {
+		query, args = `SELECT placement, orbit FROM classes WHERE n = ? ORDER BY placement LIMIT 1 OFFSET ?`, []any{n, k - 1}
 	}
 	var key string
 	var orbit int
-	err := db.db.QueryRowContext(ctx,
-		`SELECT placement, orbit FROM classes WHERE n = ? ORDER BY placement LIMIT 1 OFFSET ?`, n, k-1).
-		Scan(&key, &orbit)
+	err := db.db.QueryRowContext(ctx, query, args...).Scan(&key, &orbit)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w", n, k, ErrNotBuilt)
+		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w", n, k, ErrNoClass)
 	}
 	if err != nil {
 		return nqueens.Layout{}, fmt.Errorf("read n=%d class %d: %w", n, k, dbfile.Translate(err))
@@ -133,12 +174,12 @@ func orphanFix(path string, n int) string {
 	return fmt.Sprintf(`remove them with: sqlite3 %q "DELETE FROM classes WHERE n = %d", then build n=%d again`, path, n, n)
 }
 
-// Selection chooses what an export of one build holds: with Class k > 0
-// class k alone, otherwise every class; with All, each class's distinct
-// solutions in place of its canonical representative.
+// Selection chooses what an export of one build holds: the classes the
+// Filter selects, or, with All, each such class's distinct solutions in
+// place of its canonical representative.
 type Selection struct {
-	All   bool
-	Class int64
+	Filter
+	All bool
 }
 
 // CountError is the error Layouts' iterator ends with when the catalog
@@ -154,29 +195,23 @@ func (e *CountError) Error() string {
 }
 
 // Layouts returns the layouts of the build b that sel selects and how many
-// there are by b's record: classes in order, each class's solutions in
-// lexicographic order (canonical.Orbit) with its class number, orbit and
-// symmetry. The iterator stops at the first error it yields, a read error
-// or, after the last layout, a *CountError if it yielded another number
-// than it returned. It returns an error wrapping ErrNotBuilt if b has no
-// class sel.Class.
+// there are: classes in order, each class's solutions in lexicographic
+// order (canonical.Orbit) with its class number, orbit and symmetry. The
+// iterator stops at the first error it yields, a read error or, after the
+// last layout, a *CountError if it yielded another number than it
+// returned. It returns an error wrapping ErrNoClass if sel's class range
+// goes past b's classes (see Filter.Check).
 func (db *DB) Layouts(ctx context.Context, b Build, sel Selection) (iter.Seq2[nqueens.Layout, error], uint64, error) {
-	classes := db.Classes(ctx, b.N)
-	want := b.Unique
-	if sel.All {
-		want = b.Total
+	want, err := db.Count(ctx, b, sel.Filter)
+	if err != nil {
+		return nil, 0, err
 	}
-	if sel.Class > 0 {
-		l, err := db.Class(ctx, b.N, sel.Class)
-		if err != nil {
+	if sel.All {
+		if want, err = db.solutions(ctx, b, sel.Filter); err != nil {
 			return nil, 0, err
 		}
-		classes = func(yield func(nqueens.Layout, error) bool) { yield(l, nil) }
-		want = 1
-		if sel.All {
-			want = uint64(l.Symmetry.Orbit())
-		}
 	}
+	classes := db.Classes(ctx, b.N, sel.Filter)
 	return func(yield func(nqueens.Layout, error) bool) {
 		var got uint64
 		for l, err := range classes {

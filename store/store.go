@@ -58,6 +58,9 @@ var (
 	// ErrShardMismatch: the catalog holds a build of n for another shard
 	// (or whole, or as a shard) than asked for.
 	ErrShardMismatch = errors.New("shard mismatch")
+	// ErrNoClass: the catalog holds no such class of n: a class number
+	// out of range, or a placement whose class it lacks.
+	ErrNoClass = errors.New("no such class")
 	// ErrOverLimit: n is above the largest n the caller builds (see
 	// CheckLimit).
 	ErrOverLimit = errors.New("above the build limit")

@@ -61,7 +61,7 @@ func TestBuildAndRead(t *testing.T) {
 		}
 		classes := slices.Collect(canonical.Classes(ctx, n, 1))
 		var read []nqueens.Layout
-		for l, err := range db.Classes(ctx, n) {
+		for l, err := range db.Classes(ctx, n, store.Filter{}) {
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,8 +76,8 @@ func TestBuildAndRead(t *testing.T) {
 				t.Errorf("n=%d: Class(last) = %v, %v", n, last, err)
 			}
 		}
-		if _, err := db.Class(ctx, n, int64(want.Unique)+1); !errors.Is(err, store.ErrNotBuilt) {
-			t.Errorf("n=%d: Class(unique+1) error = %v, want ErrNotBuilt", n, err)
+		if _, err := db.Class(ctx, n, int64(want.Unique)+1); !errors.Is(err, store.ErrNoClass) {
+			t.Errorf("n=%d: Class(unique+1) error = %v, want ErrNoClass", n, err)
 		}
 	}
 	builds, err := db.Builds(ctx)
@@ -129,7 +129,7 @@ func TestResumeAfterClose(t *testing.T) {
 		t.Fatalf("Finish = %+v, %v", got, err)
 	}
 	var k int
-	for _, err := range db.Classes(ctx, n) {
+	for _, err := range db.Classes(ctx, n, store.Filter{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,8 +285,12 @@ func TestOpenMigratesOlderSchema(t *testing.T) {
 	if err != nil || b.Total != 92 || b.Unique != 12 || !b.Complete || !b.Shard.IsWhole() {
 		t.Fatalf("build of n=8 after the migration: %+v, %v", b, err)
 	}
-	if version := schemaVersion(t, path); version != 2 {
-		t.Errorf("schema version %d after Open, want 2", version)
+	if version := schemaVersion(t, path); version != latestSchema {
+		t.Errorf("schema version %d after Open, want %d", version, latestSchema)
+	}
+	// The migration numbered the classes: class 1 is the one stored.
+	if l, err := db.Class(ctx, 8, 1); err != nil || l.Placement.Key() != "04752613" {
+		t.Errorf("class 1 of n=8 after the migration: %v, %v", l, err)
 	}
 }
 
@@ -303,7 +307,7 @@ func TestLayoutsCountsAndChecks(t *testing.T) {
 	for _, tt := range []struct {
 		sel  store.Selection
 		want uint64
-	}{{store.Selection{}, 12}, {store.Selection{All: true}, 92}, {store.Selection{Class: 3}, 1}, {store.Selection{All: true, Class: 10}, 4}} {
+	}{{store.Selection{}, 12}, {store.Selection{All: true}, 92}, {store.Selection{Filter: store.Filter{From: 3, To: 3}}, 1}, {store.Selection{All: true, Filter: store.Filter{From: 10, To: 10}}, 4}} {
 		layouts, want, err := db.Layouts(ctx, b, tt.sel)
 		if err != nil || want != tt.want {
 			t.Fatalf("%+v: want %d, %v; expected %d", tt.sel, want, err, tt.want)

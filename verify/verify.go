@@ -1,10 +1,10 @@
 // Package verify checks a catalog against the mathematics: that every
-// stored class is a valid solution in canonical form, stored once and in
-// order, with the orbit its symmetry gives; that the classes add up to the
-// counts each build records; that each build is complete, with the work
-// units this version splits its search into; and that the counts of a
-// whole board are the published ones (OEIS A000170 and A002562). It reads
-// through the store's API alone.
+// stored class is a valid solution in canonical form, stored once, in
+// order and numbered in turn, with the orbit its symmetry gives; that the
+// classes add up to the counts each build records; that each build is
+// complete, with the work units this version splits its search into; and
+// that the counts of a whole board are the published ones (OEIS A000170
+// and A002562). It reads through the store's API alone.
 package verify
 
 import (
@@ -41,7 +41,8 @@ const MaxProblems = 20
 // Catalog re-reads the catalog's classes of each n of ns (every n it holds,
 // classes or build, when ns is empty) and checks, for each, that every
 // placement is a valid solution, is its class's canonical representative
-// (canonical.Classify) and appears once, in order; that every orbit size
+// (canonical.Classify) and appears once, in order, numbered 1, 2, 3 and so on
+// in that order; that every orbit size
 // matches the placement's symmetry; that the orbits sum to the recorded
 // total and the classes to the recorded unique count; that the build is
 // complete, with the work units this version splits n's search into; and
@@ -137,14 +138,20 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 	}
 	var got nqueens.Counts
 	var prev nqueens.Placement
-	for l, err := range db.Classes(ctx, n) {
+	next := int64(1) // the class number due next; 0 after an unreadable row
+	for l, err := range db.Classes(ctx, n, store.Filter{}) {
 		if err != nil {
 			if errors.Is(err, store.ErrCorrupt) || ctx.Err() != nil {
 				return r, err
 			}
 			problem("unreadable row: %v", err)
+			next = 0
 			continue
 		}
+		if next != 0 && l.Class != next {
+			problem("class %d (%s) is numbered out of turn: class %d was due", l.Class, l.Placement, next)
+		}
+		next = l.Class + 1
 		p := l.Placement
 		if err := p.Valid(); err != nil {
 			problem("class %d (%s) is not a solution: %v", l.Class, p, err)
@@ -153,7 +160,7 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 		} else if sym != l.Symmetry {
 			problem("class %d (%s) has orbit %d recorded, but its orbit is %d", l.Class, p, l.Symmetry.Orbit(), sym.Orbit())
 		}
-		if l.Class > 1 && p.Compare(prev) <= 0 {
+		if prev.N() != 0 && p.Compare(prev) <= 0 {
 			problem("class %d (%s) is out of order or repeated after %s", l.Class, p, prev)
 		}
 		prev = p

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
@@ -20,10 +19,10 @@ func (a *app) exportCmd() *cobra.Command {
 		format string
 		all    bool
 		out    string
-		class  int64
 	)
+	var filter func() (store.Filter, error)
 	cmd := &cobra.Command{
-		Use:   "export N --format json|ndjson|csv|leetcode|svg|html [--all] [--class K] [-o FILE]",
+		Use:   "export N --format json|ndjson|csv|leetcode|svg|html [--all] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
 		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML",
 		Args:  exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -34,14 +33,15 @@ func (a *app) exportCmd() *cobra.Command {
 			if format, err = export.Format(format); err != nil {
 				return usageError{err}
 			}
-			if cmd.Flags().Changed("class") && class < 1 {
-				return usageError{fmt.Errorf("--class must be 1 or more, got %d", class)}
+			f, err := filter()
+			if err != nil {
+				return err
 			}
 			if export.OneBoard(format) {
-				if all {
+				if all || f.From != f.To {
 					return usageError{fmt.Errorf("format %s draws one board: drop --all, choose it with --class", format)}
 				}
-				class = max(class, 1)
+				f.Limit = 1 // the first class the filter selects
 			}
 			if format == "html" && n > export.MaxHTMLN {
 				return usageError{fmt.Errorf("format html draws boards up to n=%d, not n=%d: use csv or ndjson", export.MaxHTMLN, n)}
@@ -51,27 +51,26 @@ func (a *app) exportCmd() *cobra.Command {
 					return err
 				}
 			}
-			return a.export(cmd.Context(), n, format, all, class, out)
+			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all}, out)
 		},
 	}
-	cmd.Flags().Int64Var(&class, "class", 0, "only class K (1-based)")
 	cmd.Flags().StringVarP(&format, "format", "f", "json", strings.Join(export.Formats, ", "))
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
+	filter = filterFlags(cmd)
 	return cmd
 }
 
-func (a *app) export(ctx context.Context, n int, format string, all bool, class int64, out string) error {
+func (a *app) export(ctx context.Context, n int, format string, sel store.Selection, out string) error {
 	db, b, err := a.openBuilt(ctx, n)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := checkClass(b, class); err != nil {
-		return err
-	}
-	layouts, want, err := db.Layouts(ctx, b, store.Selection{All: all, Class: class})
-	if err != nil {
+	layouts, want, err := db.Layouts(ctx, b, sel)
+	if errors.Is(err, store.ErrNoClass) {
+		return usageError{err}
+	} else if err != nil {
 		return err
 	}
 	write := func(w io.Writer) error {
@@ -113,23 +112,6 @@ func (a *app) export(ctx context.Context, n int, format string, all bool, class 
 
 // progressFromLayouts is the smallest export that shows progress.
 const progressFromLayouts = 200_000
-
-// classK returns class k of the build b from db, or a usage error if b
-// has fewer than k classes.
-func classK(ctx context.Context, db *store.DB, b store.Build, k int64) (nqueens.Layout, error) {
-	if err := checkClass(b, k); err != nil {
-		return nqueens.Layout{}, err
-	}
-	return db.Class(ctx, b.N, k)
-}
-
-// checkClass returns a usage error if the build b has fewer than k classes.
-func checkClass(b store.Build, k int64) error {
-	if uint64(k) > b.Unique {
-		return usageError{fmt.Errorf("n=%d has %s, no class %d", b.N, plural(b.Unique, "class"), k)}
-	}
-	return nil
-}
 
 // openBuilt opens the catalog read-only and returns it with its complete
 // build of n, or an error saying how to make it. The caller must Close the

@@ -2,22 +2,25 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/store"
 )
 
 func (a *app) showCmd() *cobra.Command {
 	var (
-		class int64
 		limit int
 		ascii bool
 	)
+	var filter func() (store.Filter, error)
 	cmd := &cobra.Command{
-		Use:   "show N [--class K]",
+		Use:   "show N [--class K | --classes K-L] [--symmetry S]",
 		Short: "Draw the classes of n as text boards",
 		Args:  exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -25,47 +28,45 @@ func (a *app) showCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("class") && class < 1 {
-				return usageError{fmt.Errorf("--class must be 1 or more, got %d", class)}
+			f, err := filter()
+			if err != nil {
+				return err
 			}
 			if limit < 1 {
 				return usageError{fmt.Errorf("--limit must be 1 or more, got %d", limit)}
 			}
-			return a.show(cmd.Context(), n, class, limit, ascii)
+			return a.show(cmd.Context(), n, f, limit, ascii)
 		},
 	}
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw with Q and . instead of box-drawing characters")
-	cmd.Flags().Int64Var(&class, "class", 0, "draw only class K (1-based)")
 	cmd.Flags().IntVar(&limit, "limit", 20, "draw at most this many classes")
+	filter = filterFlags(cmd)
 	return cmd
 }
 
-func (a *app) show(ctx context.Context, n int, class int64, limit int, ascii bool) error {
+func (a *app) show(ctx context.Context, n int, f store.Filter, limit int, ascii bool) error {
 	db, b, err := a.openBuilt(ctx, n)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	classes := db.Classes(ctx, n)
-	if class > 0 {
-		l, err := classK(ctx, db, b, class)
-		if err != nil {
-			return err
-		}
-		classes = func(yield func(nqueens.Layout, error) bool) { yield(l, nil) }
-	} else if b.Unique == 0 {
+	matching, err := db.Count(ctx, b, f)
+	if errors.Is(err, store.ErrNoClass) {
+		return usageError{err}
+	} else if err != nil {
+		return err
+	}
+	if b.Unique == 0 {
 		fmt.Fprintf(a.stdout, "n=%d has no solutions\n", n)
 		return nil
 	}
 	tw := export.NewText(a.stdout)
 	tw.ASCII, tw.Classes = ascii, b.Unique
-	shown := 0
-	for l, err := range classes {
+	f.Limit = int64(limit)
+	shown := uint64(0)
+	for l, err := range db.Classes(ctx, n, f) {
 		if err != nil {
 			return err
-		}
-		if shown == limit {
-			break
 		}
 		if err := tw.Write(l); err != nil {
 			return err
@@ -75,8 +76,19 @@ func (a *app) show(ctx context.Context, n int, class int64, limit int, ascii boo
 	if err := tw.Close(); err != nil {
 		return err
 	}
-	if rest := b.Unique - uint64(shown); class == 0 && rest > 0 {
+	if rest := matching - shown; rest > 0 {
 		fmt.Fprintf(a.stdout, "\n... and %d more classes; draw one with --class K\n", rest)
+	} else if matching == 0 {
+		fmt.Fprintf(a.stdout, "n=%d has no classes of symmetry %s\n", n, symmetryList(f.Symmetry))
 	}
 	return nil
+}
+
+// symmetryList writes symmetries for a message: "rot90 or full".
+func symmetryList(syms []nqueens.Symmetry) string {
+	names := make([]string, len(syms))
+	for i, s := range syms {
+		names[i] = s.String()
+	}
+	return strings.Join(names, " or ")
 }

@@ -120,7 +120,7 @@ func Puzzle(rng *rand.Rand, n int, opts Options) (Result, error) {
 		}
 		sol = nqueens.Layout{}
 	}
-	return Result{}, fmt.Errorf("puzzle: n=%d with %d given queens: %w after %d solutions (the fewest reached was %d)", n, opts.Givens, ErrGivens, solutions, fewest)
+	return Result{}, fmt.Errorf("puzzle: n=%d with %d given queen(s): %w after %d orders of each of %d solutions (the fewest reached was %d)", n, opts.Givens, ErrGivens, orders, solutions, fewest)
 }
 
 // reduce removes queens from b, whose one completion is a solution, in an

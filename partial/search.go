@@ -4,8 +4,10 @@ import (
 	"iter"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 )
 
 // search is the bitmask search of the empty rows of a board. The given
@@ -236,4 +238,37 @@ func recount(b Board, limit uint64) uint64 {
 	}
 	place(0)
 	return total
+}
+
+// Tally is one class of the completions of a board (ClassesOf): its
+// canonical placement and symmetry, and how many completions it holds.
+type Tally struct {
+	Canonical nqueens.Placement
+	Symmetry  nqueens.Symmetry
+	Count     uint64
+}
+
+// ClassesOf returns the classes the completions of b belong to, in
+// lexicographic order of their canonical placements (the order, and so
+// the numbering, of the catalog), each with how many completions it
+// holds. It searches every completion; a board with none, or whose queens
+// attack each other, has none.
+func ClassesOf(b Board) []Tally {
+	counts := map[nqueens.Placement]*Tally{}
+	for p := range Completions(b) {
+		c := canonical.Fold(p)
+		t := counts[c]
+		if t == nil {
+			sym, _ := canonical.Classify(c)
+			t = &Tally{Canonical: c, Symmetry: sym}
+			counts[c] = t
+		}
+		t.Count++
+	}
+	out := make([]Tally, 0, len(counts))
+	for _, t := range counts {
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b Tally) int { return a.Canonical.Compare(b.Canonical) })
+	return out
 }

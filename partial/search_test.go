@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
 )
 
@@ -135,5 +136,26 @@ func TestCompletionsAllocs(t *testing.T) {
 	})
 	if allocs > 3 {
 		t.Errorf("Completions allocates %.0f times per run, want a few per search, none per solution", allocs)
+	}
+}
+
+func TestClassesOf(t *testing.T) {
+	for n := 4; n <= 9; n++ {
+		eachBoard(n, 1, func(b Board) {
+			var total uint64
+			tallies := ClassesOf(b)
+			for i, c := range tallies {
+				total += c.Count
+				if i > 0 && tallies[i-1].Canonical.Compare(c.Canonical) >= 0 {
+					t.Fatalf("%q: classes out of order", b)
+				}
+				if c.Symmetry != canonical.SymmetryOf(c.Canonical) || !canonical.IsCanonical(c.Canonical) {
+					t.Fatalf("%q: class %v wrong", b, c)
+				}
+			}
+			if total != CountCompletions(b).Completions {
+				t.Fatalf("%q: classes hold %d completions", b, total)
+			}
+		})
 	}
 }

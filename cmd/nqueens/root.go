@@ -124,7 +124,7 @@ Exit status: 0 success, 1 error, 2 bad usage, 3 verification mismatch.`,
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")
-	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completionCmd())
+	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completeCmd(), workersFlag(a.puzzleCmd()), a.completionCmd())
 	a.addCompletions(root)
 	root.Version = version()
 	root.SetVersionTemplate("nqueens {{.Version}}\n")

@@ -64,15 +64,15 @@ func ExamplePuzzle() {
 	fmt.Println("solution:", p.Solution, "givens:", p.Board.Givens(), "difficulty:", p.Difficulty)
 	fmt.Println("minimal:", partial.Minimal(p.Board))
 	// Output:
+	// _ _ _ _ Q _ _ _
 	// _ _ _ _ _ _ _ _
 	// _ _ _ _ _ _ _ _
-	// _ _ _ _ _ _ _ _
-	// _ _ _ _ _ _ _ Q
+	// _ _ _ Q _ _ _ _
 	// _ _ _ _ _ _ _ _
 	// _ _ _ _ _ _ Q _
-	// _ _ Q _ _ _ _ _
 	// _ _ _ _ _ _ _ _
-	// solution: 3 0 4 7 1 6 2 5 givens: 3 difficulty: 23
+	// _ _ _ _ _ _ _ _
+	// solution: 4 0 7 3 1 6 2 5 givens: 3 difficulty: 14
 	// minimal: true
 }
 
@@ -86,9 +86,9 @@ func ExamplePuzzles() {
 		fmt.Println(p.Board, "class", p.Class, p.Symmetry, "difficulty", p.Difficulty)
 	}
 	// Output:
-	// 2 _ _ _ 4 0 3 _ class 11 none difficulty 6
+	// 2 _ _ _ _ 0 3 5 class 11 none difficulty 7
 	// _ _ _ 7 2 _ 6 4 class 3 none difficulty 10
-	// 0 _ _ 5 _ 1 4 _ class 2 none difficulty 7
+	// 0 _ _ _ _ 1 4 2 class 2 none difficulty 10
 }
 
 func ExampleRandom() {

@@ -128,7 +128,7 @@ func Puzzle(rng *rand.Rand, n int, opts Options) (Result, error) {
 // has target queens (0: until no queen can go).
 func reduce(rng *rand.Rand, b Board, target int) Board {
 	n := b.N()
-	order := rng.Perm(n)
+	order := perm(rng, n)
 	left := n
 	for _, r := range order {
 		if left == target {
@@ -248,7 +248,7 @@ func Random(rng *rand.Rand, n int) (nqueens.Placement, error) {
 					return false
 				}
 				nodes++
-				j := rng.IntN(k)
+				j := intN(rng, k)
 				c := cand[j]
 				k--
 				cand[j] = cand[k]
@@ -313,7 +313,7 @@ func SearchSampler(ctx context.Context, n, workers int) *Sampler {
 }
 
 // pick draws the number of a solution.
-func (s *Sampler) pick(rng *rand.Rand) uint64 { return rng.Uint64N(s.Total) }
+func (s *Sampler) pick(rng *rand.Rand) uint64 { return uint64N(rng, s.Total) }
 
 // Draw returns a solution drawn uniformly at random with rng, with its
 // class and symmetry. It reads the list of classes up to the solution (At).

@@ -203,3 +203,34 @@ func TestRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawsFixed pins the draws of one seed, so that a change to the
+// generator or to how draws use it (which would change every user's
+// puzzles for a seed) fails here.
+func TestDrawsFixed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	got := []uint64{uint64N(rng, 10), uint64N(rng, 1<<63+5), uint64(intN(rng, 7))}
+	got = append(got, func() (out []uint64) {
+		for _, v := range perm(rng, 6) {
+			out = append(out, uint64(v))
+		}
+		return
+	}()...)
+	want := []uint64{7, 7235071295427690567, 5, 2, 4, 3, 5, 0, 1}
+	if !slices.Equal(got, want) {
+		t.Errorf("draws of PCG(1, 2): %v, want %v", got, want)
+	}
+}
+
+func TestUint64NUniform(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var freq [7]int
+	for range 70000 {
+		freq[uint64N(rng, 7)]++
+	}
+	for v, f := range freq {
+		if f < 9500 || f > 10500 {
+			t.Errorf("%d drawn %d times of 70000, want about 10000", v, f)
+		}
+	}
+}

@@ -170,7 +170,10 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 			}
 			continue
 		}
-		count := partial.CountCompletions(b)
+		count, err := interruptible(c.ctx, func() partial.Count { return partial.CountCompletions(b) })
+		if err != nil {
+			return err
+		}
 		rec := export.Completed{N: b.N(), Given: b.Given(), Count: count.Completions, Nodes: count.Nodes}
 		if c.classes {
 			rec.Classes = make([]export.ClassCount, 0, len(tallies))
@@ -201,6 +204,9 @@ func (c *completer) listBoard(w io.Writer, b partial.Board, numbers map[nqueens.
 		if c.limit > 0 && k == c.limit {
 			break
 		}
+		if c.ctx.Err() != nil {
+			return errors.New("complete interrupted")
+		}
 		k++
 		if c.lister == nil {
 			buf = append(append(buf[:0], p.String()...), '\n')
@@ -221,6 +227,21 @@ func (c *completer) listBoard(w io.Writer, b partial.Board, numbers map[nqueens.
 	return nil
 }
 
+// interruptible returns f's result, or an error as soon as ctx is
+// cancelled: the search of an empty board of 32 runs for years, and
+// Ctrl-C must stop it. (The abandoned search ends with the process.)
+func interruptible[T any](ctx context.Context, f func() T) (T, error) {
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, errors.New("complete interrupted")
+	}
+}
+
 // classNumbers returns, with --classes, the classes of b's completions and
 // the catalog's number of each, by canonical placement.
 func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, []partial.Tally, error) {
@@ -237,7 +258,10 @@ func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, 
 	if _, err := completeBuild(c.ctx, c.db, b.N()); err != nil {
 		return nil, nil, fmt.Errorf("complete --classes: %w", err)
 	}
-	tallies := partial.ClassesOf(b)
+	tallies, err := interruptible(c.ctx, func() []partial.Tally { return partial.ClassesOf(b) })
+	if err != nil {
+		return nil, nil, err
+	}
 	numbers := make(map[nqueens.Placement]int64, len(tallies))
 	i := 0
 	for l, err := range c.db.Classes(c.ctx, b.N()) {

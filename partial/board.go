@@ -14,10 +14,11 @@
 //     empty square, squares optionally separated by spaces:
 //     "_ Q _ _ / _ _ _ _ / _ _ _ _ / _ _ Q _" or ".Q../..../..../..Q.".
 //
-// Completions and CountCompletions search the empty rows only: the given
-// queens' columns and diagonals are masks fixed before the search starts
-// (the bitmask search of package enumerate, with pre-placed rows), so a
-// board with k givens costs about what a board of n-k queens does.
+// Completions and CountCompletions search the empty rows only, with a
+// bitmask search like package enumerate's: the given queens' columns and
+// diagonals are masks of each empty row, fixed before the search starts,
+// and the search steps from one empty row to the next, so a board with k
+// givens costs at most what n-k queens on the remaining columns do.
 //
 // Puzzle and Puzzles make puzzles: they draw a solution, then remove its
 // queens in random order as long as the board keeps exactly one

@@ -29,7 +29,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: updateScripts,
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution},
+		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles},
 	})
 }
 

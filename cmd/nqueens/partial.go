@@ -1,0 +1,421 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/partial"
+	"github.com/nqueens/nqueens/store"
+)
+
+// listFormats are the formats of complete --list: text (a completion a
+// line) and the export formats.
+var listFormats = append([]string{"text"}, export.Formats...)
+
+func (a *app) completeCmd() *cobra.Command {
+	var (
+		asJSON, list, classes bool
+		limit                 int
+		format, out           string
+	)
+	cmd := &cobra.Command{
+		Use:   "complete BOARD|-",
+		Short: "Count (or list) the solutions that extend a partial board",
+		Long: `Complete counts the solutions that extend a partial board, whose given queens
+are placed first (as masks of the search), so a board with many givens is
+fast for any n from 1 to 32. It prints the board in columns form, the count,
+and the nodes of the search (the queens it placed in the empty rows).
+
+BOARD is either
+  columns: the 0-based column of each row's queen, or _ (or .) for an empty
+    row, separated by spaces or commas: "1 _ 5 _ _ _ _ 3";
+  a grid: rows separated by newlines or /, a square each, Q for a queen and
+    _ or . for an empty one, optionally separated by spaces:
+    "_ Q _ _ / _ _ _ Q / _ _ _ _ / _ _ _ _";
+  -: boards read from stdin, one a line, or grids of several lines
+    separated by blank lines.
+
+--json prints one object a board, a line each: n, given ([[row, column],
+...], 0-based), count, nodes. --list lists the completions instead, in
+lexicographic order (--limit K: the first K), in --format text (a
+completion a line) or an export format; the count is not searched then.
+--classes (with n in the catalog) names the class of each completion: a
+line per class, "classes" in --json, and the class numbers in the --list
+formats (which write class 0 without it).
+
+Exit status 1 when the given queens attack each other (the message names
+two), 2 for a board that does not parse; a board with no completion counts 0.`,
+		Example: "  nqueens complete \"1 _ 5 _ _ _ _ 3\"\n  nqueens complete \"_ Q _ _ / _ _ _ _ / _ _ _ _ / _ _ _ _\" --list\n" +
+			"  nqueens complete - --json < boards.txt\n  nqueens complete \"_ _ 0 _ _ _ _ _\" --list --format ndjson --classes",
+		Args: exactArgs(1, "one board, or - to read boards from stdin"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !list && (cmd.Flags().Changed("limit") || cmd.Flags().Changed("format")) {
+				return usageError{errors.New("complete: --limit and --format go with --list")}
+			}
+			if list && asJSON {
+				return usageError{errors.New("complete: --json prints counts, --list the completions: use --list --format json for the completions in JSON")}
+			}
+			if limit < 0 {
+				return usageError{fmt.Errorf("complete: --limit must be 0 (no limit) or more, got %d", limit)}
+			}
+			f, err := lookupFormat(format, listFormats)
+			if err != nil {
+				return usageError{fmt.Errorf("complete: %w", err)}
+			}
+			if export.OneBoard(f) && limit != 1 {
+				return usageError{fmt.Errorf("complete: format %s draws one board: add --limit 1", f)}
+			}
+			boards := func(yield func(partial.Input, error) bool) {
+				b, err := partial.Parse(args[0])
+				yield(partial.Input{Board: b, Line: 1}, err)
+			}
+			if args[0] == "-" {
+				boards = partial.Boards(cmd.InOrStdin())
+			} else if _, err := partial.Parse(args[0]); err != nil {
+				return usageError{fmt.Errorf("complete: %w", err)}
+			}
+			if out != "" {
+				if err := a.checkOutput(out); err != nil {
+					return err
+				}
+			}
+			c := completer{a: a, ctx: cmd.Context(), json: asJSON, list: list, classes: classes, limit: limit, format: f, stdin: args[0] == "-"}
+			defer c.close()
+			write := func(w io.Writer) error { return c.run(w, boards) }
+			if out == "" {
+				return write(a.stdout)
+			}
+			return a.writeOutput(cmd.Context(), out, write, "wrote the completions")
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a board: n, given, count, nodes")
+	cmd.Flags().BoolVar(&list, "list", false, "list the completions instead of counting them")
+	cmd.Flags().IntVar(&limit, "limit", 0, "with --list: at most this many completions a board (0: all)")
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "with --list: "+strings.Join(listFormats, ", "))
+	cmd.Flags().BoolVar(&classes, "classes", false, "name the classes of the completions (n must be in the catalog)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
+	return cmd
+}
+
+// lookupFormat returns the name of one of formats, not case-sensitive.
+func lookupFormat(name string, formats []string) (string, error) {
+	for _, f := range formats {
+		if strings.EqualFold(name, f) {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %s: must be one of %s", quote(name), strings.Join(formats, ", "))
+}
+
+// completer runs complete over the boards.
+type completer struct {
+	a                   *app
+	ctx                 context.Context
+	json, list, classes bool
+	stdin               bool
+	limit               int
+	format              string
+	db                  *store.DB
+	lister              export.Writer
+	listed              int
+}
+
+func (c *completer) close() {
+	if c.db != nil {
+		c.db.Close()
+	}
+}
+
+// where names a board in messages: its line when read from stdin.
+func (c *completer) where(line int) string {
+	if c.stdin {
+		return fmt.Sprintf("complete: line %d: ", line)
+	}
+	return "complete: "
+}
+
+func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) error {
+	if c.list && c.format != "text" {
+		c.lister, _ = export.New(c.format, w)
+	}
+	for in, err := range boards {
+		if err != nil {
+			return usageError{fmt.Errorf("complete: %w", err)}
+		}
+		if err := c.ctx.Err(); err != nil {
+			return errors.New("complete interrupted")
+		}
+		b := in.Board
+		if err := b.Check(); err != nil {
+			return fmt.Errorf("%s%v: no solution extends %s", c.where(in.Line), err, b)
+		}
+		numbers, tallies, err := c.classNumbers(b)
+		if err != nil {
+			return err
+		}
+		if c.list {
+			if err := c.listBoard(w, b, numbers); err != nil {
+				return err
+			}
+			continue
+		}
+		count, err := interruptible(c.ctx, func() partial.Count { return partial.CountCompletions(b) })
+		if err != nil {
+			return err
+		}
+		rec := export.Completed{N: b.N(), Given: b.Given(), Count: count.Completions, Nodes: count.Nodes}
+		if c.classes {
+			rec.Classes = make([]export.ClassCount, 0, len(tallies))
+			for _, t := range tallies {
+				rec.Classes = append(rec.Classes, export.ClassCount{Class: numbers[t.Canonical], Symmetry: t.Symmetry, Count: t.Count})
+			}
+		}
+		if c.json {
+			err = export.WriteCompletedJSON(w, rec)
+		} else {
+			err = export.WriteCompletedText(w, rec)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if c.lister != nil {
+		return c.lister.Close()
+	}
+	return nil
+}
+
+// listBoard writes the completions of b, up to the limit.
+func (c *completer) listBoard(w io.Writer, b partial.Board, numbers map[nqueens.Placement]int64) error {
+	k := 0
+	var buf []byte
+	for p := range partial.Completions(b) {
+		if c.limit > 0 && k == c.limit {
+			break
+		}
+		if c.ctx.Err() != nil {
+			return errors.New("complete interrupted")
+		}
+		k++
+		if c.lister == nil {
+			buf = append(append(buf[:0], p.String()...), '\n')
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			continue
+		}
+		l := nqueens.Layout{Placement: p, Symmetry: canonical.SymmetryOf(p)}
+		if numbers != nil {
+			l.Class = numbers[canonical.Fold(p)]
+		}
+		if err := c.lister.Write(l); err != nil {
+			return err
+		}
+	}
+	c.a.logf("listed %s of %s", plural(k, "completion"), b)
+	return nil
+}
+
+// interruptible returns f's result, or an error as soon as ctx is
+// cancelled: the search of an empty board of 32 runs for years, and
+// Ctrl-C must stop it. (The abandoned search ends with the process.)
+func interruptible[T any](ctx context.Context, f func() T) (T, error) {
+	done := make(chan T, 1)
+	go func() { done <- f() }()
+	select {
+	case v := <-done:
+		return v, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, errors.New("complete interrupted")
+	}
+}
+
+// classNumbers returns, with --classes, the classes of b's completions and
+// the catalog's number of each, by canonical placement.
+func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, []partial.Tally, error) {
+	if !c.classes {
+		return nil, nil, nil
+	}
+	if c.db == nil {
+		db, err := store.Open(c.ctx, c.a.cfg.DB, store.Options{ReadOnly: true})
+		if err != nil {
+			return nil, nil, fmt.Errorf("complete --classes: %w", err)
+		}
+		c.db = db
+	}
+	if _, err := completeBuild(c.ctx, c.db, b.N()); err != nil {
+		return nil, nil, fmt.Errorf("complete --classes: %w", err)
+	}
+	tallies, err := interruptible(c.ctx, func() []partial.Tally { return partial.ClassesOf(b) })
+	if err != nil {
+		return nil, nil, err
+	}
+	numbers := make(map[nqueens.Placement]int64, len(tallies))
+	i := 0
+	for l, err := range c.db.Classes(c.ctx, b.N()) {
+		if err != nil {
+			return nil, nil, err
+		}
+		if i == len(tallies) {
+			break
+		}
+		if l.Placement == tallies[i].Canonical {
+			numbers[l.Placement] = l.Class
+			i++
+		}
+	}
+	if i != len(tallies) {
+		return nil, nil, fmt.Errorf("complete --classes: the catalog %s lacks the class of %v: run nqueens verify %d", c.db.Path(), tallies[i].Canonical, b.N())
+	}
+	return numbers, tallies, nil
+}
+
+func (a *app) puzzleCmd() *cobra.Command {
+	var (
+		count, given int
+		minimal      bool
+		seed         uint64
+		format, out  string
+	)
+	cmd := &cobra.Command{
+		Use:   "puzzle N [--count M] [--seed S] [--given K | --minimal] [--format text|json|ndjson|csv]",
+		Short: "Make partial boards of n with exactly one completion",
+		Long: `Puzzle makes puzzles: partial boards of n with exactly one completion, for any
+n from 4 to 32 (and 1). Each starts from a solution drawn at random, then its
+queens are removed in a random order, each only if the board keeps exactly
+one completion: with --minimal (the default) through every queen, which
+leaves a puzzle from which no queen can be removed; with --given K down to K
+queens (another order, then another solution, is tried when one gets stuck
+above K). Each puzzle's uniqueness is checked by a second, independent count
+before it is printed.
+
+The solutions are drawn uniformly from all solutions of n: from the catalog
+when it holds n, else, up to n = 16, from the class search (the same list,
+so the same puzzles). Above 16 without the catalog they come from a
+randomized search (random column order, restarts), which finds any solution
+but not uniformly; stderr says so.
+
+--seed S gives the same puzzles on every machine and any --workers (puzzle i
+uses its own generator, PCG(S, i)); without it a random seed is used and
+printed on stderr. For n above 16 the puzzles also depend on whether the
+catalog holds n.
+
+The difficulty is the number of nodes the search of complete visits on the
+puzzle: queens placed in the empty rows, top row first, columns left to
+right, to find the solution and prove it is the only one.
+
+Formats: text (each puzzle drawn with _ and Q, and its solution), json (an
+array of objects), ndjson (an object a line), csv. The object's keys: n,
+given ([[row, column], ...], 0-based), solution (the columns), class (when
+known), symmetry, givens, difficulty.`,
+		Example: "  nqueens puzzle 8 --seed 1\n  nqueens puzzle 12 --count 1000 --seed 7 --format ndjson -o puzzles.ndjson\n  nqueens puzzle 20 --given 12 --format json",
+		Args:    exactArgs(1, "one n"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := oneN("puzzle", args[0])
+			if err != nil {
+				return err
+			}
+			if format, err = export.PuzzleFormat(format); err != nil {
+				return usageError{fmt.Errorf("puzzle: %w", err)}
+			}
+			if count < 1 {
+				return usageError{fmt.Errorf("puzzle: --count must be 1 or more, got %d", count)}
+			}
+			if cmd.Flags().Changed("given") && minimal {
+				return usageError{errors.New("puzzle: --given K and --minimal exclude each other: choose one")}
+			}
+			if cmd.Flags().Changed("given") && (given < 1 || given > n) {
+				return usageError{fmt.Errorf("puzzle: --given must be between 1 and %d for n=%d, got %d", n, n, given)}
+			}
+			if n == 2 || n == 3 {
+				return fmt.Errorf("puzzle: n=%d has no solution, so no puzzle (every n >= 4 has one)", n)
+			}
+			if !cmd.Flags().Changed("seed") {
+				var b [8]byte
+				rand.Read(b[:])
+				seed = binary.LittleEndian.Uint64(b[:])
+				a.logf("puzzle: seed %d", seed)
+			}
+			if out != "" {
+				if err := a.checkOutput(out); err != nil {
+					return err
+				}
+			}
+			return a.puzzle(cmd.Context(), n, count, seed, partial.Options{Givens: given}, format, out)
+		},
+	}
+	cmd.Flags().IntVar(&count, "count", 1, "how many puzzles")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
+	cmd.Flags().IntVar(&given, "given", 0, "exactly K given queens")
+	cmd.Flags().BoolVar(&minimal, "minimal", false, "minimal puzzles: no given queen can be removed (the default)")
+	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.PuzzleFormats, ", "))
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
+	return cmd
+}
+
+func (a *app) puzzle(ctx context.Context, n, count int, seed uint64, opts partial.Options, format, out string) error {
+	sampler, closeDB, err := a.sampler(ctx, n)
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	opts.Sampler = sampler
+	if sampler == nil {
+		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog)", n, partial.MaxSearchSampleN)
+	}
+	write := func(w io.Writer) error {
+		pw, _ := export.NewPuzzles(format, w)
+		for r, err := range partial.Puzzles(ctx, n, count, seed, opts, a.cfg.Workers) {
+			if ctx.Err() != nil {
+				return errors.New("puzzle interrupted")
+			}
+			if err != nil {
+				return err
+			}
+			err := pw.Write(export.Puzzle{N: n, Given: r.Board.Given(), Solution: r.Solution, Class: r.Class, Symmetry: r.Symmetry, Difficulty: r.Difficulty})
+			if err != nil {
+				return err
+			}
+		}
+		return pw.Close()
+	}
+	if out == "" {
+		return write(a.stdout)
+	}
+	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", plural(count, "puzzle"), n)
+}
+
+// sampler returns the uniform sampler of n's solutions: from the catalog
+// when it holds n complete, else from the class search up to
+// partial.MaxSearchSampleN, else nil. A missing catalog is no error.
+func (a *app) sampler(ctx context.Context, n int) (*partial.Sampler, func(), error) {
+	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+	if errors.Is(err, store.ErrNoCatalog) {
+		return partial.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("puzzle: %w", err)
+	}
+	b, err := db.Build(ctx, n)
+	if err != nil || !b.Complete || !b.Shard.IsWhole() {
+		db.Close()
+		if err != nil && !errors.Is(err, store.ErrNotBuilt) {
+			return nil, nil, fmt.Errorf("puzzle: %w", err)
+		}
+		return partial.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
+	}
+	s := &partial.Sampler{N: n, Total: b.Total, Classes: func() iter.Seq2[nqueens.Layout, error] { return db.Classes(ctx, n) }}
+	return s, func() { db.Close() }, nil
+}

@@ -1,0 +1,77 @@
+package export_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	. "github.com/nqueens/nqueens/export"
+)
+
+// puzzles are two puzzles of n = 8: one with its class known, one without.
+var puzzles = []Puzzle{
+	{N: 8, Given: [][2]int{{3, 7}, {5, 6}, {6, 2}}, Solution: nqueens.MustNew(3, 0, 4, 7, 1, 6, 2, 5), Class: 5, Symmetry: nqueens.SymNone, Difficulty: 23},
+	{N: 6, Given: [][2]int{{0, 1}, {1, 3}}, Solution: nqueens.MustNew(1, 3, 5, 0, 2, 4), Symmetry: nqueens.SymRot180, Difficulty: 7},
+}
+
+func TestPuzzleGolden(t *testing.T) {
+	for _, format := range PuzzleFormats {
+		for _, k := range []int{0, 2} {
+			var buf bytes.Buffer
+			w, err := NewPuzzles(strings.ToUpper(format), &buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range puzzles[:k] {
+				if err := w.Write(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			name := "puzzle-" + format
+			if k == 0 {
+				name += "-empty"
+			}
+			golden(t, name, buf.Bytes())
+			switch format {
+			case "json":
+				var got []map[string]any
+				if err := json.Unmarshal(buf.Bytes(), &got); err != nil || len(got) != k {
+					t.Fatalf("json: %v, %d objects", err, len(got))
+				}
+				if k > 0 && (got[0]["class"] != 5.0 || got[1]["class"] != nil || got[0]["givens"] != 3.0) {
+					t.Errorf("json objects: %v", got)
+				}
+			case "csv":
+				rows, err := csv.NewReader(&buf).ReadAll()
+				if err != nil || len(rows) != k+1 || strings.Join(rows[0], ",") != PuzzleCSVHeader {
+					t.Errorf("csv: %v %v", rows, err)
+				}
+			}
+		}
+	}
+	if _, err := NewPuzzles("xml", nil); err == nil || err.Error() != `unknown format "xml": must be one of text, json, ndjson, csv` {
+		t.Errorf("NewPuzzles(xml): %v", err)
+	}
+}
+
+func TestCompletedGolden(t *testing.T) {
+	c := Completed{N: 8, Given: [][2]int{{0, 1}, {7, 3}}, Count: 3, Nodes: 76}
+	var buf bytes.Buffer
+	WriteCompletedText(&buf, c)
+	WriteCompletedJSON(&buf, c)
+	c.Classes = []ClassCount{{Class: 4, Symmetry: nqueens.SymNone, Count: 1}, {Class: 9, Symmetry: nqueens.SymNone, Count: 2}}
+	WriteCompletedText(&buf, c)
+	WriteCompletedJSON(&buf, c)
+	golden(t, "completed", buf.Bytes())
+	for line := range strings.Lines(buf.String()) {
+		if strings.HasPrefix(line, "{") && !json.Valid([]byte(line)) {
+			t.Errorf("invalid JSON: %s", line)
+		}
+	}
+}

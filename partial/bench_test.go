@@ -1,0 +1,87 @@
+package partial
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+)
+
+// construction20 is the solution of n = 20 nqueens.Construct builds.
+func construction20() nqueens.Placement {
+	cols, _ := nqueens.Construct(20)
+	ints := make([]int, len(cols))
+	for i, c := range cols {
+		ints[i] = int(c)
+	}
+	return nqueens.MustNew(ints...)
+}
+
+// boards20 are boards of n = 20 with 8 given queens of one solution: in
+// every other row of the top, spread over the board, and in the bottom
+// rows (the worst for a top-down search: the givens prune only as masks).
+var boards20 = map[string][]int{
+	"top":    {0, 2, 4, 6, 8, 10, 12, 14},
+	"spread": {1, 3, 6, 8, 11, 13, 16, 18},
+	"bottom": {12, 13, 14, 15, 16, 17, 18, 19},
+}
+
+// BenchmarkCountCompletions20 counts the completions of boards of n = 20
+// with 8 givens (the target: under a second).
+func BenchmarkCountCompletions20(b *testing.B) {
+	p := construction20()
+	for name, rows := range boards20 {
+		board := FromPlacement(p, rows)
+		b.Run(name, func(b *testing.B) {
+			var c Count
+			for b.Loop() {
+				c = CountCompletions(board)
+			}
+			b.ReportMetric(float64(c.Completions), "completions")
+			b.ReportMetric(float64(c.Nodes), "nodes")
+		})
+	}
+}
+
+// BenchmarkPuzzles12 makes 1,000 minimal puzzles of n = 12 from uniform
+// solutions (the class search's list) on all cores, as
+// nqueens puzzle 12 --count 1000 --minimal does (the target: under 10 s on
+// 2 cores).
+func BenchmarkPuzzles12(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		opts := Options{Sampler: SearchSampler(ctx, 12, 0)}
+		k := 0
+		for _, err := range Puzzles(ctx, 12, 1000, 1, opts, 0) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			k++
+		}
+		if k != 1000 {
+			b.Fatalf("%d puzzles", k)
+		}
+	}
+}
+
+// BenchmarkPuzzle20 makes one minimal puzzle of n = 20 from a solution of
+// Random (the target: under 10 s).
+func BenchmarkPuzzle20(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for b.Loop() {
+		if _, err := Puzzle(rng, 20, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPuzzle32 makes one minimal puzzle of n = 32.
+func BenchmarkPuzzle32(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for b.Loop() {
+		if _, err := Puzzle(rng, 32, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package partial
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/nqueens/nqueens"
+)
+
+// MaxLine is the longest line, in bytes, that Parse and Boards read. A
+// board of 32 written in the roomiest form ("_ Q _ ..." with a space
+// between squares) takes 63 bytes a row; MaxLine leaves room for any
+// spacing a person would use.
+const MaxLine = 4096
+
+// allowed describes the two forms, for error messages.
+const allowed = "a board is columns (0..n-1, or _ or . for an empty row) or a grid of Q, _ and ."
+
+// rowError is an error about one row of a grid, so that Boards can name
+// the line it came from.
+type rowError struct {
+	row int
+	err error
+}
+
+func (e *rowError) Error() string { return fmt.Sprintf("row %d: %v", e.row, e.err) }
+func (e *rowError) Unwrap() error { return e.err }
+
+// Parse reads one board in either form of the package comment: columns
+// ("1 _ 5 _ _ _ _ 3", also with commas or in brackets), or a grid, rows
+// separated by newlines or / ("_ Q _ _ / _ _ _ Q / ..."). A single line
+// with no Q and no / is the columns form, so "_ _ _ _" is the empty board
+// of 4. Parse checks the shape: n in 1..nqueens.MaxN, every column on the
+// board, n squares in each of n rows, at most one queen a row; it does not
+// check that the queens do not attack each other (see Board.Check). Errors
+// are one line naming the row and what is allowed.
+func Parse(s string) (Board, error) {
+	if len(s) > MaxLine*nqueens.MaxN {
+		return Board{}, fmt.Errorf("board of %d bytes is too long", len(s))
+	}
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return Board{}, errors.New("empty board: " + allowed)
+	}
+	if !utf8.ValidString(t) {
+		return Board{}, errors.New("not UTF-8 text: " + allowed)
+	}
+	if strings.ContainsAny(t, "\n/") {
+		var rows []string
+		for line := range strings.Lines(t) {
+			for row := range strings.SplitSeq(line, "/") {
+				rows = append(rows, row)
+			}
+		}
+		return parseGrid(rows)
+	}
+	if strings.ContainsRune(t, 'Q') {
+		return parseGrid([]string{t})
+	}
+	return parseColumns(t)
+}
+
+// parseColumns reads the columns form from one line.
+func parseColumns(t string) (Board, error) {
+	if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
+		t = t[1 : len(t)-1]
+	}
+	fields := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\r' })
+	if len(fields) == 0 {
+		return Board{}, errors.New("no rows: " + allowed)
+	}
+	if err := nqueens.CheckN(len(fields)); err != nil {
+		return Board{}, fmt.Errorf("%d rows: %w", len(fields), err)
+	}
+	n := len(fields)
+	b := Board{n: uint8(n)}
+	for r, f := range fields {
+		if f == "_" || f == "." {
+			continue
+		}
+		c, err := strconv.Atoi(f)
+		if err != nil || f[0] == '+' || f[0] == '-' {
+			return Board{}, &rowError{r, fmt.Errorf("%s is not a column: want 0..%d, or _ or . for an empty row", nqueens.Quote(f), n-1)}
+		}
+		if c >= n {
+			return Board{}, &rowError{r, fmt.Errorf("column %d is off the board of %d: want 0..%d", c, n, n-1)}
+		}
+		b.cols[r] = uint8(c + 1)
+	}
+	return b, nil
+}
+
+// parseGrid reads the grid form, one row a string.
+func parseGrid(rows []string) (Board, error) {
+	if err := nqueens.CheckN(len(rows)); err != nil {
+		return Board{}, fmt.Errorf("grid of %d rows: %w", len(rows), err)
+	}
+	n := len(rows)
+	b := Board{n: uint8(n)}
+	for r, row := range rows {
+		squares, c := 0, -1
+		for _, ch := range row {
+			switch ch {
+			case ' ', '\t', '\r', '\n':
+				continue
+			case 'Q':
+				if c >= 0 {
+					return Board{}, &rowError{r, errors.New("two queens in one row: a row holds at most one")}
+				}
+				c = squares
+			case '_', '.':
+			default:
+				return Board{}, &rowError{r, fmt.Errorf("%s is not a square: want Q, _ or .", nqueens.Quote(string(ch)))}
+			}
+			squares++
+		}
+		if squares != n {
+			return Board{}, &rowError{r, fmt.Errorf("%d squares in a grid of %d rows: a board of n has n rows of n squares", squares, n)}
+		}
+		if c >= 0 {
+			b.cols[r] = uint8(c + 1)
+		}
+	}
+	return b, nil
+}
+
+// ParseError is an error of Boards: the input line it is about (from 1)
+// and what is wrong.
+type ParseError struct {
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Input is one board Boards read and the line of the input it starts on,
+// from 1.
+type Input struct {
+	Board Board
+	Line  int
+}
+
+// Boards returns an iterator over the boards of r, in input order. A line
+// holding a digit or a / is one board in itself (columns, or a grid with /
+// between rows); consecutive lines of only Q, _, . and spaces are the rows
+// of one grid, ended by a blank line, a board line or the end of the input
+// (a single such line with no Q is the columns form: "_ _ _ _" is the empty
+// board of 4). A board that does not parse is yielded as a *ParseError
+// naming the line at fault and what is allowed, and the iteration goes on;
+// a line longer than MaxLine or a read error is yielded as a *ParseError
+// and ends it. The iterator is single-use: it consumes r.
+func Boards(r io.Reader) iter.Seq2[Input, error] {
+	return func(yield func(Input, error) bool) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 0, 4096), MaxLine)
+		var block []string // the rows of a grid being read
+		start := 0         // the line of block[0]
+		flush := func() bool {
+			if len(block) == 0 {
+				return true
+			}
+			var b Board
+			var err error
+			if len(block) == 1 {
+				b, err = Parse(block[0])
+			} else {
+				b, err = parseGrid(block)
+			}
+			rows := block
+			block = block[:0]
+			if err != nil {
+				line := start
+				var re *rowError
+				if errors.As(err, &re) && len(rows) > 1 {
+					line += re.row
+					err = re.err
+				}
+				return yield(Input{}, &ParseError{Line: line, Err: err})
+			}
+			return yield(Input{Board: b, Line: start}, nil)
+		}
+		line := 0
+		for sc.Scan() {
+			line++
+			text := strings.TrimSpace(sc.Text())
+			switch {
+			case text == "":
+				if !flush() {
+					return
+				}
+			case strings.ContainsAny(text, "0123456789/") || !gridRow(text):
+				if !flush() {
+					return
+				}
+				b, err := Parse(text)
+				if err != nil {
+					if !yield(Input{}, &ParseError{Line: line, Err: err}) {
+						return
+					}
+					continue
+				}
+				if !yield(Input{Board: b, Line: line}, nil) {
+					return
+				}
+			default:
+				if len(block) == 0 {
+					start = line
+				}
+				block = append(block, text)
+			}
+		}
+		if !flush() {
+			return
+		}
+		if err := sc.Err(); err != nil {
+			if errors.Is(err, bufio.ErrTooLong) {
+				err = fmt.Errorf("longer than %d bytes: %s", MaxLine, allowed)
+			}
+			yield(Input{}, &ParseError{Line: line + 1, Err: err})
+		}
+	}
+}
+
+// gridRow reports whether a line may be a row of a grid: only Q, _, . and
+// spaces.
+func gridRow(s string) bool {
+	return strings.Trim(s, "Q_. \t") == ""
+}

@@ -1,0 +1,142 @@
+package partial
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string // Board.String, or the error's text
+		err  bool
+	}{
+		{in: "1 _ 5 _ _ _ _ 3", want: "1 _ 5 _ _ _ _ 3"},
+		{in: "1,.,5,.,.,.,.,3", want: "1 _ 5 _ _ _ _ 3"},
+		{in: "[1, _, 5, _, _, _, _, 3]", want: "1 _ 5 _ _ _ _ 3"},
+		{in: "  _ _ _ _ \n", want: "_ _ _ _"},
+		{in: "0", want: "0"},
+		{in: "_", want: "_"},
+		{in: "Q", want: "0"},
+		{in: "_ Q _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _", want: "1 3 _ _"},
+		{in: ".Q../...Q/..../....", want: "1 3 _ _"},
+		{in: "_ Q _ _ / _ _ _ Q / _ _ _ _ / _ _ _ _", want: "1 3 _ _"},
+		{in: "_Q _ _\r\n___Q\r\n....\r\n_ . . _\r\n", want: "1 3 _ _"},
+		{in: "", err: true, want: "empty board"},
+		{in: "1 _ 9 _ _ _ _ 3", err: true, want: "row 2: column 9 is off the board of 8: want 0..7"},
+		{in: "1 _ x _", err: true, want: `row 2: "x" is not a column: want 0..3, or _ or . for an empty row`},
+		{in: "1 _ -1 _", err: true, want: `row 2: "-1" is not a column`},
+		{in: "1 _ +1 _", err: true, want: `row 2: "+1" is not a column`},
+		{in: strings.Repeat("_ ", 33), err: true, want: "33 rows: n must be between 1 and 32, got 33"},
+		{in: "_ Q _ _ / _ _ Q Q / _ _ _ _ / _ _ _ _", err: true, want: "row 1: two queens in one row: a row holds at most one"},
+		{in: "_ Q _ _ / _ _ Q / _ _ _ _ / _ _ _ _", err: true, want: "row 1: 3 squares in a grid of 4 rows: a board of n has n rows of n squares"},
+		{in: "_ Q _ / _ _ _", err: true, want: "row 0: 3 squares in a grid of 2 rows"},
+		{in: "_ Q _ x / _ _ _ _ / _ _ _ _ / _ _ _ _", err: true, want: `row 0: "x" is not a square: want Q, _ or .`},
+		{in: "_ Q _ _", err: true, want: "row 0: 4 squares in a grid of 1 rows"},
+		{in: "\xff\xfe", err: true, want: "not UTF-8"},
+	} {
+		b, err := Parse(tc.in)
+		switch {
+		case tc.err && err == nil:
+			t.Errorf("Parse(%q) = %q, want an error", tc.in, b)
+		case tc.err && !strings.Contains(err.Error(), tc.want):
+			t.Errorf("Parse(%q): %v, want %q", tc.in, err, tc.want)
+		case !tc.err && err != nil:
+			t.Errorf("Parse(%q): %v", tc.in, err)
+		case !tc.err && b.String() != tc.want:
+			t.Errorf("Parse(%q) = %q, want %q", tc.in, b, tc.want)
+		}
+	}
+}
+
+func TestBoardForms(t *testing.T) {
+	b, err := Parse("1 _ 5 _ _ _ _ 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{b.String(), b.Grid(), strings.ReplaceAll(strings.TrimSpace(b.Grid()), "\n", " / ")} {
+		c, err := Parse(s)
+		if err != nil || c != b {
+			t.Errorf("Parse(%q) = %q, %v; want %q", s, c, err, b)
+		}
+	}
+	if got := b.Given(); len(got) != 3 || got[1] != [2]int{2, 5} {
+		t.Errorf("Given = %v", got)
+	}
+	var ae *AttackError
+	if err := b.With(1, 4).Check(); !errors.As(err, &ae) || err.Error() != "the queens at row 1 column 4 and row 2 column 5 attack each other" {
+		t.Errorf("Check: %v", err)
+	}
+	if err := b.Check(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestBoards(t *testing.T) {
+	in := "1 _ 5 _ _ _ _ 3\n\n_ Q _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _\n_ _ _ _\n.Q../..../..../....\n_ Q _ _\n_ Q Q _\n_ _ _ _\n_ _ _ _\n\n1 x\n0 _ _ _"
+	type got struct {
+		line int
+		s    string
+	}
+	var all []got
+	for in, err := range Boards(strings.NewReader(in)) {
+		if err != nil {
+			all = append(all, got{0, err.Error()})
+			continue
+		}
+		all = append(all, got{in.Line, in.Board.String()})
+	}
+	want := []got{
+		{1, "1 _ 5 _ _ _ _ 3"},
+		{0, "line 3: 4 squares in a grid of 5 rows: a board of n has n rows of n squares"},
+		{8, "1 _ _ _"},
+		{0, "line 10: two queens in one row: a row holds at most one"},
+		{0, `line 14: row 1: "x" is not a column: want 0..1, or _ or . for an empty row`},
+		{15, "0 _ _ _"},
+	}
+	if len(all) != len(want) {
+		t.Fatalf("got %v, want %v", all, want)
+	}
+	for i := range want {
+		if all[i] != want[i] {
+			t.Errorf("board %d: got %v, want %v", i, all[i], want[i])
+		}
+	}
+	var pe *ParseError
+	for _, err := range Boards(strings.NewReader(strings.Repeat("_", MaxLine+1))) {
+		if !errors.As(err, &pe) || pe.Line != 1 {
+			t.Errorf("long line: %v", err)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"1 _ 5 _ _ _ _ 3", "_ Q _ _ / _ _ _ Q / _ _ _ _ / _ _ _ _", ".Q..\n...Q\n....\n....", "[0]", "Q", "_ _ _", "1,2,.,x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := Parse(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("Parse(%q): error of several lines: %v", s, err)
+			}
+			return
+		}
+		if b.N() < 1 || b.N() > 32 {
+			t.Fatalf("Parse(%q): n=%d", s, b.N())
+		}
+		for _, form := range []string{b.String(), b.Grid()} {
+			c, err := Parse(form)
+			if err != nil || c != b {
+				t.Fatalf("Parse(%q) = %q; its form %q reads back as %q, %v", s, b, form, c, err)
+			}
+		}
+		if b.Check() == nil && b.N() <= 10 {
+			k := CountCompletions(b).Completions
+			if r := recount(b, 1<<62); r != k {
+				t.Fatalf("%q: count %d, recount %d", b, k, r)
+			}
+		}
+	})
+}

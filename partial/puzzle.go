@@ -1,0 +1,395 @@
+package partial
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
+)
+
+// Result is a puzzle: a partial board with exactly one completion, that
+// completion, and how hard it is.
+type Result struct {
+	// Board is the puzzle: the given queens.
+	Board Board
+	// Solution is the board's one completion.
+	Solution nqueens.Placement
+	// Class is the number of the solution's class among the classes of n
+	// (1-based, in lexicographic order of their canonical placements, as
+	// the catalog numbers them), or 0 when the solution came from Random
+	// and its number is not known.
+	Class int64
+	// Symmetry is the symmetry of the solution's class.
+	Symmetry nqueens.Symmetry
+	// Difficulty is the number of nodes the search of CountCompletions
+	// visits on Board: the queens it places in the empty rows, top row
+	// first and each row's columns left to right, to find the solution and
+	// prove that there is no other. It counts dead ends, so it grows with
+	// the guessing a solver without deduction needs; 0 would be a full
+	// board, and a puzzle whose every empty row has one free square costs
+	// one node a row.
+	Difficulty uint64
+}
+
+// Options choose what Puzzle makes.
+type Options struct {
+	// Givens is the number of given queens the puzzle must have, 1..n; 0
+	// asks for a minimal puzzle, one from which no given queen can be
+	// removed without losing uniqueness (of any size).
+	Givens int
+	// Solution, unless its Placement is the zero Placement, is the first
+	// solution the puzzle is made from (a solution of n with its Class and
+	// Symmetry); Puzzles sets it from Sampler.
+	Solution nqueens.Layout
+	// Sampler draws the solutions puzzles are made from; nil draws them with
+	// Random.
+	Sampler *Sampler
+}
+
+// ErrGivens is returned by Puzzle when it finds no puzzle with exactly
+// Options.Givens queens: the minimal puzzles of the solutions it tried all
+// have more.
+var ErrGivens = errors.New("no puzzle with that few given queens found")
+
+// orders and solutions bound the work of Puzzle for Options.Givens: it
+// tries that many removal orders of each of that many solutions.
+const (
+	orders    = 20
+	solutions = 10
+)
+
+// Puzzle returns a puzzle of n drawn with rng: a solution (Options.Solution,
+// else one drawn by Options.Sampler, uniform, else by Random), from which it
+// removes queens in an order drawn with rng, each only if the board keeps
+// exactly one completion. With Options.Givens = 0 it goes through every
+// queen, which leaves a minimal puzzle: a queen that could not be removed
+// from a board cannot be removed from any board with fewer givens either.
+// With Options.Givens = K it stops at K givens; when a removal order gets
+// stuck above K it tries another (up to 20 orders a solution, then another
+// solution, up to 10) and then returns an error wrapping ErrGivens. Before
+// it returns a puzzle it checks its uniqueness by an independent count (a
+// second search, on the transposed board). The same rng state gives the
+// same puzzle on every machine. It returns an error for n outside 1..32, n
+// = 2 or 3 (no solution), or Givens outside 0..n.
+func Puzzle(rng *rand.Rand, n int, opts Options) (Result, error) {
+	if err := nqueens.CheckN(n); err != nil {
+		return Result{}, fmt.Errorf("puzzle: %w", err)
+	}
+	if opts.Givens < 0 || opts.Givens > n {
+		return Result{}, fmt.Errorf("puzzle: givens must be between 1 and %d for n=%d (0 for a minimal puzzle), got %d", n, n, opts.Givens)
+	}
+	sol := opts.Solution
+	fewest := n + 1
+	for range solutions {
+		if sol.Placement.N() == 0 {
+			var err error
+			if sol, err = draw(rng, n, opts.Sampler); err != nil {
+				return Result{}, fmt.Errorf("puzzle: %w", err)
+			}
+		}
+		if sol.Placement.N() != n || sol.Placement.Valid() != nil {
+			return Result{}, fmt.Errorf("puzzle: %v is not a solution of n=%d", sol.Placement, n)
+		}
+		tries := 1
+		if opts.Givens > 0 {
+			tries = orders
+		}
+		for range tries {
+			b := reduce(rng, FromPlacement(sol.Placement, nil), opts.Givens)
+			if opts.Givens > 0 && b.Givens() != opts.Givens {
+				fewest = min(fewest, b.Givens())
+				continue
+			}
+			if k := recount(b, 2); k != 1 || !b.Extends(sol.Placement) {
+				return Result{}, fmt.Errorf("puzzle: a second count finds %d completions of %q, made to have 1 (a bug)", k, b)
+			}
+			return Result{
+				Board:      b,
+				Solution:   sol.Placement,
+				Class:      sol.Class,
+				Symmetry:   sol.Symmetry,
+				Difficulty: CountCompletions(b).Nodes,
+			}, nil
+		}
+		sol = nqueens.Layout{}
+	}
+	return Result{}, fmt.Errorf("puzzle: n=%d with %d given queen(s): %w after %d orders of each of %d solutions (the fewest reached was %d)", n, opts.Givens, ErrGivens, orders, solutions, fewest)
+}
+
+// reduce removes queens from b, whose one completion is a solution, in an
+// order drawn with rng, keeping the board's completion unique, until it
+// has target queens (0: until no queen can go).
+func reduce(rng *rand.Rand, b Board, target int) Board {
+	n := b.N()
+	order := perm(rng, n)
+	left := n
+	for _, r := range order {
+		if left == target {
+			break
+		}
+		c := b.Without(r)
+		if countUpTo(c, 2).Completions == 1 {
+			b = c
+			left--
+		}
+	}
+	return b
+}
+
+// draw returns a solution of n: from s if there is one, else from Random.
+func draw(rng *rand.Rand, n int, s *Sampler) (nqueens.Layout, error) {
+	if s != nil {
+		return s.Draw(rng)
+	}
+	p, err := Random(rng, n)
+	if err != nil {
+		return nqueens.Layout{}, err
+	}
+	return nqueens.Layout{Placement: p, Symmetry: canonical.SymmetryOf(p)}, nil
+}
+
+// Puzzles returns an iterator over count puzzles of n made as Puzzle makes
+// them, puzzle i with its own generator, rand.NewPCG(seed, i), so that
+// the same seed gives the same puzzles in the same order whatever the
+// number of workers. With opts.Sampler it first draws every puzzle's first
+// solution in one pass over the sampler's classes. The puzzles are made on
+// workers goroutines (all cores when workers < 1) and yielded in order;
+// the first error is yielded and ends the iteration, as do breaking out of
+// the loop and cancelling ctx (which yields ctx's error). The iterator is
+// single-use.
+func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, workers int) iter.Seq2[Result, error] {
+	return func(yield func(Result, error) bool) {
+		if count <= 0 {
+			return
+		}
+		rngs := make([]*rand.Rand, count)
+		for i := range rngs {
+			rngs[i] = rand.New(rand.NewPCG(seed, uint64(i)))
+		}
+		var first []nqueens.Layout
+		if opts.Sampler != nil {
+			picks := make([]uint64, count)
+			for i, r := range rngs {
+				picks[i] = opts.Sampler.pick(r)
+			}
+			var err error
+			if first, err = opts.Sampler.At(picks); err != nil {
+				yield(Result{}, fmt.Errorf("puzzle: %w", err))
+				return
+			}
+		}
+		type made struct {
+			r   Result
+			err error
+		}
+		work := func(_ context.Context, i int) made {
+			o := opts
+			if first != nil {
+				o.Solution = first[i]
+			}
+			r, err := Puzzle(rngs[i], n, o)
+			rngs[i] = nil
+			return made{r, err}
+		}
+		for _, m := range enumerate.Ordered(ctx, count, workers, work) {
+			if !yield(m.r, m.err) || m.err != nil {
+				return
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			yield(Result{}, err)
+		}
+	}
+}
+
+// Random returns a solution of n found by a randomized search: a
+// backtracking search that tries the free columns of each row in an order
+// drawn with rng, restarted with a new order and twice the budget when it
+// has placed 64n queens without success. It is fast for every n up to 32
+// (a few thousand nodes) but not uniform: a solution is found with a
+// probability that depends on the shape of the search tree above it, and
+// no practical correction is known for large n, where the solutions
+// cannot be listed (uniform draws come from a Sampler). It returns an
+// error wrapping nqueens.ErrNoSolution for n = 2 and 3, and one for n
+// outside 1..32.
+func Random(rng *rand.Rand, n int) (nqueens.Placement, error) {
+	if err := nqueens.CheckN(n); err != nil {
+		return nqueens.Placement{}, err
+	}
+	if n == 2 || n == 3 {
+		return nqueens.Placement{}, fmt.Errorf("n=%d %w", n, nqueens.ErrNoSolution)
+	}
+	all := uint32(1)<<n - 1
+	var p [nqueens.MaxN]uint8
+	budget := 64 * n
+	for {
+		nodes := 0
+		var place func(r int, cols, ld, rd uint32) bool
+		place = func(r int, cols, ld, rd uint32) bool {
+			if r == n {
+				return true
+			}
+			avail := all &^ (cols | ld | rd)
+			var cand [nqueens.MaxN]uint8
+			k := 0
+			for ; avail != 0; avail &= avail - 1 {
+				cand[k] = uint8(bits.TrailingZeros32(avail))
+				k++
+			}
+			for k > 0 {
+				if nodes >= budget {
+					return false
+				}
+				nodes++
+				j := intN(rng, k)
+				c := cand[j]
+				k--
+				cand[j] = cand[k]
+				bit := uint32(1) << c
+				p[r] = c
+				if place(r+1, cols|bit, (ld|bit)<<1, (rd|bit)>>1) {
+					return true
+				}
+			}
+			return false
+		}
+		if place(0, 0, 0, 0) {
+			return nqueens.FromBytes(p[:n]), nil
+		}
+		budget *= 2
+	}
+}
+
+// Sampler draws solutions of n uniformly at random from the list of its
+// classes: every solution with the same probability. The solutions are
+// numbered 0..Total-1 class by class, in the order Classes lists them,
+// and within a class in lexicographic order (canonical.Orbit), so a draw
+// depends only on the random numbers and the list, which is the same from
+// the catalog (store.DB.Classes) and from the class search
+// (canonical.Classes): the same seed draws the same solutions from either.
+type Sampler struct {
+	// N is the board size.
+	N int
+	// Total is the number of solutions of n, the sum of the classes'
+	// orbits.
+	Total uint64
+	// Classes lists the classes of n in lexicographic order of their
+	// canonical placements, numbered from 1; each call lists them again.
+	Classes func() iter.Seq2[nqueens.Layout, error]
+}
+
+// MaxSearchSampleN is the largest n SearchSampler lists the classes of by
+// searching them (1.8 million classes of n = 16, about a second on 2
+// cores); above it draws are uniform only from a catalog that holds n.
+const MaxSearchSampleN = 16
+
+// SearchSampler returns a Sampler of n that lists the classes with
+// canonical.Classes on workers goroutines, or nil if n is above
+// MaxSearchSampleN or has no solution.
+func SearchSampler(ctx context.Context, n, workers int) *Sampler {
+	k, ok := nqueens.KnownCounts(n)
+	if !ok || n > MaxSearchSampleN || k.Total == 0 {
+		return nil
+	}
+	return &Sampler{N: n, Total: k.Total, Classes: func() iter.Seq2[nqueens.Layout, error] {
+		return func(yield func(nqueens.Layout, error) bool) {
+			for l := range canonical.Classes(ctx, n, workers) {
+				if !yield(l, nil) {
+					return
+				}
+			}
+			if err := ctx.Err(); err != nil {
+				yield(nqueens.Layout{}, err)
+			}
+		}
+	}}
+}
+
+// pick draws the number of a solution.
+func (s *Sampler) pick(rng *rand.Rand) uint64 { return uint64N(rng, s.Total) }
+
+// Draw returns a solution drawn uniformly at random with rng, with its
+// class and symmetry. It reads the list of classes up to the solution (At).
+func (s *Sampler) Draw(rng *rand.Rand) (nqueens.Layout, error) {
+	if s.Total == 0 {
+		return nqueens.Layout{}, fmt.Errorf("n=%d %w", s.N, nqueens.ErrNoSolution)
+	}
+	ls, err := s.At([]uint64{s.pick(rng)})
+	if err != nil {
+		return nqueens.Layout{}, err
+	}
+	return ls[0], nil
+}
+
+// At returns the solutions numbered picks (see Sampler), each with its
+// class and symmetry, in the order of picks, in one pass over the list of
+// classes. It returns an error if the list fails, is out of order, or holds
+// another number of solutions than Total.
+func (s *Sampler) At(picks []uint64) ([]nqueens.Layout, error) {
+	order := make([]int, len(picks))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		switch {
+		case picks[a] < picks[b]:
+			return -1
+		case picks[a] > picks[b]:
+			return 1
+		}
+		return 0
+	})
+	out := make([]nqueens.Layout, len(picks))
+	var seen uint64 // solutions before the current class
+	var prev nqueens.Placement
+	next := 0
+	for l, err := range s.Classes() {
+		if err != nil {
+			return nil, fmt.Errorf("list classes of n=%d: %w", s.N, err)
+		}
+		if l.Placement.N() != s.N || (prev.N() != 0 && prev.Compare(l.Placement) >= 0) {
+			return nil, fmt.Errorf("list classes of n=%d: class %d (%v) is out of order or of another n", s.N, l.Class, l.Placement)
+		}
+		prev = l.Placement
+		orbit := uint64(l.Symmetry.Orbit())
+		var members []nqueens.Placement
+		for next < len(order) && picks[order[next]] < seen+orbit {
+			if members == nil {
+				members = canonical.Orbit(l.Placement)
+				if uint64(len(members)) != orbit {
+					return nil, fmt.Errorf("list classes of n=%d: class %d has %d members, its symmetry %s says %d", s.N, l.Class, len(members), l.Symmetry, orbit)
+				}
+			}
+			m := l
+			m.Placement = members[picks[order[next]]-seen]
+			out[order[next]] = m
+			next++
+		}
+		seen += orbit
+	}
+	if seen != s.Total {
+		return nil, fmt.Errorf("list classes of n=%d: %d solutions, want %d", s.N, seen, s.Total)
+	}
+	return out, nil
+}
+
+// Minimal reports whether b is a minimal puzzle: it has exactly one
+// completion, and removing any one of its queens leaves more than one.
+func Minimal(b Board) bool {
+	if countUpTo(b, 2).Completions != 1 {
+		return false
+	}
+	for r := range b.N() {
+		if _, ok := b.Col(r); ok && countUpTo(b.Without(r), 2).Completions == 1 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,274 @@
+package partial
+
+import (
+	"iter"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+)
+
+// search is the bitmask search of the empty rows of a board. The given
+// queens are fixed before it starts: their columns and diagonals make one
+// mask per empty row (block), and the search steps from one empty row to
+// the next, shifting the diagonals of the queens it placed by the number
+// of rows between them, so given rows cost nothing.
+type search struct {
+	n     int
+	all   uint32
+	free  int                  // number of empty rows
+	rows  [nqueens.MaxN]uint8  // the empty rows, top first
+	shift [nqueens.MaxN]uint8  // shift[i]: rows[i] - rows[i-1] (i > 0)
+	block [nqueens.MaxN]uint32 // block[i]: the squares of rows[i] the givens attack
+	board [nqueens.MaxN]uint8  // the givens' columns; the search fills the rest
+	nodes uint64               // queens placed so far
+	ok    bool                 // the givens do not attack each other
+}
+
+// newSearch prepares the search of b's completions.
+func newSearch(b Board) *search {
+	s := &search{n: int(b.n), all: uint32(1)<<b.n - 1, ok: b.n > 0 && b.Check() == nil}
+	if !s.ok {
+		return s
+	}
+	prev := 0
+	for r := range s.n {
+		if b.cols[r] != 0 {
+			s.board[r] = b.cols[r] - 1
+			continue
+		}
+		var m uint32
+		for g := range s.n {
+			if b.cols[g] == 0 {
+				continue
+			}
+			c := int(b.cols[g]) - 1
+			d := r - g
+			m |= 1 << c
+			if c+d >= 0 && c+d < s.n {
+				m |= 1 << (c + d)
+			}
+			if c-d >= 0 && c-d < s.n {
+				m |= 1 << (c - d)
+			}
+		}
+		s.rows[s.free] = uint8(r)
+		s.shift[s.free] = uint8(r - prev)
+		s.block[s.free] = m
+		s.free++
+		prev = r
+	}
+	return s
+}
+
+// count returns the completions below empty row i, up to about limit
+// (it stops once it has found limit), given the columns and the diagonals,
+// projected on rows[i], of the queens placed above it.
+func (s *search) count(i int, cols, ld, rd uint32, limit uint64) uint64 {
+	avail := s.all &^ (cols | ld | rd | s.block[i])
+	if i == s.free-1 {
+		k := uint64(bits.OnesCount32(avail))
+		s.nodes += k
+		return k
+	}
+	d := s.shift[i+1]
+	var total uint64
+	for avail != 0 {
+		bit := avail & -avail
+		avail ^= bit
+		s.nodes++
+		total += s.count(i+1, cols|bit, (ld|bit)<<d, (rd|bit)>>d, limit-total)
+		if total >= limit {
+			break
+		}
+	}
+	return total
+}
+
+// run counts the completions, up to limit.
+func (s *search) run(limit uint64) uint64 {
+	switch {
+	case !s.ok || limit == 0:
+		return 0
+	case s.free == 0:
+		return 1
+	}
+	return s.count(0, 0, 0, 0, limit)
+}
+
+// walk calls yield with the board of every completion, in lexicographic
+// order, until yield returns false. The array is reused: yield must copy
+// what it keeps.
+func (s *search) walk(yield func(p *[nqueens.MaxN]uint8) bool) {
+	if !s.ok {
+		return
+	}
+	p := s.board
+	if s.free == 0 {
+		yield(&p)
+		return
+	}
+	var avail, cs, ls, rs [nqueens.MaxN]uint32
+	i, last := 0, s.free-1
+	avail[0] = s.all &^ s.block[0]
+	for {
+		a := avail[i]
+		if a == 0 {
+			if i == 0 {
+				return
+			}
+			i--
+			continue
+		}
+		bit := a & -a
+		avail[i] = a ^ bit
+		s.nodes++
+		p[s.rows[i]] = uint8(bits.TrailingZeros32(bit))
+		if i == last {
+			if !yield(&p) {
+				return
+			}
+			continue
+		}
+		d := s.shift[i+1]
+		c, l, r := cs[i]|bit, (ls[i]|bit)<<d, (rs[i]|bit)>>d
+		i++
+		cs[i], ls[i], rs[i] = c, l, r
+		avail[i] = s.all &^ (c | l | r | s.block[i])
+	}
+}
+
+// Completions returns an iterator over the solutions that extend b (that
+// hold every queen b gives), in lexicographic order of their column
+// sequences. A board whose queens attack each other (see Board.Check), or
+// the zero Board, has none. It allocates nothing per solution. The
+// iterator can be used more than once; each use searches again, and the
+// search stops as soon as yield returns false.
+func Completions(b Board) iter.Seq[nqueens.Placement] {
+	return func(yield func(nqueens.Placement) bool) {
+		n := b.N()
+		newSearch(b).walk(func(p *[nqueens.MaxN]uint8) bool {
+			return yield(nqueens.FromBytes(p[:n]))
+		})
+	}
+}
+
+// Count is what CountCompletions finds: the number of completions of a
+// board, and the size of the search that found them.
+type Count struct {
+	// Completions is the number of solutions that extend the board.
+	Completions uint64 `json:"count"`
+	// Nodes is the number of queens the search placed in the empty rows,
+	// dead ends included: the size of its tree less the root. The given
+	// queens are masks, not nodes.
+	Nodes uint64 `json:"nodes"`
+}
+
+// CountCompletions counts the solutions that extend b, on one goroutine,
+// without listing them, and the nodes of the search. A board whose queens
+// attack each other (see Board.Check), or the zero Board, counts 0 with 0
+// nodes.
+func CountCompletions(b Board) Count {
+	s := newSearch(b)
+	k := s.run(math.MaxUint64)
+	return Count{Completions: k, Nodes: s.nodes}
+}
+
+// countUpTo is CountCompletions stopping once it has found limit
+// completions; puzzles need to tell 0, 1 and more apart.
+func countUpTo(b Board, limit uint64) Count {
+	s := newSearch(b)
+	k := s.run(limit)
+	return Count{Completions: min(k, limit), Nodes: s.nodes}
+}
+
+// recount counts the completions of b up to limit by a second search that
+// shares no code with the first, to check its answers: it works on the
+// transposed board (columns as rows), with boolean arrays for the columns
+// and both diagonals, and checks each square against them.
+func recount(b Board, limit uint64) uint64 {
+	n := b.N()
+	if n == 0 || b.Check() != nil {
+		return 0
+	}
+	// In the transposed board row c holds the queen of column c: given[c]
+	// is its row in b, or -1.
+	var given [nqueens.MaxN]int
+	var used [nqueens.MaxN]bool // rows of b (columns of the transpose) taken
+	for c := range n {
+		given[c] = -1
+	}
+	for r := range n {
+		if c, ok := b.Col(r); ok {
+			given[c] = r
+			used[r] = true
+		}
+	}
+	var diag, anti [2 * nqueens.MaxN]bool
+	for c := range n {
+		if r := given[c]; r >= 0 {
+			diag[c+r] = true
+			anti[c-r+n] = true
+		}
+	}
+	var total uint64
+	var place func(c int) bool
+	place = func(c int) bool {
+		if c == n {
+			total++
+			return total < limit
+		}
+		if given[c] >= 0 {
+			return place(c + 1)
+		}
+		for r := range n {
+			if used[r] || diag[c+r] || anti[c-r+n] {
+				continue
+			}
+			used[r], diag[c+r], anti[c-r+n] = true, true, true
+			more := place(c + 1)
+			used[r], diag[c+r], anti[c-r+n] = false, false, false
+			if !more {
+				return false
+			}
+		}
+		return true
+	}
+	place(0)
+	return total
+}
+
+// Tally is one class of the completions of a board (ClassesOf): its
+// canonical placement and symmetry, and how many completions it holds.
+type Tally struct {
+	Canonical nqueens.Placement
+	Symmetry  nqueens.Symmetry
+	Count     uint64
+}
+
+// ClassesOf returns the classes the completions of b belong to, in
+// lexicographic order of their canonical placements (the order, and so
+// the numbering, of the catalog), each with how many completions it
+// holds. It searches every completion; a board with none, or whose queens
+// attack each other, has none.
+func ClassesOf(b Board) []Tally {
+	counts := map[nqueens.Placement]*Tally{}
+	for p := range Completions(b) {
+		c := canonical.Fold(p)
+		t := counts[c]
+		if t == nil {
+			sym, _ := canonical.Classify(c)
+			t = &Tally{Canonical: c, Symmetry: sym}
+			counts[c] = t
+		}
+		t.Count++
+	}
+	out := make([]Tally, 0, len(counts))
+	for _, t := range counts {
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b Tally) int { return a.Canonical.Compare(b.Canonical) })
+	return out
+}

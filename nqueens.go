@@ -260,3 +260,38 @@ func (p Placement) Grid() []string {
 	}
 	return rows
 }
+
+// CheckPermutation returns an error if two queens of p share a column,
+// naming the column and the rows: a solution has one queen in each.
+func (p Placement) CheckPermutation() error {
+	var seen [MaxN]uint8 // row+1 of the queen seen in each column
+	for r := range int(p.n) {
+		c := p.cols[r]
+		if seen[c] != 0 {
+			return fmt.Errorf("column %d is in rows %d and %d: a placement has one queen in each column", c, seen[c]-1, r)
+		}
+		seen[c] = uint8(r + 1)
+	}
+	return nil
+}
+
+// ParseGrid reads a board drawn as rows of text, top row first, 'Q' for
+// the queen of the row and '.' for each other square, the form LeetCode 51
+// uses and Grid writes: every row as long as there are rows, with one
+// queen. It does not check that the queens are non-attacking; see Valid.
+func ParseGrid(rows []string) (Placement, error) {
+	if err := CheckN(len(rows)); err != nil {
+		return Placement{}, fmt.Errorf("grid: %d rows: %w", len(rows), err)
+	}
+	cols := make([]int, len(rows))
+	for r, row := range rows {
+		if len(row) != len(rows) {
+			return Placement{}, fmt.Errorf("grid: row %d is %s, %d squares long: want %d", r, Quote(row), len(row), len(rows))
+		}
+		if strings.Count(row, "Q") != 1 || strings.Count(row, ".") != len(row)-1 {
+			return Placement{}, fmt.Errorf("grid: row %d is %s: want one Q and the rest '.'", r, Quote(row))
+		}
+		cols[r] = strings.IndexByte(row, 'Q')
+	}
+	return New(cols)
+}

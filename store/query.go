@@ -215,6 +215,12 @@ func (f *Finder) Find(ctx context.Context, c nqueens.Placement) (int64, error) {
 	}
 	lo, hi := int64(1), int64(f.b.Unique)
 	for lo <= hi {
+		if hi-lo < finderBlock {
+			// Few classes left: read them in one range query.
+			if err := f.block(ctx, lo, hi); err != nil {
+				return 0, err
+			}
+		}
 		mid := lo + (hi-lo)/2
 		p, err := f.class(ctx, mid)
 		if err != nil {
@@ -230,6 +236,31 @@ func (f *Finder) Find(ctx context.Context, c nqueens.Placement) (int64, error) {
 		}
 	}
 	return 0, fmt.Errorf("n=%d: %s: %w", f.b.N, c, ErrNoClass)
+}
+
+// finderBlock is the most classes a Finder reads in one range query.
+const finderBlock = 256
+
+// block reads the classes lo to hi into the memo, unless it holds them.
+func (f *Finder) block(ctx context.Context, lo, hi int64) error {
+	if _, ok := f.memo[lo]; ok {
+		if _, ok := f.memo[hi]; ok {
+			if _, ok := f.memo[lo+(hi-lo)/2]; ok {
+				return nil
+			}
+		}
+	}
+	if len(f.memo)+int(hi-lo+1) > maxMemo {
+		clear(f.memo)
+	}
+	for l, err := range f.db.Classes(ctx, f.b.N, Filter{From: lo, To: hi}) {
+		if err != nil {
+			return err
+		}
+		f.memo[l.Class] = l.Placement
+		f.probes++
+	}
+	return nil
 }
 
 // Probes returns how many classes the finder has read from the catalog.

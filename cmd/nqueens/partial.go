@@ -32,33 +32,7 @@ func (a *app) completeCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "complete BOARD|-",
 		Short: "Count (or list) the solutions that extend a partial board",
-		Long: `Complete counts the solutions that extend a partial board, whose given queens
-are placed first (as masks of the search), so a board with many givens is
-fast for any n from 1 to 32. It prints the board in columns form, the count,
-and the nodes of the search (the queens it placed in the empty rows).
-
-BOARD is either
-  columns: the 0-based column of each row's queen, or _ (or .) for an empty
-    row, separated by spaces or commas: "1 _ 5 _ _ _ _ 3";
-  a grid: rows separated by newlines or /, a square each, Q for a queen and
-    _ or . for an empty one, optionally separated by spaces:
-    "_ Q _ _ / _ _ _ Q / _ _ _ _ / _ _ _ _";
-  -: boards read from stdin, one a line, or grids of several lines
-    separated by blank lines.
-
---json prints one object a board, a line each: n, given ([[row, column],
-...], 0-based), count, nodes. --list lists the completions instead, in
-lexicographic order (--limit K: the first K), in --format text (a
-completion a line) or an export format; the count is not searched then.
---classes (with n in the catalog) names the class of each completion: a
-line per class, "classes" in --json, and the class numbers in the --list
-formats (which write class 0 without it).
-
-Exit status 1 when the given queens attack each other (the message names
-two), 2 for a board that does not parse; a board with no completion counts 0.`,
-		Example: "  nqueens complete \"1 _ 5 _ _ _ _ 3\"\n  nqueens complete \"_ Q _ _ / _ _ _ _ / _ _ _ _ / _ _ _ _\" --list\n" +
-			"  nqueens complete - --json < boards.txt\n  nqueens complete \"_ _ 0 _ _ _ _ _\" --list --format ndjson --classes",
-		Args: exactArgs(1, "one board, or - to read boards from stdin"),
+		Args:  exactArgs(1, "one board, or - to read boards from stdin"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !list && (cmd.Flags().Changed("limit") || cmd.Flags().Changed("format")) {
 				return usageError{errors.New("complete: --limit and --format go with --list")}
@@ -255,7 +229,8 @@ func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, 
 		}
 		c.db = db
 	}
-	if _, err := completeBuild(c.ctx, c.db, b.N()); err != nil {
+	built, err := completeBuild(c.ctx, c.db, b.N())
+	if err != nil {
 		return nil, nil, fmt.Errorf("complete --classes: %w", err)
 	}
 	tallies, err := interruptible(c.ctx, func() []partial.Tally { return partial.ClassesOf(b) })
@@ -263,21 +238,15 @@ func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, 
 		return nil, nil, err
 	}
 	numbers := make(map[nqueens.Placement]int64, len(tallies))
-	i := 0
-	for l, err := range c.db.Classes(c.ctx, b.N()) {
-		if err != nil {
+	finder := c.db.Finder(built)
+	for _, t := range tallies {
+		k, err := finder.Find(c.ctx, t.Canonical)
+		if errors.Is(err, store.ErrNoClass) {
+			return nil, nil, fmt.Errorf("complete --classes: the catalog %s lacks the class of %v: run nqueens verify %d", c.db.Path(), t.Canonical, b.N())
+		} else if err != nil {
 			return nil, nil, err
 		}
-		if i == len(tallies) {
-			break
-		}
-		if l.Placement == tallies[i].Canonical {
-			numbers[l.Placement] = l.Class
-			i++
-		}
-	}
-	if i != len(tallies) {
-		return nil, nil, fmt.Errorf("complete --classes: the catalog %s lacks the class of %v: run nqueens verify %d", c.db.Path(), tallies[i].Canonical, b.N())
+		numbers[t.Canonical] = k
 	}
 	return numbers, tallies, nil
 }
@@ -292,36 +261,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "puzzle N [--count M] [--seed S] [--given K | --minimal] [--format text|json|ndjson|csv]",
 		Short: "Make partial boards of n with exactly one completion",
-		Long: `Puzzle makes puzzles: partial boards of n with exactly one completion, for any
-n from 4 to 32 (and 1). Each starts from a solution drawn at random, then its
-queens are removed in a random order, each only if the board keeps exactly
-one completion: with --minimal (the default) through every queen, which
-leaves a puzzle from which no queen can be removed; with --given K down to K
-queens (another order, then another solution, is tried when one gets stuck
-above K). Each puzzle's uniqueness is checked by a second, independent count
-before it is printed.
-
-The solutions are drawn uniformly from all solutions of n: from the catalog
-when it holds n, else, up to n = 16, from the class search (the same list,
-so the same puzzles). Above 16 without the catalog they come from a
-randomized search (random column order, restarts), which finds any solution
-but not uniformly; stderr says so.
-
---seed S gives the same puzzles on every machine and any --workers (puzzle i
-uses its own generator, PCG(S, i)); without it a random seed is used and
-printed on stderr. For n above 16 the puzzles also depend on whether the
-catalog holds n.
-
-The difficulty is the number of nodes the search of complete visits on the
-puzzle: queens placed in the empty rows, top row first, columns left to
-right, to find the solution and prove it is the only one.
-
-Formats: text (each puzzle drawn with _ and Q, and its solution), json (an
-array of objects), ndjson (an object a line), csv. The object's keys: n,
-given ([[row, column], ...], 0-based), solution (the columns), class (when
-known), symmetry, givens, difficulty.`,
-		Example: "  nqueens puzzle 8 --seed 1\n  nqueens puzzle 12 --count 1000 --seed 7 --format ndjson -o puzzles.ndjson\n  nqueens puzzle 20 --given 12 --format json",
-		Args:    exactArgs(1, "one n"),
+		Args:  exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := oneN("puzzle", args[0])
 			if err != nil {
@@ -416,6 +356,6 @@ func (a *app) sampler(ctx context.Context, n int) (*partial.Sampler, func(), err
 		}
 		return partial.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
 	}
-	s := &partial.Sampler{N: n, Total: b.Total, Classes: func() iter.Seq2[nqueens.Layout, error] { return db.Classes(ctx, n) }}
+	s := &partial.Sampler{N: n, Total: b.Total, Classes: func() iter.Seq2[nqueens.Layout, error] { return db.Classes(ctx, n, store.Filter{}) }}
 	return s, func() { db.Close() }, nil
 }

@@ -1,0 +1,267 @@
+package store_test
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/pressly/goose/v3"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/migrations"
+	"github.com/nqueens/nqueens/store"
+	"github.com/nqueens/nqueens/verify"
+)
+
+// matching returns the classes of all that f selects, by its definition.
+func matching(all []nqueens.Layout, f store.Filter) []nqueens.Layout {
+	var out []nqueens.Layout
+	skipped := int64(0)
+	for _, l := range all {
+		if (f.From > 0 && l.Class < f.From) || (f.To > 0 && l.Class > f.To) {
+			continue
+		}
+		if len(f.Symmetry) > 0 && !slices.Contains(f.Symmetry, l.Symmetry) {
+			continue
+		}
+		if skipped < f.Offset {
+			skipped++
+			continue
+		}
+		if f.Limit > 0 && int64(len(out)) == f.Limit {
+			break
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestFilterSelectsTheSlice checks, for n = 12 (1,787 classes: 1,765 of
+// orbit 8, 18 of orbit 4, 4 of orbit 2), that Classes, Count and Layouts
+// with a filter give exactly the matching slice of the unfiltered list,
+// with the same class numbers.
+func TestFilterSelectsTheSlice(t *testing.T) {
+	const n = 12
+	db := open(t, filepath.Join(t.TempDir(), "c.db"))
+	b, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := classes(t, db, n)
+	none, r180, r90 := nqueens.SymNone, nqueens.SymRot180, nqueens.SymRot90
+	for _, f := range []store.Filter{
+		{},
+		{From: 1, To: 1},
+		{From: 1000, To: 1099},
+		{From: 1787},
+		{To: 5},
+		{Symmetry: []nqueens.Symmetry{r90}},
+		{Symmetry: []nqueens.Symmetry{r180}},
+		{Symmetry: []nqueens.Symmetry{r180, r90}},
+		{Symmetry: []nqueens.Symmetry{none}},
+		{Symmetry: []nqueens.Symmetry{nqueens.SymFull}},
+		{Symmetry: []nqueens.Symmetry{r180}, From: 500, To: 1500},
+		{Offset: 100, Limit: 100},
+		{Offset: 1780, Limit: 100},
+		{Offset: 5000, Limit: 100},
+		{Symmetry: []nqueens.Symmetry{r180}, Offset: 5, Limit: 10},
+		{Symmetry: []nqueens.Symmetry{none}, From: 10, To: 20, Offset: 3},
+	} {
+		want := matching(all, f)
+		got := slices.Collect(func(yield func(nqueens.Layout) bool) {
+			for l, err := range db.Classes(ctx, n, f) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !yield(l) {
+					return
+				}
+			}
+		})
+		if !slices.Equal(got, want) {
+			t.Errorf("%+v: %d classes, want %d", f, len(got), len(want))
+		}
+		if k, err := db.Count(ctx, b, f); err != nil || k != uint64(len(want)) {
+			t.Errorf("%+v: Count = %d, %v; want %d", f, k, err, len(want))
+		}
+		layouts, total, err := db.Layouts(ctx, b, store.Selection{Filter: f, All: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var solutions uint64
+		for _, l := range want {
+			solutions += uint64(l.Symmetry.Orbit())
+		}
+		var read uint64
+		for _, err := range layouts {
+			if err != nil {
+				t.Fatalf("%+v: %v", f, err)
+			}
+			read++
+		}
+		if total != solutions || read != solutions {
+			t.Errorf("%+v --all: %d solutions announced, %d read; want %d", f, total, read, solutions)
+		}
+	}
+	for _, f := range []store.Filter{{From: 1788}, {From: 5, To: 2000}, {To: -1}} {
+		if _, err := db.Count(ctx, b, f); !errors.Is(err, store.ErrNoClass) {
+			t.Errorf("%+v: Count error %v, want ErrNoClass", f, err)
+		}
+	}
+	if _, err := db.Count(ctx, b, store.Filter{From: 9, To: 3}); err == nil {
+		t.Errorf("a range that runs downwards is accepted")
+	}
+}
+
+// TestFinderFindsEveryClass looks up every solution of n = 4..10 and
+// checks the class against the list of classes; a placement whose class
+// the catalog lacks is ErrNoClass.
+func TestFinderFindsEveryClass(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "c.db"))
+	for n := 4; n <= 10; n++ {
+		b, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := classes(t, db, n)
+		f := db.Finder(b)
+		for p := range enumerate.Solutions(n) {
+			l, err := db.Lookup(ctx, b, p)
+			c := canonical.Fold(p)
+			if err != nil || l.Placement != c || all[l.Class-1].Placement != c || l.Symmetry != all[l.Class-1].Symmetry {
+				t.Fatalf("Lookup(%s) = %+v, %v", p, l, err)
+			}
+			if k, err := f.Find(ctx, c); err != nil || k != l.Class {
+				t.Fatalf("Find(%s) = %d, %v; want %d", c, k, err, l.Class)
+			}
+		}
+		if f.Probes() > len(all) {
+			t.Errorf("n=%d: %d probes for %d classes", n, f.Probes(), len(all))
+		}
+	}
+	b, _ := db.Build(ctx, 8)
+	if _, err := db.Lookup(ctx, b, nqueens.MustNew(0, 1, 2, 3, 4, 5, 6, 7)); err == nil {
+		t.Errorf("Lookup of a board that is not a solution: no error")
+	}
+	// A canonical placement the catalog lacks.
+	if _, err := db.Finder(b).Find(ctx, nqueens.MustNew(0, 1, 2, 3, 4, 5, 6, 7)); !errors.Is(err, store.ErrNoClass) {
+		t.Errorf("Find of a placement not stored: %v, want ErrNoClass", err)
+	}
+}
+
+// TestMigrationNumbersClasses makes a catalog of schema version 2 (the
+// schema before class numbers) holding n = 1..10 as version 2 stored them,
+// opens it, and checks that the migration numbered every class in order:
+// verify passes, and class K is the K-th in lexicographic order.
+func TestMigrationNumbersClasses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v2.db")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, raw, migrations.FS,
+		goose.WithDisableGlobalRegistry(true), goose.WithExcludeVersions([]int64{3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int][]nqueens.Layout{}
+	for n := 1; n <= 10; n++ {
+		var c nqueens.Counts
+		// Inserted in reverse, so that the numbers come from the order of
+		// the placements, not of the rows.
+		ls := slices.Collect(canonical.Classes(ctx, n, 1))
+		for i := len(ls) - 1; i >= 0; i-- {
+			if _, err := raw.Exec(`INSERT INTO classes (n, placement, orbit) VALUES (?, ?, ?)`, n, ls[i].Placement.Key(), ls[i].Symmetry.Orbit()); err != nil {
+				t.Fatal(err)
+			}
+			c.Add(ls[i].Symmetry)
+		}
+		units := len(canonical.Units(n))
+		if _, err := raw.Exec(`INSERT INTO builds (n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, seconds)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, '2026-01-01T00:00:00Z', 0.1)`, n, c.Total, c.Unique, c.Orbit8, c.Orbit4, c.Orbit2, c.Orbit1, units, units); err != nil {
+			t.Fatal(err)
+		}
+		for i := range ls {
+			ls[i].Class = int64(i + 1)
+		}
+		want[n] = ls
+	}
+	raw.Close()
+
+	// Read-only, the catalog keeps its schema, and reads number the
+	// classes as they go.
+	ro, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b10, _ := ro.Build(ctx, 10)
+	for _, f := range []store.Filter{{From: 5, To: 60}, {Symmetry: []nqueens.Symmetry{nqueens.SymRot180}}, {Offset: 10, Limit: 7}} {
+		var got []nqueens.Layout
+		for l, err := range ro.Classes(ctx, 10, f) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, l)
+		}
+		if w := matching(want[10], f); !slices.Equal(got, w) {
+			t.Errorf("schema 2, %+v: %d classes, want %d", f, len(got), len(w))
+		}
+		if k, err := ro.Count(ctx, b10, f); err != nil || k != uint64(len(matching(want[10], f))) {
+			t.Errorf("schema 2, %+v: Count = %d, %v", f, k, err)
+		}
+	}
+	if l, err := ro.Lookup(ctx, b10, want[10][40].Placement); err != nil || l.Class != 41 {
+		t.Errorf("schema 2: Lookup of class 41 = %+v, %v", l, err)
+	}
+	ro.Close()
+	if v := schemaVersion(t, path); v != 2 {
+		t.Fatalf("schema version %d after a read-only open, want 2", v)
+	}
+
+	db := open(t, path)
+	if v := schemaVersion(t, path); v != latestSchema {
+		t.Fatalf("schema version %d after Open, want %d", v, latestSchema)
+	}
+	reports, err := verify.Catalog(ctx, db, nil)
+	if err != nil || verify.Summary(reports) != nil {
+		t.Fatalf("verify after the migration: %v, %v: %+v", err, verify.Summary(reports), reports)
+	}
+	for n, ls := range want {
+		if got := classes(t, db, n); !slices.Equal(got, ls) {
+			t.Errorf("n=%d after the migration: %d classes, want %d in order", n, len(got), len(ls))
+		}
+		for _, l := range ls {
+			if got, err := db.Class(ctx, n, l.Class); err != nil || got != l {
+				t.Errorf("Class(%d, %d) = %v, %v; want %v", n, l.Class, got, err, l)
+			}
+		}
+	}
+	// The view answers as before, by class and by placement.
+	var key string
+	var class int64
+	if err := rawQuery(t, path, `SELECT placement FROM class_list WHERE n = 10 AND class = 92`, &key); err != nil || key != want[10][91].Placement.Key() {
+		t.Errorf("class_list class 92 of n=10: %q, %v", key, err)
+	}
+	if err := rawQuery(t, path, fmt.Sprintf(`SELECT class FROM class_list WHERE n = 10 AND placement = '%s'`, want[10][40].Placement.Key()), &class); err != nil || class != 41 {
+		t.Errorf("class_list placement of class 41 of n=10: %d, %v", class, err)
+	}
+}
+
+// rawQuery runs a one-value query on the catalog at path with SQL alone.
+func rawQuery(t *testing.T, path, query string, dest any) error {
+	t.Helper()
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	return raw.QueryRow(query).Scan(dest)
+}

@@ -6,8 +6,11 @@
 // driver (modernc.org/sqlite, pure Go).
 //
 // A catalog holds, per board size n, a row in builds (counts, whether the
-// build completed, how far it got) and one row per class in classes (the
-// canonical placement as a string of base-32 digits, and the orbit size).
+// build completed, how far it got) and one row per class in classes (its
+// number, the canonical placement as a string of base-32 digits, and the
+// orbit size), keyed by the number: class K is one seek, and the class of
+// a placement a bisection on the numbers (Finder), as class order is
+// placement order.
 // The schema is in the migrations package and is applied with goose when a
 // catalog is opened.
 package store

@@ -114,11 +114,18 @@ func (a *app) addCompletions(root *cobra.Command) {
 		case "count":
 			cmd.ValidArgsFunction = completeN(nqueens.MaxN)
 			completeValues(cmd, "engine", "constellations", "classes")
-		case "export":
+		case "export", "show":
 			cmd.ValidArgsFunction = a.completeBuilt
-			completeValues(cmd, "format", export.Formats...)
-		case "show", "verify", "stats":
+			completeValues(cmd, "symmetry", "none", "rot180", "rot90", "full")
+			if cmd.Name() == "export" {
+				completeValues(cmd, "format", export.Formats...)
+			}
+		case "verify", "stats":
 			cmd.ValidArgsFunction = a.completeBuilt
+		case "lookup":
+			completeValues(cmd, "format", "columns", "leetcode")
+		case "puzzle":
+			completeValues(cmd, "format", export.PuzzleFormats...)
 		case "solve":
 			completeValues(cmd, "format", export.SolutionFormats...)
 		}

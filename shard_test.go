@@ -91,3 +91,23 @@ func TestMissingShards(t *testing.T) {
 		}
 	}
 }
+
+func ExampleParseClassRange() {
+	fmt.Println(nqueens.ParseClassRange("1000-1099"))
+	fmt.Println(nqueens.ParseClassRange("7"))
+	_, _, err := nqueens.ParseClassRange("9-3")
+	fmt.Println(err)
+	// Output:
+	// 1000 1099 <nil>
+	// 7 7 <nil>
+	// classes "9-3": the range runs downwards: want K-L with K at most L
+}
+
+func ExampleParseSymmetries() {
+	fmt.Println(nqueens.ParseSymmetries("rot180,ROT90"))
+	_, err := nqueens.ParseSymmetries("rot45")
+	fmt.Println(err)
+	// Output:
+	// [rot180 rot90] <nil>
+	// symmetry "rot45": want none, rot180, rot90 or full (or a comma list of them)
+}

@@ -323,3 +323,14 @@ func BenchmarkIdentify(b *testing.B) {
 		i++
 	}
 }
+
+// Identify names a solution's class and the symmetry that maps the class's
+// representative to it.
+func ExampleIdentify() {
+	id := canonical.Identify(nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3))
+	fmt.Println(id.Canonical, id.Symmetry, id.Transform)
+	fmt.Println(id.Transform.Apply(id.Canonical))
+	// Output:
+	// 1 6 4 7 0 3 5 2 none antitranspose
+	// 4 6 1 5 2 0 7 3
+}

@@ -346,3 +346,27 @@ func BenchmarkCSV(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// ReadPlacements reads placements in the forms people and our exports
+// write them; WriteFound writes what lookup says of one.
+func ExampleReadPlacements() {
+	in := "4 6 1 5 2 0 7 3\n[1, 3, 0, 2]\n{\"n\":4,\"class\":1,\"placement\":[2,0,3,1],\"orbit\":2,\"symmetry\":\"rot90\"}\n"
+	for p, err := range export.ReadPlacements(strings.NewReader(in), "") {
+		fmt.Println(p, err)
+	}
+	// Output:
+	// 4 6 1 5 2 0 7 3 <nil>
+	// 1 3 0 2 <nil>
+	// 2 0 3 1 <nil>
+}
+
+func ExampleWriteFound() {
+	p := nqueens.MustNew(2, 0, 3, 1)
+	id := canonical.Identify(p)
+	f := export.Found{Placement: p, Canonical: id.Canonical, Symmetry: id.Symmetry, Transform: id.Transform.String(), Class: 1}
+	export.WriteFound(os.Stdout, "text", f)
+	export.WriteFound(os.Stdout, "json", f)
+	// Output:
+	// n=4 2 0 3 1: class 1, canonical 1 3 0 2, orbit 2 (symmetry rot90), transform mirror
+	// {"n":4,"placement":[2,0,3,1],"valid":true,"canonical":[1,3,0,2],"class":1,"orbit":2,"symmetry":"rot90","transform":"mirror"}
+}

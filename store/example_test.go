@@ -109,3 +109,46 @@ func ExampleCheckLimit() {
 	// <nil>
 	// n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB
 }
+
+// Classes with a Filter reads a slice of the classes: here the classes of
+// n = 8 with a symmetry, and the classes 5 to 7.
+func ExampleDB_Classes() {
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	ctx := context.Background()
+	if _, err := db.Run(ctx, 8, nqueens.Shard{}, store.RunOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range []store.Filter{{Symmetry: []nqueens.Symmetry{nqueens.SymRot180}}, {From: 5, To: 7}} {
+		for l, err := range db.Classes(ctx, 8, f) {
+			if err != nil {
+				log.Fatal(err)
+			}
+			fmt.Println(l.Class, l.Placement, l.Symmetry)
+		}
+	}
+	// Output:
+	// 10 2 4 1 7 0 6 3 5 rot180
+	// 5 1 4 6 3 0 7 5 2 none
+	// 6 1 5 0 6 3 7 2 4 none
+	// 7 1 5 7 2 0 3 6 4 none
+}
+
+// Lookup says which class a solution belongs to; a Finder does the same
+// for many solutions, remembering what it has read.
+func ExampleDB_Lookup() {
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	ctx := context.Background()
+	b, err := db.Run(ctx, 8, nqueens.Shard{}, store.RunOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	l, err := db.Lookup(ctx, b, nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3))
+	fmt.Println(l.Class, l.Placement, l.Symmetry, err)
+	_, err = db.Lookup(ctx, b, nqueens.MustNew(0, 2, 4, 6, 1, 3, 5, 7))
+	fmt.Println(err)
+	// Output:
+	// 9 1 6 4 7 0 3 5 2 none <nil>
+	// lookup 0 2 4 6 1 3 5 7: queens at row 0 column 0 and row 7 column 7 attack each other
+}

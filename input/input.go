@@ -54,3 +54,40 @@ func SizeLimit(limit int64) string {
 	}
 	return fmt.Sprintf("%d bytes", limit)
 }
+
+// Reader returns a reader of r whose Read returns ctx's error as soon as
+// ctx is cancelled, even while a read of r blocks (a terminal waiting for
+// a line, a pipe no one writes to). Each Read of r runs in a goroutine; one
+// blocked when ctx is cancelled is left behind until r returns, or the
+// process exits.
+func Reader(ctx context.Context, r io.Reader) io.Reader { return &ctxReader{ctx: ctx, r: r} }
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+type readResult struct {
+	n   int
+	err error
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	// The goroutine reads into a buffer of its own, never into p, which
+	// the caller may reuse once Read returns.
+	buf := make([]byte, len(p))
+	done := make(chan readResult, 1)
+	go func() {
+		n, err := c.r.Read(buf)
+		done <- readResult{n, err}
+	}()
+	select {
+	case res := <-done:
+		return copy(p, buf[:res.n]), res.err
+	case <-c.ctx.Done():
+		return 0, c.ctx.Err()
+	}
+}

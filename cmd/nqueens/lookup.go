@@ -15,6 +15,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/input"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -33,7 +34,7 @@ func (a *app) lookupCmd() *cobra.Command {
 			}
 			var in io.Reader = strings.NewReader(strings.Join(args, " "))
 			if len(args) == 1 && args[0] == "-" {
-				in = cmd.InOrStdin()
+				in = input.Reader(cmd.Context(), cmd.InOrStdin())
 			} else {
 				// The arguments are one placement: check it before writing.
 				for _, err := range export.ReadPlacements(in, format) {
@@ -65,13 +66,13 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 	w := bufio.NewWriterSize(a.stdout, 1<<16)
 	var read, bad int
 	for p, err := range in {
-		if err != nil {
-			w.Flush()
-			return usageError{fmt.Errorf("lookup: %w", err)}
-		}
 		if ctx.Err() != nil {
 			w.Flush()
 			return errors.New("lookup interrupted")
+		}
+		if err != nil {
+			w.Flush()
+			return usageError{fmt.Errorf("lookup: %w", err)}
 		}
 		read++
 		f := export.Found{Placement: p, NotSolution: p.Valid()}

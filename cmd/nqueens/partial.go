@@ -15,6 +15,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/input"
 	"github.com/nqueens/nqueens/partial"
 	"github.com/nqueens/nqueens/store"
 )
@@ -55,7 +56,7 @@ func (a *app) completeCmd() *cobra.Command {
 				yield(partial.Input{Board: b, Line: 1}, err)
 			}
 			if args[0] == "-" {
-				boards = partial.Boards(cmd.InOrStdin())
+				boards = partial.Boards(input.Reader(cmd.Context(), cmd.InOrStdin()))
 			} else if _, err := partial.Parse(args[0]); err != nil {
 				return usageError{fmt.Errorf("complete: %w", err)}
 			}
@@ -124,11 +125,11 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 		c.lister, _ = export.New(c.format, w)
 	}
 	for in, err := range boards {
-		if err != nil {
-			return usageError{fmt.Errorf("complete: %w", err)}
-		}
 		if err := c.ctx.Err(); err != nil {
 			return errors.New("complete interrupted")
+		}
+		if err != nil {
+			return usageError{fmt.Errorf("complete: %w", err)}
 		}
 		b := in.Board
 		if err := b.Check(); err != nil {

@@ -182,3 +182,47 @@ func TestSignalStopsWaitForFIFOReader(t *testing.T) {
 		t.Errorf("exit %v, stderr %q", err, rest)
 	}
 }
+
+// TestSignalStopsBlockedStdin starts lookup - and complete - reading a pipe
+// that stays open with nothing in it, sends SIGINT once they handle
+// signals, and checks that each ends at once, with status 1 and one line
+// saying it was interrupted.
+func TestSignalStopsBlockedStdin(t *testing.T) {
+	for _, args := range [][]string{{"lookup", "-"}, {"complete", "-"}} {
+		t.Run(args[0], func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			cmd := command(t, t.TempDir(), args...)
+			cmd.Env = append(cmd.Env, "NQUEENS_TEST_READY=1")
+			cmd.Stdin = r
+			pipe, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+			guard := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+			defer guard.Stop()
+			stderr := bufio.NewReader(pipe)
+			if line, _ := stderr.ReadString('\n'); line != readyLine+"\n" {
+				cmd.Process.Kill()
+				t.Fatalf("no readiness line: %q", line)
+			}
+			cmd.Process.Signal(syscall.SIGINT)
+			rest, _ := io.ReadAll(stderr)
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitError {
+				t.Errorf("exit %v, want status %d", err, exitError)
+			}
+			if want := "nqueens: " + args[0] + " interrupted\n"; string(rest) != want {
+				t.Errorf("stderr %q, want %q", rest, want)
+			}
+		})
+	}
+}

@@ -232,17 +232,23 @@ func TestSolutionsCancelled(t *testing.T) {
 	}
 }
 
-func TestTripleIndex(t *testing.T) {
+func TestQuadIndex(t *testing.T) {
 	seen := map[uint32]bool{}
-	for x := range nqueens.MaxN {
-		for y := x + 1; y < nqueens.MaxN; y++ {
-			for z := y + 1; z < nqueens.MaxN; z++ {
-				i := tripleIndex(1<<uint(x) | 1<<uint(y) | 1<<uint(z))
-				if i >= tripleIndexes || seen[i] {
-					t.Fatalf("tripleIndex(%d, %d, %d) = %d: out of range or taken", x, y, z, i)
+	for w := range nqueens.MaxN {
+		for x := w + 1; x < nqueens.MaxN; x++ {
+			for y := x + 1; y < nqueens.MaxN; y++ {
+				for z := y + 1; z < nqueens.MaxN; z++ {
+					i := quadIndex(1<<uint(w) | 1<<uint(x) | 1<<uint(y) | 1<<uint(z))
+					// The sets of the columns 0..z have the indexes below C(z+1, 4).
+					if i >= uint32((z+1)*z*(z-1)*(z-2)/24) || seen[i] {
+						t.Fatalf("quadIndex(%d, %d, %d, %d) = %d: out of range or taken", w, x, y, z, i)
+					}
+					seen[i] = true
 				}
-				seen[i] = true
 			}
 		}
+	}
+	if len(seen) != quadIndexes {
+		t.Errorf("quadIndex takes %d indexes, want %d", len(seen), quadIndexes)
 	}
 }

@@ -502,28 +502,74 @@ func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
 	return t
 }
 
+// frame is a free row of deep's search waiting for its next square: the
+// squares of the row left to try, and the columns and diagonals the queens
+// above it take.
+type frame struct{ free, cols, ld, rd uint32 }
+
 // deep returns the number of ways to fill free row i and the free rows
 // below it, i <= p.leaf, given free, the non-empty set of free squares of
 // row i, and the columns and diagonals that the queens placed above take
 // (the border queens are in steps). It looks one row ahead: a square that
 // leaves the next free row no free square is not descended into. This is
-// the hot loop of Count; i&(MaxN-1) spares the bounds checks.
+// the hot loop of Count. It keeps its own stack of frames rather than
+// recursing, and runs the free row p.leaf, whose children it looks up in
+// the table, as a loop of its own: most of its nodes are there.
+// Indexes &(MaxN-1) and %quadSlots spare the bounds checks.
 func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
-	if int(i) == p.leaf {
+	var stack [nqueens.MaxN]frame
+	top, leaf := i, uint(p.leaf)
+	ls := &p.steps[leaf&(nqueens.MaxN-1)]
+	lsh, lblock := ls.shift&31, ls.block
+	var t uint64
+	if i == leaf {
+		// Search the leaf row alone: enter its loop below as if from above.
 		return p.atLeaf(free, cols, ld, rd)
 	}
-	s := &p.steps[i&(nqueens.MaxN-1)]
-	sh, block := s.shift&31, s.block
-	var t uint64
-	for free != 0 {
+	for {
+		if free == 0 {
+			if i == top {
+				return t
+			}
+			i--
+			f := &stack[i&(nqueens.MaxN-1)]
+			free, cols, ld, rd = f.free, f.cols, f.ld, f.rd
+			continue
+		}
+		s := &p.steps[i&(nqueens.MaxN-1)]
 		bit := free & -free
 		free &= free - 1
-		c, l, d := cols|bit, (ld|bit)<<sh, (rd|bit)>>sh
-		if next := ^(c | l | d | block); next != 0 {
-			t += p.deep(i+1, next, c, l, d)
+		c, l, d := cols|bit, (ld|bit)<<(s.shift&31), (rd|bit)>>(s.shift&31)
+		next := ^(c | l | d | s.block)
+		if next == 0 {
+			continue
+		}
+		if i+1 != leaf {
+			stack[i&(nqueens.MaxN-1)] = frame{free, cols, ld, rd}
+			i++
+			free, cols, ld, rd = next, c, l, d
+			continue
+		}
+		// The leaf row: for each of its squares that leaves the next free
+		// row a free square, the ways the table lists to fill the last
+		// quadRows free rows below.
+		for next != 0 {
+			bit := next & -next
+			next &= next - 1
+			c2, l2, d2 := c|bit, (l|bit)<<lsh, (d|bit)>>lsh
+			if ^(c2|l2|d2|lblock) == 0 {
+				continue
+			}
+			at := p.quadAt[quadIndex(p.inner&^c2)%quadSlots]
+			q := uint64(l2) | uint64(d2)<<32
+			var miss uint64
+			for o, end := at>>3, at>>3+at&7; o < end; o++ {
+				es := &p.quads[o]
+				miss += taken(es[0], q) + taken(es[1], q) + taken(es[2], q) + taken(es[3], q)
+			}
+			t += 4*uint64(at&7) - miss
 		}
 	}
-	return t
 }
 
 // atLeaf is deep for the free row p.leaf: for each square of free that

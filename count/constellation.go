@@ -557,7 +557,7 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 			bit := next & -next
 			next &= next - 1
 			c2, l2, d2 := c|bit, (l|bit)<<lsh, (d|bit)>>lsh
-			if ^(c2|l2|d2|lblock) == 0 {
+			if ^(c2 | l2 | d2 | lblock) == 0 {
 				continue
 			}
 			at := p.quadAt[quadIndex(p.inner&^c2)%quadSlots]
@@ -584,7 +584,7 @@ func (p *plan) atLeaf(free, cols, ld, rd uint32) uint64 {
 		bit := free & -free
 		free &= free - 1
 		c, l, d := cols|bit, (ld|bit)<<sh, (rd|bit)>>sh
-		if ^(c|l|d|block) == 0 {
+		if ^(c | l | d | block) == 0 {
 			continue
 		}
 		at := p.quadAt[quadIndex(inner&^c)%quadSlots]

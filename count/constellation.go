@@ -381,19 +381,22 @@ func (p *plan) prepare(c Constellation) {
 		return uint64(uint32(1)<<uint(x-d)) | uint64(uint32(1)<<uint(x+d))<<32
 	}
 	p.fills = p.fills[:0]
+	r1, r2, r3 := free(t1), free(t2), free(t3)
 	for f0 := free(t0); f0 != 0; f0 &= f0 - 1 {
 		x0 := bits.TrailingZeros32(f0)
-		for f1 := free(t1) &^ hits(t1, t0, x0); f1 != 0; f1 &= f1 - 1 {
+		c0, g0 := f0&-f0, diag(t0, x0)
+		for f1 := r1 &^ hits(t1, t0, x0); f1 != 0; f1 &= f1 - 1 {
 			x1 := bits.TrailingZeros32(f1)
+			c1, g1 := c0|f1&-f1, g0|diag(t1, x1)
 			h2 := hits(t2, t0, x0) | hits(t2, t1, x1)
-			for f2 := free(t2) &^ h2; f2 != 0; f2 &= f2 - 1 {
+			h3 := hits(t3, t0, x0) | hits(t3, t1, x1)
+			for f2 := r2 &^ h2; f2 != 0; f2 &= f2 - 1 {
 				x2 := bits.TrailingZeros32(f2)
-				h3 := hits(t3, t0, x0) | hits(t3, t1, x1) | hits(t3, t2, x2)
-				for f3 := free(t3) &^ h3; f3 != 0; f3 &= f3 - 1 {
-					x3 := bits.TrailingZeros32(f3)
+				c2, g2 := c1|f2&-f2, g1|diag(t2, x2)
+				for f3 := r3 &^ (h3 | hits(t3, t2, x2)); f3 != 0; f3 &= f3 - 1 {
 					p.fills = append(p.fills, quadFill{
-						index: quadIndex(1<<uint(x0) | 1<<uint(x1) | 1<<uint(x2) | 1<<uint(x3)),
-						diags: diag(t0, x0) | diag(t1, x1) | diag(t2, x2) | diag(t3, x3),
+						index: quadIndex(c2 | f3&-f3),
+						diags: g2 | diag(t3, bits.TrailingZeros32(f3)),
 					})
 				}
 			}

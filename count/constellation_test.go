@@ -3,6 +3,7 @@ package count
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -229,6 +230,41 @@ func TestSolutionsCancelled(t *testing.T) {
 	}
 	if _, _, err := Symmetric(ctx, 16, 2); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled Symmetric: err = %v, want context.Canceled", err)
+	}
+}
+
+// TestSolutionsStopMidway cancels a count of n = 18 on one goroutine when
+// its first constellation is done: the count must stop within the next
+// constellation (its search checks the flag in its first rows), not run
+// on to the others.
+func TestSolutionsStopMidway(t *testing.T) {
+	cs := Constellations(18)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := 0
+	_, err := Solutions(ctx, cs, 1, func() {
+		done++
+		if done == 1 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("count cancelled midway: err = %v, want context.Canceled", err)
+	}
+	if done > 2 {
+		t.Errorf("count cancelled after the first constellation went on to %d of %d", done, len(cs))
+	}
+}
+
+// TestStopCutsSearch checks that a set stop flag cuts a constellation's
+// search short: it counts nothing once the flag is set.
+func TestStopCutsSearch(t *testing.T) {
+	var stop atomic.Bool
+	stop.Store(true)
+	for _, c := range Constellations(17)[:50] {
+		if got := c.solutions(&stop); got != 0 {
+			t.Fatalf("%v: the search with stop set counted %d, want 0", c.Queens(), got)
+		}
 	}
 }
 

@@ -65,3 +65,22 @@ func BenchmarkSymmetric(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBoardSerial measures Board on one goroutine with each engine:
+// by constellations (count's default) and by classes (canonical's search,
+// count --engine classes).
+func BenchmarkBoardSerial(b *testing.B) {
+	for _, engine := range []string{"constellations", "classes"} {
+		for _, n := range []int{12, 14} {
+			b.Run(fmt.Sprintf("engine=%s/n=%d", engine, n), func(b *testing.B) {
+				o := Options{Workers: 1, Classes: engine == "classes"}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Board(context.Background(), n, o); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -2,6 +2,7 @@ package count
 
 import (
 	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -221,26 +222,70 @@ type step struct {
 	// shift is the number of rows from this free row to the next.
 	shift uint32
 	// last reports that the next free row is the last one; tail, that the
-	// next free row is the first of the last tailRows, looked up in the
-	// plan's table rather than searched.
+	// next free row is the first of the last tailRows, where the tree that
+	// Nodes counts and Cost estimates stops.
 	last, tail bool
 }
 
-// tailRows is the number of free rows at the bottom of a search that a
-// table lists the ways to fill: the search looks them up instead of
-// branching three more times, where most of its nodes are. The table is
-// indexed by the set of three columns those rows take (tripleIndex).
+// tailRows is the number of free rows at the bottom of a search that the
+// tree of Nodes and Cost leaves out. It stays 3, what the search once
+// looked up, so that the shards of a count (which Cost decides) and the
+// calibration of count/estimate do not change with the search.
 const tailRows = 3
 
-// tailEntry is one way to fill the last tailRows free rows that the border
-// queens allow: the diagonals its queens stand on, as the masks of the
-// first of those rows would hold them.
-type tailEntry struct{ ld, rd uint32 }
+// quadRows is the number of free rows at the bottom of a search that a
+// table lists the ways to fill: the search looks them up instead of
+// branching four more times, where most of its nodes are. The table is
+// indexed by the set of four columns those rows take (quadIndex); a set
+// allows 3.2 ways on average (measured on n = 16), at most 24.
+const quadRows = 4
 
-// noTail fills the unused slots of a plan's table: it fits no queens
-// above, as the queen of the row just above always stands on a diagonal
-// of ld or rd.
-var noTail = tailEntry{^uint32(0), ^uint32(0)}
+// quadIndexes is the number of sets of four columns of 0..MaxN-1, and
+// quadSlots the power of two above it, the size of a plan's index: a mask
+// rather than a modulo spares the bounds check.
+const (
+	quadIndexes = nqueens.MaxN * (nqueens.MaxN - 1) * (nqueens.MaxN - 2) * (nqueens.MaxN - 3) / 24
+	quadSlots   = 1 << 16
+)
+
+// choose2, choose3 and choose4 hold the binomial coefficients C(x, 2),
+// C(x, 3) and C(x, 4).
+var choose2, choose3, choose4 [nqueens.MaxN]uint32
+
+func init() {
+	for x := range uint32(nqueens.MaxN) {
+		choose2[x] = x * (x - 1) / 2
+		choose3[x] = x * (x - 1) * (x - 2) / 6
+		choose4[x] = x * (x - 1) * (x - 2) * (x - 3) / 24
+	}
+}
+
+// quadIndex returns the index in 0..quadIndexes-1 of a set of exactly four
+// columns in the combinatorial number system: the sets of the columns
+// 0..n-1 have the indexes below C(n, 4).
+func quadIndex(cols uint32) uint32 {
+	w := bits.TrailingZeros32(cols)
+	cols &= cols - 1
+	x := bits.TrailingZeros32(cols)
+	cols &= cols - 1
+	y := bits.TrailingZeros32(cols)
+	cols &= cols - 1
+	z := bits.TrailingZeros32(cols)
+	return choose4[z&(nqueens.MaxN-1)] + choose3[y&(nqueens.MaxN-1)] + choose2[x&(nqueens.MaxN-1)] + uint32(w)
+}
+
+// noQuad pads the chunks of a plan's table: it fits no queens above, as
+// the queen of the free row just above always stands on a diagonal of ld
+// or rd.
+const noQuad = ^uint64(0)
+
+// quadFill is one way to fill the last quadRows free rows, as prepare
+// finds it: the index of its columns, and its diagonals as the masks of
+// the first of those rows would hold them, ld | rd<<32.
+type quadFill struct {
+	index uint32
+	diags uint64
+}
 
 // plan is a constellation's search laid out row by row.
 type plan struct {
@@ -253,35 +298,21 @@ type plan struct {
 	// stopRows is stopRows(n).
 	stopRows int
 	steps    [nqueens.MaxN]step
-	// tails[i] lists the entries whose three columns have index i (see
-	// tripleIndex); unused slots hold noTail.
-	tails [tripleIndexes][6]tailEntry
-	// total counts the solutions solve finds.
-	total uint64
-}
-
-// tripleIndexes is the number of sets of three columns of 0..MaxN-1.
-const tripleIndexes = nqueens.MaxN * (nqueens.MaxN - 1) * (nqueens.MaxN - 2) / 6
-
-// choose2 and choose3 hold the binomial coefficients C(x, 2) and C(x, 3).
-var choose2, choose3 [nqueens.MaxN]uint32
-
-func init() {
-	for x := range uint32(nqueens.MaxN) {
-		choose2[x] = x * (x - 1) / 2
-		choose3[x] = x * (x - 1) * (x - 2) / 6
-	}
-}
-
-// tripleIndex returns the index in 0..tripleIndexes-1 of a set of exactly
-// three columns in the combinatorial number system.
-func tripleIndex(cols uint32) uint32 {
-	x := bits.TrailingZeros32(cols)
-	cols &= cols - 1
-	y := bits.TrailingZeros32(cols)
-	cols &= cols - 1
-	z := bits.TrailingZeros32(cols)
-	return choose3[z&(nqueens.MaxN-1)] + choose2[y&(nqueens.MaxN-1)] + uint32(x)
+	// leaf is the free row whose children are the first of the last
+	// quadRows, looked up in the table: rows-quadRows-1, or -1 if the
+	// board is too small for the table (rows < quadRows+2).
+	leaf int
+	// quadAt[i] locates the ways to fill the last quadRows free rows whose
+	// columns have index i (see quadIndex): first<<3 | chunks, the ways
+	// being the chunks quads[first : first+chunks].
+	quadAt [quadSlots]uint32
+	// quads lists the ways, ld | rd<<32 as in quadFill, in chunks of 4
+	// padded with noQuad.
+	quads [][4]uint64
+	// fills and ways are prepare's scratch: the ways found, and how many
+	// of each index.
+	fills []quadFill
+	ways  [quadIndexes]uint8
 }
 
 // prepare lays out the search of c in p.
@@ -307,8 +338,8 @@ func (p *plan) prepare(c Constellation) {
 	off := ^full(n)
 	p.inner = full(n) &^ cols
 	p.stopRows = stopRows(n)
-	p.total = 0
 	p.rows = 0
+	p.leaf = -1
 	var rows [nqueens.MaxN]int
 	for r := range n {
 		if !used[r] {
@@ -330,18 +361,12 @@ func (p *plan) prepare(c Constellation) {
 			tail:  i+1+tailRows == p.rows,
 		}
 	}
-	if p.rows <= tailRows {
+	if p.rows < quadRows+2 {
 		return
 	}
-	// The table of the last three free rows t0 < t1 < t2.
-	t0, t1, t2 := rows[p.rows-3], rows[p.rows-2], rows[p.rows-1]
-	var fill [tripleIndexes]uint8
-	used3 := tripleIndex(7<<uint(n-3)) + 1 // the index of the last three columns, and one
-	// Fill with noTail by doubling copies, which run as block moves.
-	p.tails[0] = [6]tailEntry{noTail, noTail, noTail, noTail, noTail, noTail}
-	for k := 1; k < int(used3); k *= 2 {
-		copy(p.tails[k:used3], p.tails[:k])
-	}
+	p.leaf = p.rows - quadRows - 1
+	// The ways to fill the last four free rows t0 < t1 < t2 < t3.
+	t0, t1, t2, t3 := rows[p.rows-4], rows[p.rows-3], rows[p.rows-2], rows[p.rows-1]
 	// hits returns the squares of row r that a queen on (r0, x), r0 < r,
 	// takes. (A shift by a negative int converted to uint, or by 32 or
 	// more, yields 0: a diagonal that leaves the board takes nothing.)
@@ -349,22 +374,55 @@ func (p *plan) prepare(c Constellation) {
 		d := r - r0
 		return 1<<uint(x) | 1<<uint(x+d) | 1<<uint(x-d)
 	}
+	// diag returns the diagonals of a queen on (r, x), r >= t0, as the
+	// masks of row t0 hold them, ld | rd<<32.
+	diag := func(r, x int) uint64 {
+		d := r - t0
+		return uint64(uint32(1)<<uint(x-d)) | uint64(uint32(1)<<uint(x+d))<<32
+	}
+	p.fills = p.fills[:0]
+	r1, r2, r3 := free(t1), free(t2), free(t3)
 	for f0 := free(t0); f0 != 0; f0 &= f0 - 1 {
 		x0 := bits.TrailingZeros32(f0)
-		for f1 := free(t1) &^ hits(t1, t0, x0); f1 != 0; f1 &= f1 - 1 {
+		c0, g0 := f0&-f0, diag(t0, x0)
+		for f1 := r1 &^ hits(t1, t0, x0); f1 != 0; f1 &= f1 - 1 {
 			x1 := bits.TrailingZeros32(f1)
-			for f2 := free(t2) &^ (hits(t2, t0, x0) | hits(t2, t1, x1)); f2 != 0; f2 &= f2 - 1 {
+			c1, g1 := c0|f1&-f1, g0|diag(t1, x1)
+			h2 := hits(t2, t0, x0) | hits(t2, t1, x1)
+			h3 := hits(t3, t0, x0) | hits(t3, t1, x1)
+			for f2 := r2 &^ h2; f2 != 0; f2 &= f2 - 1 {
 				x2 := bits.TrailingZeros32(f2)
-				// The diagonals through row t0 (shifts out of range give 0).
-				d1, d2 := t1-t0, t2-t0
-				ld := uint32(1)<<uint(x0) | 1<<uint(x1-d1) | 1<<uint(x2-d2)
-				rd := uint32(1)<<uint(x0) | 1<<uint(x1+d1) | 1<<uint(x2+d2)
-				e := tailEntry{ld, rd}
-				idx := tripleIndex(1<<uint(x0) | 1<<uint(x1) | 1<<uint(x2))
-				p.tails[idx][fill[idx]] = e
-				fill[idx]++
+				c2, g2 := c1|f2&-f2, g1|diag(t2, x2)
+				for f3 := r3 &^ (h3 | hits(t3, t2, x2)); f3 != 0; f3 &= f3 - 1 {
+					p.fills = append(p.fills, quadFill{
+						index: quadIndex(c2 | f3&-f3),
+						diags: g2 | diag(t3, bits.TrailingZeros32(f3)),
+					})
+				}
 			}
 		}
+	}
+	// Lay the ways out by index, in chunks of 4.
+	sets := uint32(n * (n - 1) * (n - 2) * (n - 3) / 24) // C(n, 4)
+	clear(p.ways[:sets])
+	for _, f := range p.fills {
+		p.ways[f.index]++
+	}
+	var at uint32
+	for i := range sets {
+		chunks := (uint32(p.ways[i]) + 3) / 4
+		p.quadAt[i] = at<<3 | chunks
+		at += chunks
+		p.ways[i] = 0
+	}
+	p.quads = slices.Grow(p.quads[:0], int(at))[:at]
+	for i := range p.quads {
+		p.quads[i] = [4]uint64{noQuad, noQuad, noQuad, noQuad}
+	}
+	for _, f := range p.fills {
+		w := p.ways[f.index]
+		p.quads[p.quadAt[f.index]>>3+uint32(w/4)][w%4] = f.diags
+		p.ways[f.index]++
 	}
 }
 
@@ -398,19 +456,40 @@ func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 		return 0
 	case p.rows == 1:
 		return 1 // one column is left, and free0 says it is open
+	case p.leaf < 0:
+		return p.plain(0, p.free0, 0, 0, 0)
 	}
 	return p.top(0, p.free0, 0, 0, 0, stop)
 }
 
-// top searches the first stopRows free rows, checking stop before each
-// square, and hands the rows below to solve.
-func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
-	s := p.steps[i]
-	if i >= p.stopRows || s.last || s.tail {
-		before := p.total
-		p.solve(uint(i), free, cols, ld, rd)
-		return p.total - before
+// plain counts the ways to fill free row i and the free rows below it of
+// a small board, with no table: free is the non-empty set of free squares
+// of row i, cols, ld and rd the columns and diagonals the queens placed
+// above take.
+func (p *plan) plain(i int, free, cols, ld, rd uint32) uint64 {
+	s := &p.steps[i]
+	var t uint64
+	for ; free != 0; free &= free - 1 {
+		bit := free & -free
+		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
+		switch next := ^(c | l | d | s.block); {
+		case next == 0:
+		case s.last:
+			t++ // one column is left, and next says it is open
+		default:
+			t += p.plain(i+1, next, c, l, d)
+		}
 	}
+	return t
+}
+
+// top searches the first stopRows free rows, checking stop before each
+// square, and hands the rows below to deep.
+func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
+	if i >= p.stopRows || i >= p.leaf {
+		return p.deep(uint(i), free, cols, ld, rd)
+	}
+	s := p.steps[i]
 	var t uint64
 	for free != 0 {
 		if stop != nil && stop.Load() {
@@ -426,103 +505,106 @@ func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
 	return t
 }
 
-// solve adds to p.total the number of ways to fill free row i and the free
-// rows below it, given free, the non-empty set of free squares of row i,
-// and the columns and diagonals that the queens placed above take (the
-// border queens are in steps). It looks one row ahead: a square that
-// leaves the next free row no free square is not descended into; and it
-// looks the last tailRows rows up in the plan's table. This is the hot
-// loop of Count; i&(MaxN-1) spares the bounds checks.
-func (p *plan) solve(i uint, free, cols, ld, rd uint32) {
-	s := &p.steps[i&(nqueens.MaxN-1)]
-	if s.shift != 1 {
-		p.solveSkip(i, free, cols, ld, rd)
-		return
+// frame is a free row of deep's search waiting for its next square: the
+// squares of the row left to try, and the columns and diagonals the queens
+// above it take.
+type frame struct{ free, cols, ld, rd uint32 }
+
+// deep returns the number of ways to fill free row i and the free rows
+// below it, i <= p.leaf, given free, the non-empty set of free squares of
+// row i, and the columns and diagonals that the queens placed above take
+// (the border queens are in steps). It looks one row ahead: a square that
+// leaves the next free row no free square is not descended into. This is
+// the hot loop of Count. It keeps its own stack of frames rather than
+// recursing, and runs the free row p.leaf, whose children it looks up in
+// the table, as a loop of its own: most of its nodes are there.
+// Indexes &(MaxN-1) and %quadSlots spare the bounds checks.
+func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
+	var stack [nqueens.MaxN]frame
+	top, leaf := i, uint(p.leaf)
+	ls := &p.steps[leaf&(nqueens.MaxN-1)]
+	lsh, lblock := ls.shift&31, ls.block
+	var t uint64
+	if i == leaf {
+		// Search the leaf row alone: enter its loop below as if from above.
+		return p.atLeaf(free, cols, ld, rd)
 	}
-	if s.tail {
-		p.solveTail(s, free, cols, ld, rd)
-		return
-	}
-	block := s.block
-	switch {
-	case s.last:
-		var t uint64
-		for free != 0 {
-			bit := free & -free
-			free &= free - 1
-			if ^(cols | bit | (ld|bit)<<1 | (rd|bit)>>1 | block) != 0 {
-				t++
+	for {
+		if free == 0 {
+			if i == top {
+				return t
 			}
+			i--
+			f := &stack[i&(nqueens.MaxN-1)]
+			free, cols, ld, rd = f.free, f.cols, f.ld, f.rd
+			continue
 		}
-		p.total += t
-	default:
-		for free != 0 {
-			bit := free & -free
-			free &= free - 1
-			c, l, d := cols|bit, (ld|bit)<<1, (rd|bit)>>1
-			if next := ^(c | l | d | block); next != 0 {
-				p.solve(i+1, next, c, l, d)
-				block = p.steps[i&(nqueens.MaxN-1)].block
+		s := &p.steps[i&(nqueens.MaxN-1)]
+		bit := free & -free
+		free &= free - 1
+		c, l, d := cols|bit, (ld|bit)<<(s.shift&31), (rd|bit)>>(s.shift&31)
+		next := ^(c | l | d | s.block)
+		if next == 0 {
+			continue
+		}
+		if i+1 != leaf {
+			stack[i&(nqueens.MaxN-1)] = frame{free, cols, ld, rd}
+			i++
+			free, cols, ld, rd = next, c, l, d
+			continue
+		}
+		// The leaf row: for each of its squares that leaves the next free
+		// row a free square, the ways the table lists to fill the last
+		// quadRows free rows below.
+		for next != 0 {
+			bit := next & -next
+			next &= next - 1
+			c2, l2, d2 := c|bit, (l|bit)<<lsh, (d|bit)>>lsh
+			if ^(c2 | l2 | d2 | lblock) == 0 {
+				continue
 			}
+			at := p.quadAt[quadIndex(p.inner&^c2)%quadSlots]
+			q := uint64(l2) | uint64(d2)<<32
+			var miss uint64
+			for o, end := at>>3, at>>3+at&7; o < end; o++ {
+				es := &p.quads[o]
+				miss += taken(es[0], q) + taken(es[1], q) + taken(es[2], q) + taken(es[3], q)
+			}
+			t += 4*uint64(at&7) - miss
 		}
 	}
 }
 
-// solveTail is solve for the free row above the last tailRows: it looks
-// up, for each square of free, the ways the table lists to fill the last
-// three free rows below the queens.
-func (p *plan) solveTail(s *step, free, cols, ld, rd uint32) {
-	block := s.block
+// atLeaf is deep for the free row p.leaf: for each square of free that
+// leaves the next free row a free square, it counts the ways the table
+// lists to fill the last quadRows free rows below the queens.
+func (p *plan) atLeaf(free, cols, ld, rd uint32) uint64 {
+	s := &p.steps[uint(p.leaf)&(nqueens.MaxN-1)]
+	sh, block, inner := s.shift&31, s.block, p.inner
+	quads := p.quads
 	var t uint64
 	for free != 0 {
 		bit := free & -free
 		free &= free - 1
-		c, l, d := cols|bit, (ld|bit)<<1, (rd|bit)>>1
-		if ^(c | l | d | block) != 0 {
-			// p.lookup(c, l, d) by hand: the compiler does not inline it,
-			// and the call cost about 2% of Count (measured on n = 16).
-			es := &p.tails[tripleIndex(p.inner&^c)%tripleIndexes]
-			t += fits(es[0], l, d) + fits(es[1], l, d) + fits(es[2], l, d) +
-				fits(es[3], l, d) + fits(es[4], l, d) + fits(es[5], l, d)
-		}
-	}
-	p.total += t
-}
-
-// lookup returns the ways the table lists to fill the last three free rows
-// below queens that take the columns cols and, on the first of those rows,
-// the diagonals ld and rd.
-func (p *plan) lookup(cols, ld, rd uint32) uint64 {
-	es := &p.tails[tripleIndex(p.inner&^cols)%tripleIndexes]
-	return fits(es[0], ld, rd) + fits(es[1], ld, rd) + fits(es[2], ld, rd) +
-		fits(es[3], ld, rd) + fits(es[4], ld, rd) + fits(es[5], ld, rd)
-}
-
-// fits returns 1 if no queen of e stands on the diagonals ld and rd, and
-// 0 otherwise, without a branch.
-func fits(e tailEntry, ld, rd uint32) uint64 {
-	x := ld&e.ld | rd&e.rd
-	return uint64((x|-x)>>31 ^ 1)
-}
-
-// solveSkip is solve for a free row followed by rows the border queens
-// fill, rare enough to keep the variable shift out of solve's loop.
-func (p *plan) solveSkip(i uint, free, cols, ld, rd uint32) {
-	s := &p.steps[i&(nqueens.MaxN-1)]
-	sh, block := s.shift&31, s.block
-	for free != 0 {
-		bit := free & -free
-		free &= free - 1
 		c, l, d := cols|bit, (ld|bit)<<sh, (rd|bit)>>sh
-		if next := ^(c | l | d | block); next != 0 {
-			switch {
-			case s.tail:
-				p.total += p.lookup(c, l, d)
-			case s.last:
-				p.total++
-			default:
-				p.solve(i+1, next, c, l, d)
-			}
+		if ^(c | l | d | block) == 0 {
+			continue
 		}
+		at := p.quadAt[quadIndex(inner&^c)%quadSlots]
+		q := uint64(l) | uint64(d)<<32
+		var miss uint64
+		for o, end := at>>3, at>>3+at&7; o < end; o++ {
+			es := &quads[o]
+			miss += taken(es[0], q) + taken(es[1], q) + taken(es[2], q) + taken(es[3], q)
+		}
+		t += 4*uint64(at&7) - miss
 	}
+	return t
+}
+
+// taken returns 1 if a queen of the way e stands on a diagonal of q (both
+// ld | rd<<32), and 0 otherwise, without a branch.
+func taken(e, q uint64) uint64 {
+	x := e & q
+	return (x | -x) >> 63
 }

@@ -3,6 +3,7 @@ package count
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -232,17 +233,58 @@ func TestSolutionsCancelled(t *testing.T) {
 	}
 }
 
-func TestTripleIndex(t *testing.T) {
+// TestSolutionsStopMidway cancels a count of n = 18 on one goroutine when
+// its first constellation is done: the count must stop within the next
+// constellation (its search checks the flag in its first rows), not run
+// on to the others.
+func TestSolutionsStopMidway(t *testing.T) {
+	cs := Constellations(18)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := 0
+	_, err := Solutions(ctx, cs, 1, func() {
+		done++
+		if done == 1 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("count cancelled midway: err = %v, want context.Canceled", err)
+	}
+	if done > 2 {
+		t.Errorf("count cancelled after the first constellation went on to %d of %d", done, len(cs))
+	}
+}
+
+// TestStopCutsSearch checks that a set stop flag cuts a constellation's
+// search short: it counts nothing once the flag is set.
+func TestStopCutsSearch(t *testing.T) {
+	var stop atomic.Bool
+	stop.Store(true)
+	for _, c := range Constellations(17)[:50] {
+		if got := c.solutions(&stop); got != 0 {
+			t.Fatalf("%v: the search with stop set counted %d, want 0", c.Queens(), got)
+		}
+	}
+}
+
+func TestQuadIndex(t *testing.T) {
 	seen := map[uint32]bool{}
-	for x := range nqueens.MaxN {
-		for y := x + 1; y < nqueens.MaxN; y++ {
-			for z := y + 1; z < nqueens.MaxN; z++ {
-				i := tripleIndex(1<<uint(x) | 1<<uint(y) | 1<<uint(z))
-				if i >= tripleIndexes || seen[i] {
-					t.Fatalf("tripleIndex(%d, %d, %d) = %d: out of range or taken", x, y, z, i)
+	for w := range nqueens.MaxN {
+		for x := w + 1; x < nqueens.MaxN; x++ {
+			for y := x + 1; y < nqueens.MaxN; y++ {
+				for z := y + 1; z < nqueens.MaxN; z++ {
+					i := quadIndex(1<<uint(w) | 1<<uint(x) | 1<<uint(y) | 1<<uint(z))
+					// The sets of the columns 0..z have the indexes below C(z+1, 4).
+					if i >= uint32((z+1)*z*(z-1)*(z-2)/24) || seen[i] {
+						t.Fatalf("quadIndex(%d, %d, %d, %d) = %d: out of range or taken", w, x, y, z, i)
+					}
+					seen[i] = true
 				}
-				seen[i] = true
 			}
 		}
+	}
+	if len(seen) != quadIndexes {
+		t.Errorf("quadIndex takes %d indexes, want %d", len(seen), quadIndexes)
 	}
 }

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Times `nqueens count N` and `nqueens build N` (into a fresh catalog) side by
-# side with the C reference counter ../shared/bench/ref_total.c, in one
-# sitting, and prints a Markdown table with the ratios R(n)/t.
+# Times `nqueens count N` (by constellations, the default engine),
+# `nqueens count --engine classes N` (the class search that build runs) and
+# `nqueens build N` (into a fresh catalog) side by side with the C reference
+# counter ../shared/bench/ref_total.c, in one sitting, and prints a Markdown
+# table with the ratios R(n)/t and the load average before and after.
 #
-#   scripts/bench.sh            # n = 14..17
+#   scripts/bench.sh            # n = 14..18
 #   scripts/bench.sh 14 15 16   # chosen n
 #
 # Without ../shared/bench (a clone on its own) it says so and times nqueens
 # alone. Each figure is the best of REPS runs (default 3) of wall time.
+# build is timed up to BUILD_MAX (default 17: the catalog of 18 takes
+# gigabytes); above it the build columns read "-".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
 
 ns=("$@")
-[ ${#ns[@]} -gt 0 ] || ns=(14 15 16 17)
+[ ${#ns[@]} -gt 0 ] || ns=(14 15 16 17 18)
 reps=${REPS:-3}
+build_max=${BUILD_MAX:-17}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -52,19 +57,27 @@ build_time() {
 
 ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
 
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), best of $reps runs"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), best of $reps runs, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| n | ref_total R(n) s | count s | R/count | build s | R/build | catalog MiB |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| n | ref_total R(n) s | count s | R/count | count --engine classes s | R/classes | build s | R/build | catalog MiB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${ns[@]}"; do
 	r="-"
 	[ -n "$ref" ] && r=$(best "$ref" "$n")
 	c=$(best "$work/nqueens" count "$n")
-	b=$(build_time "$n")
-	size=$(awk "BEGIN{printf \"%.1f\", $(stat -c %s "$work/b.db") / 1048576}")
+	k=$(best "$work/nqueens" count --engine classes "$n")
+	b="-" size="-"
+	if [ "$n" -le "$build_max" ]; then
+		b=$(build_time "$n")
+		size=$(awk "BEGIN{printf \"%.1f\", $(stat -c %s "$work/b.db") / 1048576}")
+	fi
 	if [ -n "$ref" ]; then
-		echo "| $n | $r | $c | $(ratio "$r" "$c") | $b | $(ratio "$r" "$b") | $size |"
+		rb="-"
+		[ "$b" = "-" ] || rb=$(ratio "$r" "$b")
+		echo "| $n | $r | $c | $(ratio "$r" "$c") | $k | $(ratio "$r" "$k") | $b | $rb | $size |"
 	else
-		echo "| $n | - | $c | - | $b | - | $size |"
+		echo "| $n | - | $c | - | $k | - | $b | - | $size |"
 	fi
 done
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

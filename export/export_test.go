@@ -347,19 +347,6 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// ReadPlacements reads placements in the forms people and our exports
-// write them; WriteFound writes what lookup says of one.
-func ExampleReadPlacements() {
-	in := "4 6 1 5 2 0 7 3\n[1, 3, 0, 2]\n{\"n\":4,\"class\":1,\"placement\":[2,0,3,1],\"orbit\":2,\"symmetry\":\"rot90\"}\n"
-	for p, err := range export.ReadPlacements(strings.NewReader(in), "") {
-		fmt.Println(p, err)
-	}
-	// Output:
-	// 4 6 1 5 2 0 7 3 <nil>
-	// 1 3 0 2 <nil>
-	// 2 0 3 1 <nil>
-}
-
 func ExampleWriteFound() {
 	p := nqueens.MustNew(2, 0, 3, 1)
 	id := canonical.Identify(p)

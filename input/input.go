@@ -1,6 +1,8 @@
-// Package input reads the small files a user names (a config file, the
-// parts of a sharded count) safely: bounded in size, and interruptible even
-// when the name is a FIFO no one writes to or a terminal.
+// Package input reads what a user gives nqueens: the small files a user
+// names (a config file, the parts of a sharded count), bounded in size and
+// interruptible even when the name is a FIFO no one writes to or a
+// terminal (ReadFile, Reader), and placements in every form people and our
+// exports write them (ReadPlacements).
 package input
 
 import (

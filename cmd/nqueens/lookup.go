@@ -37,7 +37,7 @@ func (a *app) lookupCmd() *cobra.Command {
 				in = input.Reader(cmd.Context(), cmd.InOrStdin())
 			} else {
 				// The arguments are one placement: check it before writing.
-				for _, err := range export.ReadPlacements(in, format) {
+				for _, err := range input.ReadPlacements(in, format) {
 					if err != nil {
 						return usageError{fmt.Errorf("lookup: %s: %w", quote(strings.Join(args, " ")), errors.Unwrap(err))}
 					}
@@ -48,7 +48,7 @@ func (a *app) lookupCmd() *cobra.Command {
 			if asJSON {
 				out = "json"
 			}
-			return a.lookup(cmd.Context(), export.ReadPlacements(in, format), out)
+			return a.lookup(cmd.Context(), input.ReadPlacements(in, format), out)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a line")

@@ -1,0 +1,94 @@
+package input_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/input"
+)
+
+// TestReadPlacementsForms reads one board in every form ReadPlacements
+// takes, and refuses bad lines by their number.
+func TestReadPlacementsForms(t *testing.T) {
+	want := nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3)
+	in := "4 6 1 5 2 0 7 3\n\n4,6,1,5,2,0,7,3\n  [4, 6, 1, 5, 2, 0, 7, 3]  \n" +
+		`{"n":8,"class":9,"placement":[4,6,1,5,2,0,7,3],"orbit":8,"symmetry":"none"}` + "\n"
+	k := 0
+	for p, err := range input.ReadPlacements(strings.NewReader(in), "") {
+		if err != nil || p != want {
+			t.Fatalf("placement %d: %v, %v", k, p, err)
+		}
+		k++
+	}
+	if k != 4 {
+		t.Errorf("read %d placements, want 4", k)
+	}
+	grids := `[".Q..","...Q","Q...","..Q."]` + "\n" + `[["..Q.","Q...","...Q",".Q.."],[".Q..","...Q","Q...","..Q."]]`
+	var got []string
+	for p, err := range input.ReadPlacements(strings.NewReader(grids), "leetcode") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p.String())
+	}
+	if strings.Join(got, "|") != "1 3 0 2|2 0 3 1|1 3 0 2" {
+		t.Errorf("leetcode boards read as %q", got)
+	}
+	for _, tt := range []struct{ in, format, want string }{
+		{"0 1\n1 x\n", "", "line 2: parse placement"},
+		{"0 2 1 1\n", "", "line 1: column 1 is in rows 2 and 3"},
+		{`{"n":5,"placement":[1,3,0,2]}`, "", `line 1: "n" is 5 but "placement" has 4 columns`},
+		{`{"n":4}`, "", `line 1: the object has no "placement"`},
+		{`{"n":4`, "", "line 1: not a JSON object of an export"},
+		{`[".Q..","...Q","Q...",".Q.."]`, "leetcode", "value 1: column 1 is in rows 0 and 3"},
+		{`[".Q.","...Q","Q...","..Q."]`, "leetcode", "value 1: grid: row 0"},
+		{`[1, 2]`, "leetcode", "value 1: want a board"},
+		{strings.Repeat("1 ", 40000), "", "longer than"},
+	} {
+		var last error
+		for _, err := range input.ReadPlacements(strings.NewReader(tt.in), tt.format) {
+			last = err
+		}
+		if last == nil || !strings.Contains(last.Error(), tt.want) {
+			t.Errorf("ReadPlacements(%.40q, %q) ends with %v, want %q", tt.in, tt.format, last, tt.want)
+		}
+	}
+}
+
+// TestLookupRoundTrip writes every solution of n = 8 as text and reads
+// them back: the same placements, in order.
+func TestLookupRoundTrip(t *testing.T) {
+	var in bytes.Buffer
+	var want []nqueens.Placement
+	for p := range enumerate.Solutions(8) {
+		in.WriteString(p.String() + "\n")
+		want = append(want, p)
+	}
+	i := 0
+	for p, err := range input.ReadPlacements(&in, "") {
+		if err != nil || p != want[i] {
+			t.Fatalf("placement %d: %v, %v; want %v", i, p, err, want[i])
+		}
+		i++
+	}
+	if i != len(want) {
+		t.Errorf("read %d of %d", i, len(want))
+	}
+}
+
+// ReadPlacements reads placements in the forms people and our exports
+// write them.
+func ExampleReadPlacements() {
+	in := "4 6 1 5 2 0 7 3\n[1, 3, 0, 2]\n{\"n\":4,\"class\":1,\"placement\":[2,0,3,1],\"orbit\":2,\"symmetry\":\"rot90\"}\n"
+	for p, err := range input.ReadPlacements(strings.NewReader(in), "") {
+		fmt.Println(p, err)
+	}
+	// Output:
+	// 4 6 1 5 2 0 7 3 <nil>
+	// 1 3 0 2 <nil>
+	// 2 0 3 1 <nil>
+}

@@ -33,8 +33,8 @@ var LookupFormats = []string{"text", "json"}
 // placement, valid, and either error, or canonical, class (when known),
 // orbit, symmetry and transform; in format "text" the same in words:
 //
-//	n=8 4 6 1 5 2 0 7 3: class 7, canonical 0 4 7 5 2 6 1 3, orbit 8 (symmetry none), transform rot90
-//	n=8 4 6 1 5 2 0 3 7: not a solution: queens at row 5 column 0 and row 6 column 3 attack each other
+//	n=8 4 6 1 5 2 0 7 3: class 9, canonical 1 6 4 7 0 3 5 2, orbit 8 (symmetry none), transform antitranspose
+//	n=4 0 1 2 3: not a solution: queens at row 0 column 0 and row 1 column 1 attack each other
 func WriteFound(w io.Writer, format string, f Found) error {
 	var buf []byte
 	if format == "json" {

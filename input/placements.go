@@ -174,3 +174,27 @@ func readGrids(r io.Reader) iter.Seq2[nqueens.Placement, error] {
 		}
 	}
 }
+
+// ParsePlacement reads one placement written in one of ReadPlacements'
+// forms: in format "" (or "columns") the columns or an NDJSON export's
+// object, in format "leetcode" one board as a JSON array of rows. Like
+// ReadPlacements it refuses two queens in one column. The error says what
+// is wrong, without naming a line.
+func ParsePlacement(s, format string) (nqueens.Placement, error) {
+	text := bytes.TrimSpace([]byte(s))
+	if format != "leetcode" {
+		if len(text) == 0 {
+			return nqueens.Placement{}, errors.New("no columns")
+		}
+		return parseLine(text)
+	}
+	var rows []string
+	if err := json.Unmarshal(text, &rows); err != nil {
+		return nqueens.Placement{}, errors.New(`want one board: a JSON array of rows such as ".Q.."`)
+	}
+	p, err := nqueens.ParseGrid(rows)
+	if err == nil {
+		err = p.CheckPermutation()
+	}
+	return p, err
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/store"
+	"github.com/nqueens/nqueens/verify"
 )
 
 var ctx = context.Background()
@@ -127,6 +128,10 @@ func TestResumeAfterClose(t *testing.T) {
 	got, err := b.Finish()
 	if err != nil || got.Total != 2680 || got.Unique != 341 || !got.Complete {
 		t.Fatalf("Finish = %+v, %v", got, err)
+	}
+	// The classes are numbered 1.. in order across the two runs.
+	if reports, err := verify.Catalog(ctx, db, []int{n}); err != nil || verify.Summary(reports) != nil {
+		t.Fatalf("verify after the resumed build: %v %+v", err, reports)
 	}
 	var k int
 	for _, err := range db.Classes(ctx, n, store.Filter{}) {

@@ -68,10 +68,13 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 	}
 	defer db.Close()
 	layouts, want, err := db.Layouts(ctx, b, sel)
-	if errors.Is(err, store.ErrNoClass) {
+	switch {
+	case errors.Is(err, store.ErrNoClass):
 		return usageError{err}
-	} else if err != nil {
+	case err != nil:
 		return err
+	case want == 0 && export.OneBoard(format):
+		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, describeFilter(sel.Filter))}
 	}
 	write := func(w io.Writer) error {
 		ew, _ := export.New(format, w)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"os"
 	"strings"
@@ -32,23 +31,22 @@ func (a *app) lookupCmd() *cobra.Command {
 			if format != "columns" && format != "leetcode" {
 				return usageError{fmt.Errorf("lookup: --format %s: want columns or leetcode", quote(format))}
 			}
-			var in io.Reader = strings.NewReader(strings.Join(args, " "))
+			var in iter.Seq2[nqueens.Placement, error]
 			if len(args) == 1 && args[0] == "-" {
-				in = input.Reader(cmd.Context(), cmd.InOrStdin())
+				in = input.ReadPlacements(input.Reader(cmd.Context(), cmd.InOrStdin()), format)
 			} else {
-				// The arguments are one placement: check it before writing.
-				for _, err := range input.ReadPlacements(in, format) {
-					if err != nil {
-						return usageError{fmt.Errorf("lookup: %s: %w", quote(strings.Join(args, " ")), errors.Unwrap(err))}
-					}
+				// The arguments are one placement.
+				p, err := input.ParsePlacement(strings.Join(args, " "), format)
+				if err != nil {
+					return usageError{fmt.Errorf("lookup: %s: %w", quote(strings.Join(args, " ")), err)}
 				}
-				in = strings.NewReader(strings.Join(args, " "))
+				in = func(yield func(nqueens.Placement, error) bool) { yield(p, nil) }
 			}
 			out := "text"
 			if asJSON {
 				out = "json"
 			}
-			return a.lookup(cmd.Context(), input.ReadPlacements(in, format), out)
+			return a.lookup(cmd.Context(), in, out)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a line")

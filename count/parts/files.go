@@ -48,6 +48,9 @@ func ReadFile(ctx context.Context, path string) (Part, error) {
 // right, or that add up to other counts than OEIS gives, give one that
 // matches ErrAltered.
 func CombineFiles(ctx context.Context, files []string, workers int) (count.Result, int, error) {
+	if len(files) == 0 {
+		return count.Result{}, 0, errors.New("combine: no parts")
+	}
 	var ps []Part
 	for _, f := range files {
 		p, err := ReadFile(ctx, f)

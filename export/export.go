@@ -1,7 +1,8 @@
 // Package export owns every output format of N-Queens, from placements to
 // bytes. It writes layouts (a class, its placement, orbit and symmetry) as
 // a JSON array of objects, newline-delimited JSON (one object a line), CSV
-// with a header row, LeetCode 51's array of string grids, an SVG image of
+// with a header row, LeetCode 51's array of string grids, text grids of
+// 'Q' and '.' with a blank line after each board, an SVG image of
 // one board, an HTML page of small boards (see New and Formats), or boards
 // drawn in text (Text). WriteSolution writes a bare solution, columns with
 // no class, for boards of up to nqueens.MaxConstructN, in the same JSON and
@@ -37,7 +38,7 @@ type Writer interface {
 }
 
 // Formats lists the names New accepts, in the order the CLI documents them.
-var Formats = []string{"json", "ndjson", "csv", "leetcode", "svg", "html"}
+var Formats = []string{"json", "ndjson", "csv", "leetcode", "grid", "svg", "html"}
 
 // OneBoard reports whether a format draws a single board (svg).
 func OneBoard(format string) bool { return strings.EqualFold(format, "svg") }
@@ -74,6 +75,8 @@ func New(format string, w io.Writer) (Writer, error) {
 		return NewCSV(w), nil
 	case "leetcode":
 		return NewLeetCode(w), nil
+	case "grid":
+		return NewGrid(w), nil
 	case "svg":
 		return NewSVG(w), nil
 	}
@@ -168,6 +171,32 @@ func appendBoard(buf []byte, cols []int32) []byte {
 	}
 	return append(buf, ']')
 }
+
+// Grid writes each board as n lines of 'Q' and '.', top row first, and a
+// blank line after it, the form programming judges and code-golf holes
+// print:
+//
+//	.Q..
+//	...Q
+//	Q...
+//	..Q.
+//
+// Only the boards are written; class numbers and symmetries are not.
+type Grid struct{ base }
+
+// NewGrid returns a Grid writer to w. The caller must call Close.
+func NewGrid(w io.Writer) *Grid { return &Grid{newBase(w)} }
+
+// Write adds one board.
+func (g *Grid) Write(l nqueens.Layout) error {
+	g.count++
+	var a [nqueens.MaxN]int32
+	g.buf = append(appendGrid(g.buf, columns(&a, l.Placement), ""), '\n')
+	return g.put()
+}
+
+// Close flushes.
+func (g *Grid) Close() error { return g.finish("") }
 
 // JSON writes a JSON array with one object per layout, one object per line:
 //

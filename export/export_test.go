@@ -245,7 +245,7 @@ func TestEmpty(t *testing.T) {
 
 func TestUnknownFormat(t *testing.T) {
 	_, err := export.New("xml", &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "must be one of json, ndjson, csv, leetcode, svg, html") {
+	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "must be one of json, ndjson, csv, leetcode, grid, svg, html") {
 		t.Errorf("New(xml) error = %v", err)
 	}
 }

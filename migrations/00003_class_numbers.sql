@@ -19,10 +19,13 @@
 
 -- +goose Up
 CREATE TABLE classes_numbered (
-    n         INTEGER NOT NULL,
-    class     INTEGER NOT NULL,
-    placement TEXT    NOT NULL,
-    orbit     INTEGER NOT NULL,
+    n         INTEGER NOT NULL,  -- board size
+    class     INTEGER NOT NULL,  -- 1, 2, ... per n, in lexicographic order of placement
+    placement TEXT    NOT NULL,  -- the class's canonical placement (the smallest of its 8 images):
+                                 -- n base-32 digits (0-9 then a-v), the column of the queen in each
+                                 -- row, top row first: '1302' is .Q.. / ...Q / Q... / ..Q.
+    orbit     INTEGER NOT NULL,  -- distinct solutions in the class: 8 (no symmetry), 4 (half turn),
+                                 -- 2 (quarter turn), 1 (n = 1)
     PRIMARY KEY (n, class)
 ) WITHOUT ROWID;
 
@@ -35,9 +38,13 @@ DROP VIEW class_list;
 DROP TABLE classes;
 ALTER TABLE classes_numbered RENAME TO classes;
 
+-- The few classes with a symmetry, so that listing them reads a small index.
 CREATE INDEX classes_symmetric ON classes (n, orbit, class) WHERE orbit <> 8;
 
 CREATE VIEW class_list AS
+-- The classes with their symmetry spelled out: none (orbit 8), rot180 (4),
+-- rot90 (2), full (1). WHERE n = ? AND class = ? is one seek; WHERE
+-- placement = ? scans n's classes (nqueens lookup bisects instead).
 SELECT n,
        class,
        placement,

@@ -266,3 +266,49 @@ func rawQuery(t *testing.T, path, query string, dest any) error {
 	defer raw.Close()
 	return raw.QueryRow(query).Scan(dest)
 }
+
+// TestLexLayouts reads every solution of n = 4..10 in lexicographic order,
+// with filters too: the plain search's order, each with the class and
+// symmetry of the class-by-class export.
+func TestLexLayouts(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "c.db"))
+	for n := 4; n <= 10; n++ {
+		b, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		classOf := map[nqueens.Placement]nqueens.Layout{}
+		for _, l := range classes(t, db, n) {
+			for _, p := range canonical.Orbit(l.Placement) {
+				classOf[p] = l
+			}
+		}
+		filters := []store.Filter{{}, {Symmetry: []nqueens.Symmetry{nqueens.SymRot180}}}
+		if b.Unique >= 7 {
+			filters = append(filters, store.Filter{From: 3, To: 7})
+		}
+		for _, f := range filters {
+			layouts, want, err := db.Layouts(ctx, b, store.Selection{Filter: f, All: true, Lex: true, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []nqueens.Layout
+			for l, err := range layouts {
+				if err != nil {
+					t.Fatalf("n=%d %+v: %v", n, f, err)
+				}
+				got = append(got, l)
+			}
+			var expect []nqueens.Layout
+			for p := range enumerate.Solutions(n) {
+				c := classOf[p]
+				if (f.From == 0 || c.Class >= f.From && c.Class <= f.To) && (len(f.Symmetry) == 0 || slices.Contains(f.Symmetry, c.Symmetry)) {
+					expect = append(expect, nqueens.Layout{Class: c.Class, Placement: p, Symmetry: c.Symmetry})
+				}
+			}
+			if !slices.Equal(got, expect) || want != uint64(len(expect)) {
+				t.Errorf("n=%d %+v: %d layouts (announced %d), want %d in lexicographic order", n, f, len(got), want, len(expect))
+			}
+		}
+	}
+}

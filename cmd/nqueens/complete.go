@@ -119,6 +119,7 @@ func (a *app) addCompletions(root *cobra.Command) {
 			completeValues(cmd, "symmetry", "none", "rot180", "rot90", "full")
 			if cmd.Name() == "export" {
 				completeValues(cmd, "format", export.Formats...)
+				completeValues(cmd, "order", "class", "lex")
 			}
 		case "verify", "stats":
 			cmd.ValidArgsFunction = a.completeBuilt

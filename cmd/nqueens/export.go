@@ -16,13 +16,13 @@ import (
 
 func (a *app) exportCmd() *cobra.Command {
 	var (
-		format string
-		all    bool
-		out    string
+		format, order string
+		all           bool
+		out           string
 	)
 	var filter func() (store.Filter, error)
 	cmd := &cobra.Command{
-		Use:   "export N --format json|ndjson|csv|leetcode|svg|html [--all] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
+		Use:   "export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
 		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML",
 		Args:  exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -36,6 +36,9 @@ func (a *app) exportCmd() *cobra.Command {
 			f, err := filter()
 			if err != nil {
 				return err
+			}
+			if order != "class" && order != "lex" {
+				return usageError{fmt.Errorf("--order %s: want class or lex", quote(order))}
 			}
 			if export.OneBoard(format) {
 				if all || f.From != f.To {
@@ -51,11 +54,12 @@ func (a *app) exportCmd() *cobra.Command {
 					return err
 				}
 			}
-			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all}, out)
+			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all, Lex: order == "lex", Workers: a.cfg.Workers}, out)
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "json", strings.Join(export.Formats, ", "))
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class")
+	cmd.Flags().StringVar(&order, "order", "class", "with --all: class (class by class) or lex (every solution in lexicographic order)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
 	filter = filterFlags(cmd)
 	return cmd

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -103,4 +104,53 @@ func fields(t *testing.T, format, line string) (int64, string) {
 	_, rest, _ = strings.Cut(line, `"symmetry":"`)
 	sym, _, _ := strings.Cut(rest, `"`)
 	return k, sym
+}
+
+// TestExportLexOrder checks export --all --order lex against the
+// class-by-class export sorted by placement, whole and filtered, and that
+// the grid format draws the same boards.
+func TestExportLexOrder(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	if _, _, err := runCLI(t, "--db", db, "build", "11", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	for _, filter := range [][]string{nil, {"--symmetry", "rot180"}, {"--classes", "100-150"}} {
+		args := append([]string{"--db", db, "export", "11", "--all", "--format", "csv"}, filter...)
+		byClass, _, err := runCLI(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(byClass, "\n"), "\n")
+		rows := lines[1:]
+		slices.SortFunc(rows, func(a, b string) int {
+			return slices.Compare(columnsOf(a), columnsOf(b))
+		})
+		want := lines[0] + "\n" + strings.Join(rows, "\n") + "\n"
+		lex, _, err := runCLI(t, append(args, "--order", "lex")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lex != want {
+			t.Errorf("export 11 --all --order lex %v: %d bytes, want the %d of the sorted export", filter, len(lex), len(want))
+		}
+	}
+	grid, _, err := runCLI(t, "--db", db, "export", "11", "--all", "--order", "lex", "--format", "grid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards := strings.Split(strings.TrimSuffix(grid, "\n\n"), "\n\n")
+	if len(boards) != 2680 || strings.Count(boards[0], "Q") != 11 || !strings.HasPrefix(grid, "Q..........\n..Q........\n") {
+		t.Errorf("grid export: %d boards, the first %q", len(boards), boards[0])
+	}
+}
+
+// columnsOf returns the placement of a line of a CSV export as numbers.
+func columnsOf(line string) []int {
+	f := strings.Split(line, ",")
+	var out []int
+	for c := range strings.FieldsSeq(f[4]) {
+		k, _ := strconv.Atoi(c)
+		out = append(out, k)
+	}
+	return out
 }

@@ -8,7 +8,7 @@
 //	nqueens build 1-14          # build n = 1..14 into the catalog, print the counts
 //	nqueens count 16            # count solutions and classes by search alone
 //	nqueens stats [12-16] [--json]  # what the catalog holds
-//	nqueens export 8 --format json|ndjson|csv|leetcode|svg|html [--all] [-o FILE]
+//	nqueens export 8 --format json|ndjson|csv|leetcode|grid|svg|html [--all] [-o FILE]
 //	nqueens show 8 [--class K]  # draw boards as text
 //	nqueens verify [n...]       # re-check the catalog
 //	nqueens solve 1000000       # one solution for any n, by construction

@@ -23,10 +23,9 @@ type example struct {
 
 // readmeExamples returns the examples of README.md in order: every line
 // of a code block (indented, or fenced) that starts with "$ " and runs
-// nqueens (alone, or in a shell loop or pipe), with the lines under it up
-// to the next command, a blank line, or the end of the block as its
-// output, less the command's indentation. Commands of other programs (the
-// sqlite3 shell) are left out.
+// nqueens (alone, or in a shell loop or pipe) or the sqlite3 shell, with
+// the lines under it up to the next command, a blank line, or the end of
+// the block as its output, less the command's indentation.
 func readmeExamples(t *testing.T, path string) []example {
 	t.Helper()
 	data := testutil.ReadFile(t, path)
@@ -51,8 +50,8 @@ func readmeExamples(t *testing.T, path string) []example {
 	return out
 }
 
-// runsNqueens matches a command line that runs nqueens.
-var runsNqueens = regexp.MustCompile(`(^\$ |[;|] *|do )nqueens `)
+// runsNqueens matches a command line that runs nqueens or sqlite3.
+var runsNqueens = regexp.MustCompile(`(^\$ |[;|] *|do )(nqueens|sqlite3) `)
 
 // masks turn what differs from run to run into fixed words, in both the
 // README's output and the program's: times, durations, decimals (seconds,
@@ -126,9 +125,13 @@ func TestREADMEExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapper := "#!/bin/sh\nNQUEENS_TEST_AS_MAIN=1 exec '" + exe + "' \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "nqueens"), []byte(wrapper), 0o755); err != nil {
-		t.Fatal(err)
+	// nqueens is this test binary, and so is sqlite3 (sqlite3Main), so
+	// that the SQL examples run where the shell is not installed.
+	for name, env := range map[string]string{"nqueens": "NQUEENS_TEST_AS_MAIN", "sqlite3": "NQUEENS_TEST_AS_SQLITE3"} {
+		wrapper := "#!/bin/sh\n" + env + "=1 exec '" + exe + "' \"$@\"\n"
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(wrapper), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var env []string
 	for _, kv := range os.Environ() {

@@ -45,6 +45,26 @@ func newBoard(l nqueens.Layout) board {
 		Label: fmt.Sprintf("n=%d class %d: %s, orbit %d, %s", l.N(), l.Class, l.Placement, l.Symmetry.Orbit(), export.SymmetryText(l.Symmetry))}
 }
 
+// SVG draws the board as an inline <svg> whose squares and queen come
+// from the page's export.SVGDefs: built here rather than by the template,
+// which would escape each of its numbers (a page of 100 boards of n = 17
+// holds 1,700 queens).
+func (b board) SVG() template.HTML {
+	n := strconv.Itoa(b.N())
+	buf := make([]byte, 0, 160+48*len(b.Cols))
+	buf = append(buf, `<svg viewBox="0 0 `+n+` `+n+`" role="img" aria-label="`...)
+	buf = append(buf, template.HTMLEscapeString(b.Label)...)
+	buf = append(buf, `"><rect width="`+n+`" height="`+n+`" fill="url(#sq)"/>`...)
+	for r, c := range b.Cols {
+		buf = append(buf, `<use href="#q" x="`...)
+		buf = strconv.AppendInt(buf, int64(c), 10)
+		buf = append(buf, `" y="`...)
+		buf = strconv.AppendInt(buf, int64(r), 10)
+		buf = append(buf, `" width="1" height="1"/>`...)
+	}
+	return template.HTML(append(buf, "</svg>"...))
+}
+
 // parsePages parses the templates: each page is templates/NAME.html with
 // templates/layout.html around it.
 func parsePages() map[string]*template.Template {

@@ -34,6 +34,12 @@ func svgDefs(buf []byte) []byte {
 	return buf
 }
 
+// SVGDefs returns the <defs> of a board: the pattern of the squares
+// (id "sq") and the queen symbol (id "q"). A page of inline boards drawn
+// as the HTML export draws them (a rect filled with url(#sq), a <use
+// href="#q"> per queen) holds it once, in a hidden <svg>.
+func SVGDefs() string { return string(svgDefs(nil)) }
+
 // appendQueens appends the board's squares and a queen per row, in the
 // coordinates of a viewBox of n by n.
 func appendQueens(buf []byte, cols []int) []byte {

@@ -182,6 +182,9 @@ func readGrids(r io.Reader) iter.Seq2[nqueens.Placement, error] {
 // is wrong, without naming a line.
 func ParsePlacement(s, format string) (nqueens.Placement, error) {
 	text := bytes.TrimSpace([]byte(s))
+	if format != "leetcode" && bytes.ContainsAny(text, "\r\n") {
+		return nqueens.Placement{}, errors.New("one board, on one line")
+	}
 	if format != "leetcode" {
 		if len(text) == 0 {
 			return nqueens.Placement{}, errors.New("no columns")

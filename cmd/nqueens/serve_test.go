@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/nqueens/nqueens/serve"
+	"github.com/nqueens/nqueens/store"
+)
+
+// startServe starts nqueens serve on a free port of the catalog db (see
+// startReady) and returns it with its base URL, read from the line it
+// prints once it listens.
+func startServe(t *testing.T, db string, args ...string) (*exec.Cmd, *bufio.Reader, func() bool, string) {
+	t.Helper()
+	cmd, stderr, guardFired := startReady(t, filepath.Dir(db), nil, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
+	line, err := stderr.ReadString('\n')
+	m := regexp.MustCompile(`^serving .* on (http://127\.0\.0\.1:\d+)/ \(Ctrl-C to stop\)\n$`).FindStringSubmatch(line)
+	if m == nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("serve said %q %v", line, err)
+	}
+	return cmd, stderr, guardFired, m[1]
+}
+
+// fetch GETs u and returns the status and body.
+func fetch(t *testing.T, u string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
+}
+
+// TestServeBesideBuild runs nqueens serve on a catalog while another
+// process builds n = 13 into it: the server answers throughout, shows n =
+// 13 as being built while the build holds its transaction open, serves it
+// once the build completes, and SIGTERM (or SIGINT) ends it with status 0.
+func TestServeBesideBuild(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	if _, _, err := runCLI(t, "--db", db, "build", "1-10", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	cmd, stderr, guardFired, base := startServe(t, db)
+	if code, body := fetch(t, base+"/api/v1/classes/8/1"); code != 200 || !strings.Contains(body, `"class":1`) {
+		t.Fatalf("before the build: %d %s", code, body)
+	}
+
+	b := startPausedBuild(t, db, 13, 1)
+	waited := false
+	defer func() {
+		if !waited {
+			b.stop()
+		}
+	}()
+	for range 3 {
+		if code, body := fetch(t, base+"/n/10/5"); code != 200 || !strings.Contains(body, "n = 10, class 5") {
+			t.Fatalf("during the build: /n/10/5 %d %.300s", code, body)
+		}
+		if code, _ := fetch(t, base+"/n/13"); code != 404 {
+			t.Fatalf("during the build: /n/13 %d, want 404", code)
+		}
+		if code, body := fetch(t, base+"/api/v1/counts"); code != 200 || !strings.Contains(body, `"n": 13`) {
+			t.Fatalf("during the build: /api/v1/counts %d %.300s", code, body)
+		}
+	}
+	b.resume()
+	waited = true
+	if err := b.wait(); err != nil {
+		t.Fatalf("build 13: %v\n%s", err, b.stderr)
+	}
+	if code, body := fetch(t, base+"/n/13"); code != 200 || !strings.Contains(body, "The classes of n = 13") {
+		t.Fatalf("after the build: /n/13 %d %.300s", code, body)
+	}
+
+	rest, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGTERM)
+	if err != nil {
+		t.Errorf("serve after SIGTERM: %v\n%s", err, rest)
+	}
+	for _, want := range []string{"GET /n/10/5 200 ", "GET /n/13 404 ", "GET /n/13 200 ", "serve: stopped\n"} {
+		if !bytes.Contains(rest, []byte(want)) {
+			t.Errorf("stderr lacks %q:\n%s", want, rest)
+		}
+	}
+
+	// SIGINT too, and --quiet logs nothing but the address.
+	cmd, stderr, guardFired, base = startServe(t, db, "--quiet")
+	if code, _ := fetch(t, base+"/"); code != 200 {
+		t.Errorf("/: %d", code)
+	}
+	rest, err = signalAndWait(t, cmd, stderr, guardFired, syscall.SIGINT)
+	if err != nil || len(rest) > 0 {
+		t.Errorf("serve --quiet after SIGINT: %v, stderr %q", err, rest)
+	}
+}
+
+// TestServeInChromium has headless Chromium load the server's pages: the
+// index, the page of n = 8 reached by the index's link (whose boards it
+// counts), and the class page the lookup form leads to. Chromium runs no
+// script here, and --dump-dom cannot click, so the test follows the link
+// and submits the form (a GET) itself from the DOM Chromium built: the
+// href, and the form's action and its input's name, as a browser would.
+func TestServeInChromium(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.db")
+	if _, _, err := runCLI(t, "--db", path, "build", "4-10", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	srv := httptest.NewServer(serve.New(db, serve.Options{}))
+	defer srv.Close()
+
+	index := headless(t, bin, "--dump-dom", srv.URL+"/")
+	link := regexp.MustCompile(`<a href="(/n/8)">8</a>`).FindSubmatch(index)
+	if link == nil {
+		t.Fatalf("the index has no link to n=8:\n%.2000s", index)
+	}
+	page := headless(t, bin, "--dump-dom", srv.URL+string(link[1]))
+	boards := regexp.MustCompile(`<figure class="board"><a href="/n/8/\d+"><svg [^>]*>(?s:.*?)</svg>`).FindAll(page, -1)
+	if len(boards) != 12 {
+		t.Errorf("Chromium's DOM of /n/8 holds %d boards, want 12:\n%.2000s", len(boards), page)
+	}
+	for _, b := range boards {
+		if q := bytes.Count(b, []byte(`<use href="#q"`)); q != 8 {
+			t.Fatalf("a board with %d queens: %.300s", q, b)
+		}
+	}
+
+	form := regexp.MustCompile(`<form class="lookup" action="([^"]+)" method="get"><label>Board <input name="([^"]+)"`).FindSubmatch(index)
+	if form == nil {
+		t.Fatalf("the index has no lookup form:\n%.2000s", index)
+	}
+	submit := srv.URL + string(form[1]) + "?" + url.Values{string(form[2]): {"4 6 1 5 2 0 7 3"}}.Encode()
+	class := headless(t, bin, "--dump-dom", submit)
+	if !bytes.Contains(class, []byte("n = 8, class 9")) || !bytes.Contains(class, []byte("1 6 4 7 0 3 5 2")) {
+		t.Errorf("the lookup form of 4 6 1 5 2 0 7 3 did not land on class 9 of n=8:\n%.2000s", class)
+	}
+
+	shot := filepath.Join(dir, "serve-8.png")
+	if out := os.Getenv("NQUEENS_SERVE_SCREENSHOT"); out != "" {
+		shot = out // to refresh docs/serve-8.png
+	}
+	headless(t, bin, "--screenshot="+shot, "--window-size=1200,900", srv.URL+"/n/8")
+	if st, err := os.Stat(shot); err != nil || st.Size() < 10_000 {
+		t.Errorf("screenshot of /n/8: %v (%d bytes)", err, sizeOf(st))
+	}
+}
+
+// TestServeBadUsage checks what serve refuses before it listens.
+func TestServeBadUsage(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := runCLI(t, "--db", filepath.Join(dir, "none.db"), "serve", "--addr", "127.0.0.1:0")
+	if err == nil || !errors.Is(err, store.ErrNoCatalog) {
+		t.Errorf("serve of a missing catalog: %v", err)
+	}
+	var ue usageError
+	if _, _, err := runCLI(t, "serve", "--addr", "8080"); !errors.As(err, &ue) || !strings.Contains(err.Error(), `--addr "8080": want HOST:PORT`) {
+		t.Errorf("serve --addr 8080: %v", err)
+	}
+	if _, _, err := runCLI(t, "serve", "extra"); !errors.As(err, &ue) {
+		t.Errorf("serve extra: %v", err)
+	}
+}

@@ -1,0 +1,245 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/input"
+	"github.com/nqueens/nqueens/store"
+)
+
+// Page sizes of /api/v1/classes.
+const (
+	DefaultLimit = 100
+	MaxLimit     = 1000
+)
+
+// writeJSONError writes the error object {"error": msg} with status.
+func writeJSONError(w http.ResponseWriter, status int, msg string) {
+	body, _ := json.Marshal(struct {
+		Error string `json:"error"`
+	}{msg})
+	writeJSON(w, status, append(body, '\n'))
+}
+
+// writeJSON writes body, a JSON document, with status.
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// handleAPICounts answers GET /api/v1/counts: every build the catalog
+// records, complete or not, as the array of nqueens stats --json.
+func (s *Server) handleAPICounts(w http.ResponseWriter, r *http.Request) {
+	if !noParams(w, r, s) {
+		return
+	}
+	builds, err := s.db.Builds(r.Context())
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	if builds == nil {
+		builds = []store.Build{}
+	}
+	body, err := json.MarshalIndent(builds, "", "  ")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, append(body, '\n'))
+}
+
+// classesPage is the object of /api/v1/classes.
+type classesPage struct {
+	N      int             `json:"n"`
+	Offset int64           `json:"offset"`
+	Limit  int64           `json:"limit"`
+	Count  uint64          `json:"count"`
+	Items  json.RawMessage `json:"items"`
+}
+
+// handleAPIClasses answers GET /api/v1/classes?n=N&offset=O&limit=L&symmetry=S:
+// count, the classes of n the symmetry filter selects, and as items up to
+// limit of them from offset on, each the object of the JSON export.
+func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) {
+	q, err := params(r, "n", "offset", "limit", "symmetry")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	if !q.Has("n") {
+		s.failErr(w, r, paramError("missing parameter n: /api/v1/classes?n=8"))
+		return
+	}
+	n, err := parseN(q.Get("n"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	page := classesPage{N: n, Limit: DefaultLimit}
+	if q.Has("offset") {
+		if page.Offset, err = parseWhole("offset", q.Get("offset"), 0, maxClass); err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+	}
+	if q.Has("limit") {
+		if page.Limit, err = parseWhole("limit", q.Get("limit"), 1, MaxLimit); err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+	}
+	syms, err := parseSymmetry(q.Get("symmetry"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	b, err := s.build(r.Context(), n)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	f := store.Filter{Symmetry: syms}
+	if page.Count, err = s.db.Count(r.Context(), b, f); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	f.Offset, f.Limit = page.Offset, page.Limit
+	var items bytes.Buffer
+	if uint64(page.Offset) >= page.Count {
+		items.WriteString("[]")
+	} else if err := s.writeClasses(r.Context(), export.NewJSON(&items), n, f); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	page.Items = items.Bytes()
+	body, err := json.Marshal(page)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, append(body, '\n'))
+}
+
+// writeClasses writes the classes of n that f selects to ew and closes it.
+func (s *Server) writeClasses(ctx context.Context, ew export.Writer, n int, f store.Filter) error {
+	for l, err := range s.db.Classes(ctx, n, f) {
+		if err != nil {
+			return err
+		}
+		if err := ew.Write(l); err != nil {
+			return err
+		}
+	}
+	return ew.Close()
+}
+
+// handleAPIClass answers GET /api/v1/classes/{n}/{k}: class k of n as the
+// object of the JSON export.
+func (s *Server) handleAPIClass(w http.ResponseWriter, r *http.Request) {
+	l, err := s.pathClass(r, r.PathValue("k"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	var body bytes.Buffer
+	ew := export.NewNDJSON(&body)
+	ew.Write(l)
+	if err := ew.Close(); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, body.Bytes())
+}
+
+// pathClass reads the class {n}/k of a path, with no query, from the
+// catalog.
+func (s *Server) pathClass(r *http.Request, k string) (nqueens.Layout, error) {
+	if _, err := params(r); err != nil {
+		return nqueens.Layout{}, err
+	}
+	n, err := parseN(r.PathValue("n"))
+	if err != nil {
+		return nqueens.Layout{}, err
+	}
+	b, err := s.build(r.Context(), n)
+	if err != nil {
+		return nqueens.Layout{}, err
+	}
+	class, err := parseClass(b, k)
+	if err != nil {
+		return nqueens.Layout{}, err
+	}
+	return s.db.Class(r.Context(), n, class)
+}
+
+// handleAPILookup answers GET /api/v1/lookup?placement=P: the object of
+// nqueens lookup --json for the board P, with its class number when the
+// catalog holds its n complete. A board that is not a solution is an
+// answer too (valid false, and why); one that is not a placement is a 400.
+func (s *Server) handleAPILookup(w http.ResponseWriter, r *http.Request) {
+	f, err := s.lookup(r)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	var body bytes.Buffer
+	export.WriteFound(&body, "json", f)
+	writeJSON(w, http.StatusOK, body.Bytes())
+}
+
+// lookup reads the parameter placement of r and says what it is: whether
+// a solution, its class, and the class number if the catalog holds its n
+// complete (0 otherwise).
+func (s *Server) lookup(r *http.Request) (export.Found, error) {
+	q, err := params(r, "placement")
+	if err != nil {
+		return export.Found{}, err
+	}
+	p, err := parsePlacement(q.Get("placement"))
+	if err != nil {
+		return export.Found{}, err
+	}
+	f := export.Found{Placement: p, NotSolution: p.Valid()}
+	if f.NotSolution != nil {
+		return f, nil
+	}
+	id := canonical.Identify(p)
+	f.Canonical, f.Symmetry, f.Transform = id.Canonical, id.Symmetry, id.Transform.String()
+	b, err := s.build(r.Context(), p.N())
+	if errors.Is(err, errNotServed) {
+		return f, nil
+	} else if err != nil {
+		return f, err
+	}
+	if f.Class, err = s.db.Finder(b).Find(r.Context(), id.Canonical); err != nil {
+		return f, fmt.Errorf("the catalog lacks the class of %s: %w", id.Canonical, err)
+	}
+	return f, nil
+}
+
+// parsePlacement reads one placement in the forms of nqueens lookup
+// ("4 6 1 5 2 0 7 3", "4,6,1,5,2,0,7,3", "[4, 6, ...]", an export's JSON
+// object), with each column once.
+func parsePlacement(v string) (nqueens.Placement, error) {
+	if strings.TrimSpace(v) == "" {
+		return nqueens.Placement{}, paramError(`missing parameter placement: the columns of the queens row by row, such as "4 6 1 5 2 0 7 3"`)
+	}
+	p, err := input.ParsePlacement(v, "columns")
+	if err != nil {
+		return p, paramError(fmt.Sprintf("placement %s: %s", nqueens.Quote(v), err))
+	}
+	return p, nil
+}

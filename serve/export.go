@@ -1,0 +1,122 @@
+package serve
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/store"
+)
+
+// contentTypes are the media types of the export formats.
+var contentTypes = map[string]string{
+	"json":     "application/json",
+	"ndjson":   "application/x-ndjson",
+	"csv":      "text/csv; charset=utf-8",
+	"leetcode": "application/json",
+}
+
+// handleExport answers GET /export/{n}.{format}?all=1&symmetry=S: the
+// bytes of nqueens export N --format FORMAT [--all] [--symmetry S], as a
+// download. It streams: the layouts are read and written one at a time,
+// so an export of any size takes constant memory, and the write deadline
+// moves on by WriteTimeout with each write, so a long export is cut off
+// only when the client stops reading. An error after the first byte
+// aborts the connection, so that a client never takes a cut export for a
+// whole one. A HEAD request gets the headers only.
+func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
+	q, err := params(r, "all", "symmetry")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	file := r.PathValue("file")
+	name, format, ok := strings.Cut(file, ".")
+	if !ok || !slices.Contains(exportFormats, format) {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no export %s: want /export/N.FORMAT with FORMAT one of %s", file, strings.Join(exportFormats, ", ")))
+		return
+	}
+	n, err := parseN(name)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	all := false
+	switch q.Get("all") {
+	case "", "0":
+	case "1":
+		all = true
+	default:
+		s.failErr(w, r, paramError(fmt.Sprintf("all must be 1 or 0, got %q", q.Get("all"))))
+		return
+	}
+	syms, err := parseSymmetry(q.Get("symmetry"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	b, err := s.build(r.Context(), n)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	layouts, _, err := s.db.Layouts(r.Context(), b, store.Selection{Filter: store.Filter{Symmetry: syms}, All: all})
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	filename := fmt.Sprintf("queens-%d", n)
+	if all {
+		filename += "-all"
+	}
+	if len(syms) > 0 {
+		filename += "-" + strings.ReplaceAll(symmetryParam(syms), ",", "-")
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentTypes[format])
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, filename, format))
+	h.Set("Cache-Control", "no-store")
+	if r.Method == http.MethodHead {
+		return
+	}
+	ew, _ := export.New(format, &deadlineWriter{w: w, rc: http.NewResponseController(w)})
+	for l, err := range layouts {
+		if err == nil {
+			err = ew.Write(l)
+		}
+		if err != nil {
+			s.abort(r, err)
+		}
+	}
+	if err := ew.Close(); err != nil {
+		s.abort(r, err)
+	}
+}
+
+// abort ends a response cut short by err, after logging err: net/http
+// closes the connection without ending the chunked body, so the client
+// sees an incomplete transfer.
+func (s *Server) abort(r *http.Request, err error) {
+	if s.log != nil && r.Context().Err() == nil {
+		s.logMu.Lock()
+		fmt.Fprintf(s.log, "%s %s: aborted: %s\n", r.Method, r.URL.EscapedPath(), strings.ReplaceAll(err.Error(), "\n", "; "))
+		s.logMu.Unlock()
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// deadlineWriter writes to a response, moving its write deadline
+// WriteTimeout past each write.
+type deadlineWriter struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func (d *deadlineWriter) Write(p []byte) (int, error) {
+	// An httptest recorder has no deadline to move: ignore that.
+	d.rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
+	return d.w.Write(p)
+}

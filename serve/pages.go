@@ -1,0 +1,403 @@
+package serve
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/store"
+)
+
+// PageSize is how many classes a page of /n/{n} shows.
+const PageSize = 100
+
+// exportFormats are the formats of /export/{n}.{format}: those of nqueens
+// export that stream (svg and html draw boards, one or a page, and are
+// served as class pages instead).
+var exportFormats = []string{"json", "ndjson", "csv", "leetcode"}
+
+// symmetries are the filters the class pages offer.
+var symmetries = []nqueens.Symmetry{nqueens.SymNone, nqueens.SymRot180, nqueens.SymRot90, nqueens.SymFull}
+
+// page is what every page's layout needs.
+type page struct {
+	Title string
+}
+
+// board is one board as a page draws it.
+type board struct {
+	nqueens.Layout
+	Cols  []int
+	Label string // what the board is, for screen readers
+	Note  string // a caption under the board beside the class, if any
+}
+
+func newBoard(l nqueens.Layout) board {
+	return board{Layout: l, Cols: l.Placement.Cols(),
+		Label: fmt.Sprintf("n=%d class %d: %s, orbit %d, %s", l.N(), l.Class, l.Placement, l.Symmetry.Orbit(), export.SymmetryText(l.Symmetry))}
+}
+
+// SVG draws the board as an inline <svg> whose squares and queen come
+// from the page's export.SVGDefs: built here rather than by the template,
+// which would escape each of its numbers (a page of 100 boards of n = 17
+// holds 1,700 queens).
+func (b board) SVG() template.HTML {
+	n := strconv.Itoa(b.N())
+	buf := make([]byte, 0, 160+48*len(b.Cols))
+	buf = append(buf, `<svg viewBox="0 0 `+n+` `+n+`" role="img" aria-label="`...)
+	buf = append(buf, template.HTMLEscapeString(b.Label)...)
+	buf = append(buf, `"><rect width="`+n+`" height="`+n+`" fill="url(#sq)"/>`...)
+	for r, c := range b.Cols {
+		buf = append(buf, `<use href="#q" x="`...)
+		buf = strconv.AppendInt(buf, int64(c), 10)
+		buf = append(buf, `" y="`...)
+		buf = strconv.AppendInt(buf, int64(r), 10)
+		buf = append(buf, `" width="1" height="1"/>`...)
+	}
+	return template.HTML(append(buf, "</svg>"...))
+}
+
+// parsePages parses the templates: each page is templates/NAME.html with
+// templates/layout.html around it.
+func parsePages() map[string]*template.Template {
+	funcs := template.FuncMap{
+		"defs":     func() template.HTML { return template.HTML(export.SVGDefs()) },
+		"symtext":  export.SymmetryText,
+		"thousand": thousands,
+		"inc":      func(k int64) int64 { return k + 1 },
+		"dec":      func(k int64) int64 { return k - 1 },
+	}
+	pages := map[string]*template.Template{}
+	for _, name := range []string{"index", "classes", "class", "lookup", "error"} {
+		pages[name] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/board.html", "templates/"+name+".html"))
+	}
+	return pages
+}
+
+// render writes the page name with data and status. It renders into a
+// buffer first, so that a template error is a 500, not half a page.
+func (s *Server) render(w http.ResponseWriter, status int, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages[name].Execute(&buf, data); err != nil {
+		http.Error(w, "render "+name+": "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// errorPage is the data of templates/error.html.
+type errorPage struct {
+	page
+	Status  int
+	Message string
+}
+
+// indexPage is the data of templates/index.html.
+type indexPage struct {
+	page
+	Builds []store.Build
+}
+
+// handleIndex answers GET /: the counts of every build and a lookup form.
+func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
+	if !noParams(w, r, s) {
+		return
+	}
+	builds, err := s.db.Builds(r.Context())
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	s.render(w, http.StatusOK, "index", indexPage{page: page{Title: "N-Queens catalog"}, Builds: builds})
+}
+
+// classesPageData is the data of templates/classes.html.
+type classesPageData struct {
+	page
+	Build    store.Build
+	Filter   string // the symmetry filter as a parameter, "" for none
+	Filters  []filterLink
+	Count    uint64
+	Page     int64
+	Pages    int64
+	Prev     string // links to the pages before and after, if any
+	Next     string
+	Boards   []board
+	Exports  []exportLink
+	From, To uint64 // the positions of the first and last board among Count
+}
+
+type filterLink struct {
+	Name, URL string
+	Current   bool
+}
+
+type exportLink struct {
+	Name, URL string
+}
+
+// handleClasses answers GET /n/{n}?page=P&symmetry=S: page P of the
+// classes of n the symmetry filter selects, PageSize to a page; with
+// ?class=K it redirects to the page of class K.
+func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) {
+	q, err := params(r, "page", "symmetry", "class")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	n, err := parseN(r.PathValue("n"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	b, err := s.build(r.Context(), n)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	if q.Has("class") {
+		if len(q) > 1 {
+			s.failErr(w, r, paramError("class jumps to one class: give it alone"))
+			return
+		}
+		k, err := parseClass(b, strings.TrimSpace(q.Get("class")))
+		if err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+		http.Redirect(w, r, classURL(n, k), http.StatusSeeOther)
+		return
+	}
+	syms, err := parseSymmetry(q.Get("symmetry"))
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	d := classesPageData{Build: b, Filter: symmetryParam(syms), Page: 1}
+	if q.Has("page") {
+		if d.Page, err = parseWhole("page", q.Get("page"), 1, maxClass); err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+	}
+	f := store.Filter{Symmetry: syms}
+	if d.Count, err = s.db.Count(r.Context(), b, f); err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	d.Pages = max(1, int64((d.Count+PageSize-1)/PageSize))
+	if d.Page > d.Pages {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("n=%d has %s of %s: no page %d", n, plural(uint64(d.Pages), "page"), plural(d.Count, "class"), d.Page))
+		return
+	}
+	f.Offset, f.Limit = (d.Page-1)*PageSize, PageSize
+	for l, err := range s.db.Classes(r.Context(), n, f) {
+		if err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+		d.Boards = append(d.Boards, newBoard(l))
+	}
+	if len(d.Boards) > 0 {
+		d.From, d.To = uint64(f.Offset)+1, uint64(f.Offset)+uint64(len(d.Boards))
+	}
+	d.Title = fmt.Sprintf("n = %d: classes", n)
+	if d.Filter != "" {
+		d.Title += " (" + d.Filter + ")"
+	}
+	if d.Page > 1 {
+		d.Title += fmt.Sprintf(", page %d", d.Page)
+		d.Prev = classesURL(n, d.Filter, d.Page-1)
+	}
+	if d.Page < d.Pages {
+		d.Next = classesURL(n, d.Filter, d.Page+1)
+	}
+	d.Filters = append(d.Filters, filterLink{"all", classesURL(n, "", 1), d.Filter == ""})
+	for _, sym := range symmetries {
+		d.Filters = append(d.Filters, filterLink{sym.String(), classesURL(n, sym.String(), 1), d.Filter == sym.String()})
+	}
+	for _, format := range exportFormats {
+		d.Exports = append(d.Exports, exportLink{format, exportURL(n, format, false, d.Filter)})
+	}
+	for _, format := range exportFormats {
+		d.Exports = append(d.Exports, exportLink{format + " (all solutions)", exportURL(n, format, true, d.Filter)})
+	}
+	s.render(w, http.StatusOK, "classes", d)
+}
+
+// classPageData is the data of templates/class.html.
+type classPageData struct {
+	page
+	Build      store.Build
+	Board      board
+	Images     []board
+	Prev, Next string
+	Page       string // the page of /n/{n} that holds the class
+	SVG, JSON  string
+}
+
+// handleClass answers GET /n/{n}/{k}: the page of class k of n; and
+// GET /n/{n}/{k}.svg: its board as an SVG image (nqueens export N
+// --format svg --class K).
+func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) {
+	k, svg := strings.CutSuffix(r.PathValue("k"), ".svg")
+	l, err := s.pathClass(r, k)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	n := l.N()
+	if svg {
+		var buf bytes.Buffer
+		ew := export.NewSVG(&buf)
+		ew.Write(l)
+		if err := ew.Close(); err != nil {
+			s.failErr(w, r, err)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "image/svg+xml")
+		h.Set("Content-Disposition", fmt.Sprintf(`inline; filename="queens-%d-class-%d.svg"`, n, l.Class))
+		w.Write(buf.Bytes())
+		return
+	}
+	b, err := s.build(r.Context(), n)
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	d := classPageData{Build: b, Board: newBoard(l),
+		Page: classesURL(n, "", (l.Class-1)/PageSize+1),
+		SVG:  classURL(n, l.Class) + ".svg",
+		JSON: fmt.Sprintf("/api/v1/classes/%d/%d", n, l.Class)}
+	d.Title = fmt.Sprintf("n = %d, class %d", n, l.Class)
+	if l.Class > 1 {
+		d.Prev = classURL(n, l.Class-1)
+	}
+	if uint64(l.Class) < b.Unique {
+		d.Next = classURL(n, l.Class+1)
+	}
+	for _, p := range canonical.Orbit(l.Placement) {
+		img := newBoard(nqueens.Layout{Class: l.Class, Placement: p, Symmetry: l.Symmetry})
+		img.Note = canonical.Identify(p).Transform.String()
+		img.Label = fmt.Sprintf("the %s of class %d: %s", img.Note, l.Class, p)
+		d.Images = append(d.Images, img)
+	}
+	s.render(w, http.StatusOK, "class", d)
+}
+
+// lookupPageData is the data of templates/lookup.html.
+type lookupPageData struct {
+	page
+	Placement string // as typed
+	Message   string
+	Found     *export.Found
+	Board     *board
+	Class     string // the class page, when the catalog holds n
+}
+
+// handleLookup answers GET /lookup?placement=P: a redirect (303) to the
+// class page of the board P, or a page saying why there is none: P is not
+// a solution (200), is not a placement (400), or is of an n the catalog
+// does not hold (404). Without P it is the lookup form.
+func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
+	d := lookupPageData{page: page{Title: "Look a board up"}}
+	q, err := params(r, "placement")
+	if err != nil {
+		s.failErr(w, r, err)
+		return
+	}
+	d.Placement = q.Get("placement")
+	if strings.TrimSpace(d.Placement) == "" {
+		s.render(w, http.StatusOK, "lookup", d)
+		return
+	}
+	f, err := s.lookup(r)
+	var pe paramError
+	switch {
+	case errors.As(err, &pe):
+		d.Message = err.Error()
+		s.render(w, http.StatusBadRequest, "lookup", d)
+		return
+	case err != nil:
+		s.failErr(w, r, err)
+		return
+	}
+	if f.Class > 0 {
+		http.Redirect(w, r, classURL(f.Placement.N(), f.Class), http.StatusSeeOther)
+		return
+	}
+	d.Found = &f
+	b := newBoard(nqueens.Layout{Placement: f.Placement})
+	b.Label = "the board " + f.Placement.String()
+	d.Board = &b
+	if f.NotSolution != nil {
+		d.Message = fmt.Sprintf("%s is not a solution: %v.", f.Placement, f.NotSolution)
+		s.render(w, http.StatusOK, "lookup", d)
+		return
+	}
+	d.Message = fmt.Sprintf("%s is a solution of n=%d, in the class of %s (%s), but n=%d is not in this catalog: build it with nqueens build %d.",
+		f.Placement, f.Placement.N(), f.Canonical, export.SymmetryText(f.Symmetry), f.Placement.N(), f.Placement.N())
+	s.render(w, http.StatusNotFound, "lookup", d)
+}
+
+// classURL is the path of the page of class k of n.
+func classURL(n int, k int64) string { return fmt.Sprintf("/n/%d/%d", n, k) }
+
+// classesURL is the path of page p of the classes of n with the symmetry
+// filter sym.
+func classesURL(n int, sym string, p int64) string {
+	q := url.Values{}
+	if sym != "" {
+		q.Set("symmetry", sym)
+	}
+	if p > 1 {
+		q.Set("page", strconv.FormatInt(p, 10))
+	}
+	u := "/n/" + strconv.Itoa(n)
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
+// exportURL is the path of an export of n.
+func exportURL(n int, format string, all bool, sym string) string {
+	q := url.Values{}
+	if all {
+		q.Set("all", "1")
+	}
+	if sym != "" {
+		q.Set("symmetry", sym)
+	}
+	u := fmt.Sprintf("/export/%d.%s", n, format)
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
+// thousands writes k with commas between groups of three digits.
+func thousands(k uint64) string {
+	s := strconv.FormatUint(k, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

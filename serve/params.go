@@ -1,0 +1,157 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/store"
+)
+
+// paramError is a bad parameter of a request: status 400.
+type paramError string
+
+func (e paramError) Error() string { return string(e) }
+
+// badParam returns a paramError with the text of err.
+func badParam(err error) error { return paramError(err.Error()) }
+
+// errNotServed is wrapped by the error for an n the catalog does not hold
+// complete: status 404.
+var errNotServed = errors.New("not served")
+
+// notServed is an error that reads as its text and matches errNotServed.
+type notServed string
+
+func (e notServed) Error() string        { return string(e) }
+func (e notServed) Is(target error) bool { return target == errNotServed }
+
+// build returns the build of n if the catalog holds n complete and whole,
+// and an error matching errNotServed otherwise. It reads the catalog on
+// every call, so an n appears as soon as its build completes.
+func (s *Server) build(ctx context.Context, n int) (store.Build, error) {
+	b, err := s.db.Build(ctx, n)
+	switch {
+	case errors.Is(err, store.ErrNotBuilt):
+		return b, notServed(fmt.Sprintf("n=%d is not in the catalog", n))
+	case err != nil:
+		return b, err
+	case !b.Shard.IsWhole():
+		return b, notServed(fmt.Sprintf("n=%d is in the catalog as shard %s of a sharded build, not the whole board", n, b.Shard))
+	case !b.Complete:
+		return b, notServed(fmt.Sprintf("n=%d is being built: %d of %d work units so far", n, b.UnitsDone, b.UnitsTotal))
+	}
+	return b, nil
+}
+
+// served reports whether the build b is one the server shows: complete
+// and of the whole board.
+func served(b store.Build) bool { return b.Complete && b.Shard.IsWhole() }
+
+// params returns the query parameters of r, or an error if the query does
+// not parse, names a parameter not in allowed, or names one twice.
+func params(r *http.Request, allowed ...string) (url.Values, error) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, paramError(fmt.Sprintf("query %s does not parse: %v", nqueens.Quote(r.URL.RawQuery), err))
+	}
+	for key, values := range q {
+		if !slices.Contains(allowed, key) {
+			want := "none"
+			if len(allowed) > 0 {
+				want = strings.Join(allowed, ", ")
+			}
+			return nil, paramError(fmt.Sprintf("unknown parameter %s: this page takes %s", nqueens.Quote(key), want))
+		}
+		if len(values) > 1 {
+			return nil, paramError(fmt.Sprintf("parameter %s given %d times: give it once", key, len(values)))
+		}
+	}
+	return q, nil
+}
+
+// noParams answers r with 400 and reports false if r has a query.
+func noParams(w http.ResponseWriter, r *http.Request, s *Server) bool {
+	if _, err := params(r); err != nil {
+		s.failErr(w, r, err)
+		return false
+	}
+	return true
+}
+
+// parseN reads the n of a path or parameter (nqueens.ParseN).
+func parseN(v string) (int, error) {
+	n, err := nqueens.ParseN(v)
+	if err != nil {
+		return 0, badParam(err)
+	}
+	return n, nil
+}
+
+// parseWhole reads the parameter name as a whole number from lo to hi:
+// decimal digits, no sign, no leading zero.
+func parseWhole(name, v string, lo, hi int64) (int64, error) {
+	bad := v == "" || len(v) > 18 || strings.TrimLeft(v, "0123456789") != "" || (len(v) > 1 && v[0] == '0')
+	k, err := strconv.ParseInt(v, 10, 64)
+	if bad || err != nil || k < lo || k > hi {
+		return 0, paramError(fmt.Sprintf("%s must be a whole number from %d to %d, got %s", name, lo, hi, nqueens.Quote(v)))
+	}
+	return k, nil
+}
+
+// maxClass bounds a class number parameter before it is checked against
+// the classes of its n.
+const maxClass = 1 << 53
+
+// parseClass reads the class number v of the build b: a 400 if it is not a
+// whole number, and a 404 (an error wrapping store.ErrNoClass) if b has no
+// such class.
+func parseClass(b store.Build, v string) (int64, error) {
+	k, err := parseWhole("class", v, 0, maxClass)
+	if err != nil {
+		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %d for n=%d", nqueens.Quote(v), b.Unique, b.N))
+	}
+	if k < 1 || uint64(k) > b.Unique {
+		return 0, fmt.Errorf("n=%d has %s, no class %d: %w", b.N, plural(b.Unique, "class"), k, store.ErrNoClass)
+	}
+	return k, nil
+}
+
+// parseSymmetry reads a symmetry filter: empty for none, else a symmetry
+// or a comma list of them (nqueens.ParseSymmetries).
+func parseSymmetry(v string) ([]nqueens.Symmetry, error) {
+	if v == "" {
+		return nil, nil
+	}
+	syms, err := nqueens.ParseSymmetries(v)
+	if err != nil {
+		return nil, badParam(err)
+	}
+	return syms, nil
+}
+
+// symmetryParam writes a symmetry filter as parseSymmetry reads it.
+func symmetryParam(syms []nqueens.Symmetry) string {
+	names := make([]string, len(syms))
+	for i, s := range syms {
+		names[i] = s.String()
+	}
+	return strings.Join(names, ",")
+}
+
+// plural writes k and the noun, in the plural unless k is 1.
+func plural(k uint64, noun string) string {
+	if k == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", k, noun)
+	}
+	return fmt.Sprintf("%d %ss", k, noun)
+}

@@ -1,0 +1,276 @@
+// Package serve is the web view and JSON API of a catalog: server-rendered
+// HTML pages to browse the classes of every n a catalog holds complete,
+// page by page and filtered by symmetry, to look a board up and to
+// download exports, and the same over a JSON API for scripts. It reads the
+// catalog through store (class numbers, filters, lookups) and writes
+// every byte of a class or an export through export, so a page, an API
+// object and nqueens export agree.
+//
+// The routes, all GET (and HEAD):
+//
+//	/                        the counts of the catalog and a lookup form
+//	/n/{n}                   a page of classes (?page=, ?symmetry=, ?class= jumps to a class)
+//	/n/{n}/{k}               one class: the board, its orbit's images, links
+//	/n/{n}/{k}.svg           the class's board as an SVG file
+//	/lookup                  ?placement=: redirects to the board's class page
+//	/export/{n}.{format}     json, ndjson, csv or leetcode (?all=1, ?symmetry=), streamed
+//	/api/v1/counts           the builds, as nqueens stats --json
+//	/api/v1/classes          ?n=&offset=&limit=&symmetry=: a page of classes
+//	/api/v1/classes/{n}/{k}  one class
+//	/api/v1/lookup           ?placement=: the object of nqueens lookup --json
+//	/style.css               the pages' stylesheet
+//
+// An n is shown once its build is complete (a catalog being built is read
+// afresh on every request, so a new n appears as soon as its build
+// finishes). Errors are pages for the HTML routes and JSON objects
+// {"error": "..."} for /api/, with status 400 for a bad parameter, 404 for
+// an n the catalog lacks, a class out of range or an unknown path, and 405
+// for a method other than GET and HEAD. Parameters are parsed strictly: an
+// unknown or repeated parameter is a 400 too. Nothing is read from the file
+// system on behalf of a URL.
+package serve
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nqueens/nqueens/store"
+)
+
+// Options tune a Server. The zero value logs nothing.
+type Options struct {
+	// Log, if not nil, receives one line per request: method, path (and
+	// query), status, bytes written and duration, as
+	//
+	//	GET /n/8/3 200 5012 1.2ms
+	Log io.Writer
+}
+
+// Timeouts of the server Run starts. A response may take longer than
+// WriteTimeout only as a stream that keeps writing: an export extends its
+// write deadline by WriteTimeout each time it writes.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 10 * time.Second
+	WriteTimeout      = 30 * time.Second
+	IdleTimeout       = 60 * time.Second
+	// ShutdownTimeout is how long Run waits for requests in flight once
+	// its context is cancelled, before it closes their connections.
+	ShutdownTimeout = 5 * time.Second
+)
+
+// Server serves one catalog. It holds no state but the catalog and its
+// templates; it is safe for concurrent use.
+type Server struct {
+	db    *store.DB
+	mux   *http.ServeMux
+	pages map[string]*template.Template
+	logMu sync.Mutex
+	log   io.Writer
+}
+
+//go:embed templates/*.html static/style.css
+var files embed.FS
+
+// New returns a Server of the catalog db, which the caller opens
+// (read-only is enough) and closes after the server is done.
+func New(db *store.DB, opts Options) *Server {
+	s := &Server{db: db, mux: http.NewServeMux(), log: opts.Log}
+	s.pages = parsePages()
+	s.routes()
+	return s
+}
+
+// routes declares every route of the server.
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /{$}", s.handleIndex)
+	s.mux.HandleFunc("GET /n/{n}", s.handleClasses)
+	s.mux.HandleFunc("GET /n/{n}/{k}", s.handleClass)
+	s.mux.HandleFunc("GET /lookup", s.handleLookup)
+	s.mux.HandleFunc("GET /export/{file}", s.handleExport)
+	s.mux.HandleFunc("GET /style.css", s.handleStyle)
+	s.mux.HandleFunc("GET /api/v1/counts", s.handleAPICounts)
+	s.mux.HandleFunc("GET /api/v1/classes", s.handleAPIClasses)
+	s.mux.HandleFunc("GET /api/v1/classes/{n}/{k}", s.handleAPIClass)
+	s.mux.HandleFunc("GET /api/v1/lookup", s.handleAPILookup)
+	s.mux.HandleFunc("/", s.handleNotFound)
+}
+
+// ServeHTTP sets the security headers, refuses methods other than GET and
+// HEAD with 405, routes the request and logs it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	h := rec.Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	defer func() {
+		if s.log != nil {
+			s.logRequest(r, rec, time.Since(start))
+		}
+	}()
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		s.fail(rec, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: use GET or HEAD", r.Method))
+		return
+	}
+	s.mux.ServeHTTP(rec, r)
+}
+
+// contentSecurityPolicy lets a page load only this server's stylesheet,
+// submit forms only to this server, and run no script at all.
+const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// Run serves on addr (host:port; port 0 picks a free one) until ctx is
+// cancelled, with the timeouts above. Once it listens it calls ready, if
+// not nil, with the address it listens on. When ctx is cancelled it stops
+// accepting, waits up to ShutdownTimeout for the requests in flight, then
+// closes their connections, and returns nil. It returns an error if it
+// cannot listen or serving fails.
+func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	stop, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(stop); err != nil {
+		srv.Close()
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// recorder remembers the status and the size of a response, for the log.
+type recorder struct {
+	http.ResponseWriter
+	status  int
+	written int64
+	wrote   bool
+}
+
+func (r *recorder) WriteHeader(status int) {
+	if !r.wrote {
+		r.status, r.wrote = status, true
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	n, err := r.ResponseWriter.Write(b)
+	r.written += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// logRequest writes the log line of one request. The path is written as
+// it came, escaped, so a line is always one line.
+func (s *Server) logRequest(r *http.Request, rec *recorder, d time.Duration) {
+	uri := r.URL.EscapedPath()
+	if r.URL.RawQuery != "" {
+		uri += "?" + r.URL.RawQuery
+	}
+	if strings.ContainsFunc(uri, func(c rune) bool { return c <= ' ' || c >= 0x7f }) {
+		uri = strconv.QuoteToASCII(uri)
+	}
+	line := fmt.Sprintf("%s %s %d %d %s\n", r.Method, uri, rec.status, rec.written, roundDuration(d))
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	io.WriteString(s.log, line)
+}
+
+// roundDuration rounds d to 3 significant digits or so: 1.23ms, 456µs.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}
+
+// handleStyle serves the pages' stylesheet.
+func (s *Server) handleStyle(w http.ResponseWriter, r *http.Request) {
+	if !noParams(w, r, s) {
+		return
+	}
+	css, _ := files.ReadFile("static/style.css")
+	w.Header().Set("Content-Type", "text/css; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=3600")
+	http.ServeContent(w, r, "style.css", time.Time{}, bytes.NewReader(css))
+}
+
+// handleNotFound answers every path no route serves: 404.
+func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no page at %s", r.URL.EscapedPath()))
+}
+
+// isAPI reports whether r is a request of the JSON API, whose errors are
+// JSON.
+func isAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/") }
+
+// fail answers r with an error: a JSON object {"error": msg} for the API,
+// an error page otherwise.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if isAPI(r) {
+		writeJSONError(w, status, msg)
+		return
+	}
+	s.render(w, status, "error", errorPage{page: page{Title: http.StatusText(status)}, Status: status, Message: msg})
+}
+
+// failErr answers r with the status err calls for: 404 for an n the
+// catalog lacks or a class it lacks, 500 for anything else (which is not
+// shown to the client beyond its text).
+func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	var pe paramError
+	switch {
+	case errors.As(err, &pe):
+		s.fail(w, r, http.StatusBadRequest, err.Error())
+	case errors.Is(err, errNotServed), errors.Is(err, store.ErrNoClass):
+		s.fail(w, r, http.StatusNotFound, err.Error())
+	case errors.Is(err, context.Canceled):
+		// The client went away: nobody reads the answer.
+		s.fail(w, r, http.StatusServiceUnavailable, "request cancelled")
+	default:
+		s.fail(w, r, http.StatusInternalServerError, err.Error())
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 )
 
 // Found is what a lookup says of one placement: whether it is a solution
@@ -24,6 +25,25 @@ type Found struct {
 	Transform string
 	// Class is the class's number in the catalog, 0 when unknown.
 	Class int64
+}
+
+// Identify says what p is: a Found with whether it is a solution and, if
+// it is, its class (canonical.Identify) and the class's number from
+// number, which may be nil (the number unknown) and may return 0 for an n
+// it does not know.
+func Identify(p nqueens.Placement, number func(canonical nqueens.Placement) (int64, error)) (Found, error) {
+	f := Found{Placement: p, NotSolution: p.Valid()}
+	if f.NotSolution != nil {
+		return f, nil
+	}
+	id := canonical.Identify(p)
+	f.Canonical, f.Symmetry, f.Transform = id.Canonical, id.Symmetry, id.Transform.String()
+	if number == nil {
+		return f, nil
+	}
+	var err error
+	f.Class, err = number(id.Canonical)
+	return f, err
 }
 
 // LookupFormats lists the formats of WriteFound.

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
@@ -16,11 +15,7 @@ import (
 // found is what the lookup command makes of a placement, with class
 // numbers taken as given.
 func found(p nqueens.Placement, class int64) export.Found {
-	f := export.Found{Placement: p, NotSolution: p.Valid()}
-	if f.NotSolution == nil {
-		id := canonical.Identify(p)
-		f.Canonical, f.Symmetry, f.Transform, f.Class = id.Canonical, id.Symmetry, id.Transform.String(), class
-	}
+	f, _ := export.Identify(p, func(nqueens.Placement) (int64, error) { return class, nil })
 	return f
 }
 

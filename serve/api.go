@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
 	"github.com/nqueens/nqueens/store"
@@ -212,22 +211,19 @@ func (s *Server) lookup(r *http.Request) (export.Found, error) {
 	if err != nil {
 		return export.Found{}, err
 	}
-	f := export.Found{Placement: p, NotSolution: p.Valid()}
-	if f.NotSolution != nil {
-		return f, nil
-	}
-	id := canonical.Identify(p)
-	f.Canonical, f.Symmetry, f.Transform = id.Canonical, id.Symmetry, id.Transform.String()
-	b, err := s.build(r.Context(), p.N())
-	if errors.Is(err, errNotServed) {
-		return f, nil
-	} else if err != nil {
-		return f, err
-	}
-	if f.Class, err = s.db.Finder(b).Find(r.Context(), id.Canonical); err != nil {
-		return f, fmt.Errorf("the catalog lacks the class of %s: %w", id.Canonical, err)
-	}
-	return f, nil
+	return export.Identify(p, func(c nqueens.Placement) (int64, error) {
+		b, err := s.build(r.Context(), c.N())
+		if errors.Is(err, errNotServed) {
+			return 0, nil
+		} else if err != nil {
+			return 0, err
+		}
+		k, err := s.db.Finder(b).Find(r.Context(), c)
+		if err != nil {
+			return 0, fmt.Errorf("the catalog lacks the class of %s: %w", c, err)
+		}
+		return k, nil
+	})
 }
 
 // parsePlacement reads one placement in the forms of nqueens lookup

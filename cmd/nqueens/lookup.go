@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
 	"github.com/nqueens/nqueens/store"
@@ -73,16 +72,13 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 			return usageError{fmt.Errorf("lookup: %w", err)}
 		}
 		read++
-		f := export.Found{Placement: p, NotSolution: p.Valid()}
+		f, err := export.Identify(p, classes.find)
+		if err != nil {
+			w.Flush()
+			return err
+		}
 		if f.NotSolution != nil {
 			bad++
-		} else {
-			id := canonical.Identify(p)
-			f.Canonical, f.Symmetry, f.Transform = id.Canonical, id.Symmetry, id.Transform.String()
-			if f.Class, err = classes.find(id.Canonical); err != nil {
-				w.Flush()
-				return err
-			}
 		}
 		if err := export.WriteFound(w, format, f); err != nil {
 			return err

@@ -124,13 +124,21 @@ func columns(a *[nqueens.MaxN]int32, p nqueens.Placement) []int32 {
 	return a[:p.N()]
 }
 
-// appendCols appends cols separated by sep.
+// appendCols appends cols separated by sep. Columns below 100, every
+// column of a catalog's boards, are written without strconv.
 func appendCols(buf []byte, cols []int32, sep byte) []byte {
 	for r, c := range cols {
 		if r > 0 {
 			buf = append(buf, sep)
 		}
-		buf = strconv.AppendInt(buf, int64(c), 10)
+		switch {
+		case c >= 0 && c < 10:
+			buf = append(buf, byte('0'+c))
+		case c >= 10 && c < 100:
+			buf = append(buf, byte('0'+c/10), byte('0'+c%10))
+		default:
+			buf = strconv.AppendInt(buf, int64(c), 10)
+		}
 	}
 	return buf
 }

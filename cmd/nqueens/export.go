@@ -23,7 +23,7 @@ func (a *app) exportCmd() *cobra.Command {
 	var filter func() (store.Filter, error)
 	cmd := &cobra.Command{
 		Use:   "export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
-		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML",
+		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML",
 		Args:  exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := oneN("export", args[0])

@@ -10,6 +10,10 @@
 //	nqueens stats [12-16] [--json]  # what the catalog holds
 //	nqueens export 8 --format json|ndjson|csv|leetcode|grid|svg|html [--all] [-o FILE]
 //	nqueens show 8 [--class K]  # draw boards as text
+//	nqueens lookup 4 6 1 5 2 0 7 3  # is it a solution, and which class
+//	nqueens serve               # the catalog in a browser and over a JSON API
+//	nqueens complete "1 _ 5 _ _ _ _ 3"  # the completions of a partial board
+//	nqueens puzzle 12 --minimal # a partial board with one completion
 //	nqueens verify [n...]       # re-check the catalog
 //	nqueens solve 1000000       # one solution for any n, by construction
 //	nqueens count 20 --shard 3/64 > part-3.json   # one shard of the work

@@ -131,3 +131,16 @@ func parseClass(s string) (int64, error) {
 	}
 	return k, nil
 }
+
+// Plural writes k and the noun for a message, the noun in the plural
+// unless k is 1: "1 class", "12 classes", "0 solutions" (a noun ending in
+// s takes "es").
+func Plural[T ~int | ~int64 | ~uint64](k T, noun string) string {
+	if k == 1 {
+		return fmt.Sprintf("%d %s", k, noun)
+	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", k, noun)
+	}
+	return fmt.Sprintf("%d %ss", k, noun)
+}

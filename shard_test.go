@@ -111,3 +111,8 @@ func ExampleParseSymmetries() {
 	// [rot180 rot90] <nil>
 	// symmetry "rot45": want none, rot180, rot90 or full (or a comma list of them)
 }
+
+func ExamplePlural() {
+	fmt.Println(nqueens.Plural(1, "class"), nqueens.Plural(12, "class"), nqueens.Plural(0, "solution"))
+	// Output: 1 class 12 classes 0 solutions
+}

@@ -69,20 +69,12 @@ func WriteCompletedJSON(w io.Writer, c Completed) error {
 // It returns the error of w.
 func WriteCompletedText(w io.Writer, c Completed) error {
 	buf := appendColumnsForm(nil, c.N, c.Given)
-	buf = fmt.Appendf(buf, ": %s (%d nodes)\n", count(c.Count, "completion"), c.Nodes)
+	buf = fmt.Appendf(buf, ": %s (%d nodes)\n", nqueens.Plural(c.Count, "completion"), c.Nodes)
 	for _, k := range c.Classes {
-		buf = fmt.Appendf(buf, "  class %d (%s): %s\n", k.Class, k.Symmetry, count(k.Count, "completion"))
+		buf = fmt.Appendf(buf, "  class %d (%s): %s\n", k.Class, k.Symmetry, nqueens.Plural(k.Count, "completion"))
 	}
 	_, err := w.Write(buf)
 	return err
-}
-
-// count writes k and the noun, plural unless k is 1.
-func count(k uint64, noun string) string {
-	if k == 1 {
-		return "1 " + noun
-	}
-	return strconv.FormatUint(k, 10) + " " + noun + "s"
 }
 
 // appendGiven appends the given queens as a JSON array of [row,column]
@@ -190,7 +182,7 @@ func (pw *PuzzleWriter) Write(p Puzzle) error {
 		if !first {
 			pw.buf = append(pw.buf, '\n')
 		}
-		pw.buf = fmt.Appendf(pw.buf, "puzzle %d: n=%d, %s, difficulty %d\n", pw.count, p.N, count(uint64(len(p.Given)), "given queen"), p.Difficulty)
+		pw.buf = fmt.Appendf(pw.buf, "puzzle %d: n=%d, %s, difficulty %d\n", pw.count, p.N, nqueens.Plural(len(p.Given), "given queen"), p.Difficulty)
 		for _, c := range rowColumns(p.N, p.Given) {
 			for k := range p.N {
 				if k > 0 {

@@ -199,7 +199,7 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Pages = max(1, int64((d.Count+PageSize-1)/PageSize))
 	if d.Page > d.Pages {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("n=%d has %s of %s: no page %d", n, plural(uint64(d.Pages), "page"), plural(d.Count, "class"), d.Page))
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("n=%d has %s of %s: no page %d", n, nqueens.Plural(uint64(d.Pages), "page"), nqueens.Plural(d.Count, "class"), d.Page))
 		return
 	}
 	f.Offset, f.Limit = (d.Page-1)*PageSize, PageSize

@@ -118,7 +118,7 @@ func parseClass(b store.Build, v string) (int64, error) {
 		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %d for n=%d", nqueens.Quote(v), b.Unique, b.N))
 	}
 	if k < 1 || uint64(k) > b.Unique {
-		return 0, fmt.Errorf("n=%d has %s, no class %d: %w", b.N, plural(b.Unique, "class"), k, store.ErrNoClass)
+		return 0, fmt.Errorf("n=%d has %s, no class %d: %w", b.N, nqueens.Plural(b.Unique, "class"), k, store.ErrNoClass)
 	}
 	return k, nil
 }
@@ -143,15 +143,4 @@ func symmetryParam(syms []nqueens.Symmetry) string {
 		names[i] = s.String()
 	}
 	return strings.Join(names, ",")
-}
-
-// plural writes k and the noun, in the plural unless k is 1.
-func plural(k uint64, noun string) string {
-	if k == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "s") {
-		return fmt.Sprintf("%d %ses", k, noun)
-	}
-	return fmt.Sprintf("%d %ss", k, noun)
 }

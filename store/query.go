@@ -30,7 +30,7 @@ func (f Filter) Check(b Build) error {
 	case f.To > 0 && f.From > f.To:
 		return fmt.Errorf("n=%d: classes %d-%d: the range runs downwards", b.N, f.From, f.To)
 	case uint64(max(f.From, f.To)) > b.Unique:
-		return classError(fmt.Sprintf("n=%d has %s, no class %d", b.N, plural(b.Unique, "class"), max(f.From, f.To)))
+		return classError(fmt.Sprintf("n=%d has %s, no class %d", b.N, nqueens.Plural(b.Unique, "class"), max(f.From, f.To)))
 	case f.Offset < 0 || f.Limit < 0:
 		return fmt.Errorf("n=%d: offset %d, limit %d: want 0 or more", b.N, f.Offset, f.Limit)
 	}
@@ -43,17 +43,6 @@ type classError string
 
 func (e classError) Error() string        { return string(e) }
 func (e classError) Is(target error) bool { return target == ErrNoClass }
-
-// plural writes k and the noun, in the plural unless k is 1.
-func plural(k uint64, noun string) string {
-	if k == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "s") {
-		return fmt.Sprintf("%d %ses", k, noun)
-	}
-	return fmt.Sprintf("%d %ss", k, noun)
-}
 
 // hasOrbit reports whether f admits classes of the given orbit.
 func (f Filter) hasOrbit(orbit int) bool {

@@ -80,7 +80,7 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 		Workers: a.cfg.Workers,
 		Start: func(from, total int, stored uint64) {
 			if from > 0 {
-				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, plural(stored, "class"))
+				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, nqueens.Plural(stored, "class"))
 			}
 			m = a.progress(fmt.Sprintf("build n=%d%s", n, shardSuffix(shard)), int64(from), int64(total), "work units")
 		},
@@ -94,13 +94,13 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 	m.Done()
 	switch {
 	case errors.Is(err, store.ErrComplete):
-		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), plural(st.Unique, "class"), plural(st.Total, "solution"))
+		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), nqueens.Plural(st.Unique, "class"), nqueens.Plural(st.Total, "solution"))
 	case errors.Is(err, store.ErrShardMismatch):
 		return st, fmt.Errorf("%w; use another --db", err)
 	case err != nil:
 		return st, err
 	default:
-		a.logf("n=%d%s: built %s (%s) in %s", n, shardSuffix(shard), plural(st.Unique, "class"), plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
+		a.logf("n=%d%s: built %s (%s) in %s", n, shardSuffix(shard), nqueens.Plural(st.Unique, "class"), nqueens.Plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
 	}
 	return st, nil
 }

@@ -26,7 +26,7 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard) error {
 		return err
 	}
 	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
-		n, s, p.Units, p.UnitsTotal, plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
+		n, s, p.Units, p.UnitsTotal, nqueens.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
 	return writeJSONLine(a.stdout, p)
 }
 
@@ -56,7 +56,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 		return err
 	}
 	if _, ok := nqueens.KnownCounts(c.N); ok {
-		a.logf("n=%d: %s combined; the counts match OEIS A000170 and A002562", c.N, plural(k, "shard"))
+		a.logf("n=%d: %s combined; the counts match OEIS A000170 and A002562", c.N, nqueens.Plural(k, "shard"))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
@@ -114,7 +115,7 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 	if out == "" {
 		return write(a.stdout)
 	}
-	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", plural(want, "layout"), n)
+	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", nqueens.Plural(want, "layout"), n)
 }
 
 // progressFromLayouts is the smallest export that shows progress.

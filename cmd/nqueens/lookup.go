@@ -92,7 +92,7 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 		if bad > 1 {
 			verb = "are not solutions"
 		}
-		return fmt.Errorf("%d of %s %s", bad, plural(read, "placement"), verb)
+		return fmt.Errorf("%d of %s %s", bad, nqueens.Plural(read, "placement"), verb)
 	}
 	return nil
 }

@@ -127,15 +127,3 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	root.SetArgs(args)
 	return root.ExecuteContext(ctx)
 }
-
-// plural writes k and the noun, in the plural unless k is 1: "1 class",
-// "12 classes", "0 solutions". Nouns ending in s take "es".
-func plural[T ~int | ~int64 | ~uint64](k T, noun string) string {
-	if k == 1 {
-		return fmt.Sprintf("%d %s", k, noun)
-	}
-	if strings.HasSuffix(noun, "s") {
-		return fmt.Sprintf("%d %ses", k, noun)
-	}
-	return fmt.Sprintf("%d %ss", k, noun)
-}

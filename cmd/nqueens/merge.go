@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -53,7 +54,7 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 		return err
 	}
 	for _, b := range merged {
-		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(parts), out, plural(b.Unique, "class"), plural(b.Total, "solution"))
+		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(parts), out, nqueens.Plural(b.Unique, "class"), nqueens.Plural(b.Total, "solution"))
 	}
 	return writeBuildTable(a.stdout, merged)
 }

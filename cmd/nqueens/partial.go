@@ -198,7 +198,7 @@ func (c *completer) listBoard(w io.Writer, b partial.Board, numbers map[nqueens.
 			return err
 		}
 	}
-	c.a.logf("listed %s of %s", plural(k, "completion"), b)
+	c.a.logf("listed %s of %s", nqueens.Plural(k, "completion"), b)
 	return nil
 }
 
@@ -335,7 +335,7 @@ func (a *app) puzzle(ctx context.Context, n, count int, seed uint64, opts partia
 	if out == "" {
 		return write(a.stdout)
 	}
-	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", plural(count, "puzzle"), n)
+	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", nqueens.Plural(count, "puzzle"), n)
 }
 
 // sampler returns the uniform sampler of n's solutions: from the catalog

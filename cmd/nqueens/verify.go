@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store"
 	"github.com/nqueens/nqueens/verify"
 )
@@ -60,9 +61,9 @@ func writeReport(w io.Writer, r verify.Report) {
 		}
 		return
 	case r.OK && r.Shard != nil:
-		fmt.Fprintf(w, "n=%d shard %s ok: %s in %s (a shard: the published counts apply once merged)\n", r.N, r.Shard, plural(r.Total, "solution"), plural(r.Unique, "class"))
+		fmt.Fprintf(w, "n=%d shard %s ok: %s in %s (a shard: the published counts apply once merged)\n", r.N, r.Shard, nqueens.Plural(r.Total, "solution"), nqueens.Plural(r.Unique, "class"))
 	case r.OK:
-		fmt.Fprintf(w, "n=%d ok: %s in %s\n", r.N, plural(r.Total, "solution"), plural(r.Unique, "class"))
+		fmt.Fprintf(w, "n=%d ok: %s in %s\n", r.N, nqueens.Plural(r.Total, "solution"), nqueens.Plural(r.Unique, "class"))
 	}
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "n=%d MISMATCH: %s\n", r.N, p)

@@ -11,6 +11,9 @@ import (
 // constellation and the searches for symmetric solutions allocate nothing
 // per node, whatever the size of the tree.
 func TestSearchesAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	for _, n := range []int{8, 16} {
 		cs := Constellations(n)
 		c := cs[len(cs)/2]

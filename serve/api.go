@@ -235,7 +235,7 @@ func parsePlacement(v string) (nqueens.Placement, error) {
 	}
 	p, err := input.ParsePlacement(v, "columns")
 	if err != nil {
-		return p, paramError(fmt.Sprintf("placement %s: %s", nqueens.Quote(v), err))
+		return p, paramError(fmt.Sprintf("placement: %s", err))
 	}
 	return p, nil
 }

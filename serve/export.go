@@ -82,17 +82,28 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
 		return
 	}
-	ew, _ := export.New(format, &deadlineWriter{w: w, rc: http.NewResponseController(w)})
+	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w)}
+	ew, _ := export.New(format, dw)
+	fail := func(err error) {
+		if dw.written == 0 && r.Context().Err() == nil {
+			// Nothing sent yet: an error status still can be.
+			h.Del("Content-Disposition")
+			s.failErr(w, r, err)
+			return
+		}
+		s.abort(r, err)
+	}
 	for l, err := range layouts {
 		if err == nil {
 			err = ew.Write(l)
 		}
 		if err != nil {
-			s.abort(r, err)
+			fail(err)
+			return
 		}
 	}
 	if err := ew.Close(); err != nil {
-		s.abort(r, err)
+		fail(err)
 	}
 }
 
@@ -100,9 +111,13 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
 // closes the connection without ending the chunked body, so the client
 // sees an incomplete transfer.
 func (s *Server) abort(r *http.Request, err error) {
-	if s.log != nil && r.Context().Err() == nil {
+	if s.log != nil {
+		why := strings.ReplaceAll(err.Error(), "\n", "; ")
+		if r.Context().Err() != nil {
+			why = "the client went away"
+		}
 		s.logMu.Lock()
-		fmt.Fprintf(s.log, "%s %s: aborted: %s\n", r.Method, r.URL.EscapedPath(), strings.ReplaceAll(err.Error(), "\n", "; "))
+		fmt.Fprintf(s.log, "%s %s: aborted: %s\n", r.Method, r.URL.EscapedPath(), why)
 		s.logMu.Unlock()
 	}
 	panic(http.ErrAbortHandler)
@@ -111,12 +126,15 @@ func (s *Server) abort(r *http.Request, err error) {
 // deadlineWriter writes to a response, moving its write deadline
 // WriteTimeout past each write.
 type deadlineWriter struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	written int64
 }
 
 func (d *deadlineWriter) Write(p []byte) (int, error) {
 	// An httptest recorder has no deadline to move: ignore that.
 	d.rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
-	return d.w.Write(p)
+	n, err := d.w.Write(p)
+	d.written += int64(n)
+	return n, err
 }

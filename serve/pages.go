@@ -348,8 +348,12 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusOK, "lookup", d)
 		return
 	}
-	d.Message = fmt.Sprintf("%s is a solution of n=%d, in the class of %s (%s), but n=%d is not in this catalog: build it with nqueens build %d.",
-		f.Placement, f.Placement.N(), f.Canonical, export.SymmetryText(f.Symmetry), f.Placement.N(), f.Placement.N())
+	why := fmt.Sprintf("n=%d is not in this catalog: build it with nqueens build %d", f.Placement.N(), f.Placement.N())
+	if _, err := s.build(r.Context(), f.Placement.N()); err != nil {
+		why = err.Error() // not built, or being built
+	}
+	d.Message = fmt.Sprintf("%s is a solution of n=%d, in the class of %s (%s), but %s.",
+		f.Placement, f.Placement.N(), f.Canonical, export.SymmetryText(f.Symmetry), why)
 	s.render(w, http.StatusNotFound, "lookup", d)
 }
 

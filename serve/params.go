@@ -85,11 +85,15 @@ func noParams(w http.ResponseWriter, r *http.Request, s *Server) bool {
 	return true
 }
 
-// parseN reads the n of a path or parameter (nqueens.ParseN).
+// parseN reads the n of a path or parameter (nqueens.ParseN), written as
+// the server writes it: "8", not "08".
 func parseN(v string) (int, error) {
 	n, err := nqueens.ParseN(v)
 	if err != nil {
 		return 0, badParam(err)
+	}
+	if strconv.Itoa(n) != v {
+		return 0, paramError(fmt.Sprintf("n %s: write it as %d", nqueens.Quote(v), n))
 	}
 	return n, nil
 }
@@ -132,6 +136,9 @@ func parseSymmetry(v string) ([]nqueens.Symmetry, error) {
 	syms, err := nqueens.ParseSymmetries(v)
 	if err != nil {
 		return nil, badParam(err)
+	}
+	if symmetryParam(syms) != v {
+		return nil, paramError(fmt.Sprintf("symmetry %s: write it as %s", nqueens.Quote(v), symmetryParam(syms)))
 	}
 	return syms, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"sort"
 
 	"github.com/nqueens/nqueens"
@@ -53,6 +54,9 @@ func (db *DB) loadClassTable(ctx context.Context, n int, f Filter) (*classTable,
 			return nil, err
 		}
 		t.cols = append(t.cols, l.Placement.Bytes()...)
+		if l.Class > math.MaxUint32 {
+			return nil, fmt.Errorf("class %d: more classes than the table numbers", l.Class)
+		}
 		if t.numbers != nil {
 			t.numbers = append(t.numbers, uint32(l.Class))
 		}

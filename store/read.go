@@ -156,7 +156,12 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 	}
-	for _, obj := range []struct{ kind, name string }{{"table", "builds"}, {"table", "classes"}, {"view", "class_list"}} {
+	objects := []struct{ kind, name string }{{"table", "builds"}, {"table", "classes"}, {"view", "class_list"}}
+	if db.version >= 3 {
+		// The queries of symmetric classes name it.
+		objects = append(objects, struct{ kind, name string }{"index", "classes_symmetric"})
+	}
+	for _, obj := range objects {
 		var k int
 		err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = ? AND name = ?`, obj.kind, obj.name).Scan(&k)
 		if err != nil {

@@ -36,23 +36,17 @@ func (e notServed) Is(target error) bool { return target == errNotServed }
 // and an error matching errNotServed otherwise. It reads the catalog on
 // every call, so an n appears as soon as its build completes.
 func (s *Server) build(ctx context.Context, n int) (store.Build, error) {
-	b, err := s.db.Build(ctx, n)
+	b, err := s.db.Complete(ctx, n)
 	switch {
 	case errors.Is(err, store.ErrNotBuilt):
 		return b, notServed(fmt.Sprintf("n=%d is not in the catalog", n))
-	case err != nil:
-		return b, err
-	case !b.Shard.IsWhole():
+	case errors.Is(err, store.ErrIncomplete) && !b.Shard.IsWhole():
 		return b, notServed(fmt.Sprintf("n=%d is in the catalog as shard %s of a sharded build, not the whole board", n, b.Shard))
-	case !b.Complete:
+	case errors.Is(err, store.ErrIncomplete):
 		return b, notServed(fmt.Sprintf("n=%d is being built: %d of %d work units so far", n, b.UnitsDone, b.UnitsTotal))
 	}
-	return b, nil
+	return b, err
 }
-
-// served reports whether the build b is one the server shows: complete
-// and of the whole board.
-func served(b store.Build) bool { return b.Complete && b.Shard.IsWhole() }
 
 // params returns the query parameters of r, or an error if the query does
 // not parse, names a parameter not in allowed, or names one twice.

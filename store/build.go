@@ -110,6 +110,28 @@ func (r buildRow) build() Build {
 	return b
 }
 
+// Finished reports whether b is complete and of the whole board: its
+// classes are all the classes of its n, and readers may take them as such.
+func (b Build) Finished() bool { return b.Complete && b.Shard.IsWhole() }
+
+// Complete returns the build of n if it is Finished. Otherwise it returns
+// the build, if any, with an error wrapping ErrNotBuilt when the catalog
+// has no build of n, or ErrIncomplete when it holds a build in progress,
+// an interrupted one, or one shard of a sharded build (the build's Shard,
+// UnitsDone and UnitsTotal say which and how far it got).
+func (db *DB) Complete(ctx context.Context, n int) (Build, error) {
+	b, err := db.Build(ctx, n)
+	switch {
+	case err != nil:
+		return b, err
+	case !b.Shard.IsWhole():
+		return b, fmt.Errorf("n=%d is shard %s of a sharded build: %w", n, b.Shard, ErrIncomplete)
+	case !b.Complete:
+		return b, fmt.Errorf("n=%d is built %d of %d work units: %w", n, b.UnitsDone, b.UnitsTotal, ErrIncomplete)
+	}
+	return b, nil
+}
+
 // Builds returns what the catalog records of every n it has started, in
 // increasing n.
 func (db *DB) Builds(ctx context.Context) ([]Build, error) {

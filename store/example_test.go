@@ -152,3 +152,23 @@ func ExampleDB_Lookup() {
 	// 9 1 6 4 7 0 3 5 2 none <nil>
 	// lookup 0 2 4 6 1 3 5 7: queens at row 0 column 0 and row 7 column 7 attack each other
 }
+
+// Complete returns a build only once it holds all of n's classes; a build
+// stopped part way is ErrIncomplete, with how far it got.
+func ExampleDB_Complete() {
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	ctx, cancel := context.WithCancel(context.Background())
+	db.Run(ctx, 10, nqueens.Shard{}, store.RunOptions{Workers: 1, Progress: func(done, total int) { cancel() }})
+	_, err := db.Complete(context.Background(), 10)
+	fmt.Println(errors.Is(err, store.ErrIncomplete))
+	_, err = db.Complete(context.Background(), 9)
+	fmt.Println(errors.Is(err, store.ErrNotBuilt))
+	db.Run(context.Background(), 10, nqueens.Shard{}, store.RunOptions{})
+	b, err := db.Complete(context.Background(), 10)
+	fmt.Println(b.Unique, b.Finished(), err)
+	// Output:
+	// true
+	// true
+	// 92 true <nil>
+}

@@ -99,7 +99,7 @@ func (db *DB) merge(ctx context.Context, ns []int, shards map[int][]Build, parts
 		case errors.Is(err, ErrNotBuilt):
 		case err != nil:
 			return nil, err
-		case b.Complete && b.Shard.IsWhole():
+		case b.Finished():
 			return nil, fmt.Errorf("merge n=%d: %s: %w", n, db.path, ErrComplete)
 		default:
 			return nil, fmt.Errorf("merge n=%d: %s already holds %s of n=%d; merge into another file", n, db.path, describeBuild(b), n)

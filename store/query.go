@@ -113,13 +113,6 @@ func (db *DB) Count(ctx context.Context, b Build, f Filter) (uint64, error) {
 	return c.Unique, err
 }
 
-// solutions returns how many solutions the classes of b that f selects
-// hold.
-func (db *DB) solutions(ctx context.Context, b Build, f Filter) (uint64, error) {
-	c, err := db.tally(ctx, b, f)
-	return c.Total, err
-}
-
 // tally counts the classes of b that f selects by symmetry. It reads the
 // small index of symmetric classes, not the classes (named, as SQLite's
 // planner would walk the key of the range instead: 1.4 s at n = 17), unless

@@ -215,14 +215,13 @@ func (e *CountError) Error() string {
 // returned. It returns an error wrapping ErrNoClass if sel's class range
 // goes past b's classes (see Filter.Check).
 func (db *DB) Layouts(ctx context.Context, b Build, sel Selection) (iter.Seq2[nqueens.Layout, error], uint64, error) {
-	want, err := db.Count(ctx, b, sel.Filter)
+	c, err := db.tally(ctx, b, sel.Filter)
 	if err != nil {
 		return nil, 0, err
 	}
+	want := c.Unique
 	if sel.All {
-		if want, err = db.solutions(ctx, b, sel.Filter); err != nil {
-			return nil, 0, err
-		}
+		want = c.Total
 	}
 	classes := db.Classes(ctx, b.N, sel.Filter)
 	if sel.All && sel.Lex {

@@ -52,6 +52,10 @@ var (
 	ErrIO = dbfile.ErrIO
 	// ErrNotBuilt: the catalog holds no build of the requested n.
 	ErrNotBuilt = errors.New("not in the catalog")
+	// ErrIncomplete: the catalog holds n only in part: a build in
+	// progress or interrupted, or one shard of a sharded build (see
+	// DB.Complete).
+	ErrIncomplete = errors.New("not complete")
 	// ErrComplete: the requested n is already completely built.
 	ErrComplete = errors.New("already built")
 	// ErrOrphans: the catalog holds classes of an n with no record of

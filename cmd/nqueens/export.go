@@ -140,18 +140,14 @@ func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, err
 // completeBuild returns the build of n, or an error saying how to make it
 // if the catalog lacks n or holds it incomplete.
 func completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error) {
-	b, err := db.Build(ctx, n)
-	if errors.Is(err, store.ErrNotBuilt) {
+	b, err := db.Complete(ctx, n)
+	switch {
+	case errors.Is(err, store.ErrNotBuilt):
 		return b, fmt.Errorf("n=%d is not in the catalog %s: run nqueens build %d first", n, db.Path(), n)
-	}
-	if err != nil {
-		return b, err
-	}
-	if !b.Shard.IsWhole() {
+	case errors.Is(err, store.ErrIncomplete) && !b.Shard.IsWhole():
 		return b, fmt.Errorf("n=%d in %s is shard %s of a sharded build, not the whole board: merge the shards first (nqueens merge)", n, db.Path(), b.Shard)
-	}
-	if !b.Complete {
+	case errors.Is(err, store.ErrIncomplete):
 		return b, fmt.Errorf("n=%d is only partly built in %s (%d of %d work units): run nqueens build %d to finish it", n, db.Path(), b.UnitsDone, b.UnitsTotal, n)
 	}
-	return b, nil
+	return b, err
 }

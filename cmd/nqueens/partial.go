@@ -349,10 +349,10 @@ func (a *app) sampler(ctx context.Context, n int) (*partial.Sampler, func(), err
 	if err != nil {
 		return nil, nil, fmt.Errorf("puzzle: %w", err)
 	}
-	b, err := db.Build(ctx, n)
-	if err != nil || !b.Complete || !b.Shard.IsWhole() {
+	b, err := db.Complete(ctx, n)
+	if err != nil {
 		db.Close()
-		if err != nil && !errors.Is(err, store.ErrNotBuilt) {
+		if !errors.Is(err, store.ErrNotBuilt) && !errors.Is(err, store.ErrIncomplete) {
 			return nil, nil, fmt.Errorf("puzzle: %w", err)
 		}
 		return partial.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil

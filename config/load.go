@@ -113,19 +113,43 @@ func readFile(ctx context.Context, path string, explicit bool) (map[string]any, 
 	return ParseYAML(path, data)
 }
 
-// FlagError rewrites pflag's message for a bad value of a key's flag, which
-// quotes the whole value and the strconv error behind it, as the other
-// sources' messages are: --workers "many": want a whole number from 0 to
-// 1024. It returns nil for an error of another flag.
-func FlagError(err error) error {
+// FlagError rewrites pflag's message for a flag of the command called
+// command, whose flags are fs, so that it reads as the other sources'
+// messages do. An unknown flag gets the nearest known one suggested:
+// unknown flag --worker (did you mean --workers?): run nqueens build
+// --help for the list. A bad value is quoted whole, with what the flag
+// wants instead of the strconv error behind it: --workers "many": want a
+// whole number from 0 to 1024. Other errors are returned as they are.
+func FlagError(fs *pflag.FlagSet, command string, err error) error {
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) && len(ne.GetSpecifiedName()) > 1 {
+		var names []string
+		fs.VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				names = append(names, f.Name)
+			}
+		})
+		msg := fmt.Sprintf("unknown flag --%s", ne.GetSpecifiedName())
+		if s := Nearest(ne.GetSpecifiedName(), names); s != "" {
+			msg += fmt.Sprintf(" (did you mean --%s?)", s)
+		}
+		return fmt.Errorf("%s: run nqueens %s --help for the list", msg, command)
+	}
 	var ie *pflag.InvalidValueError
 	if !errors.As(err, &ie) {
-		return nil
+		return err
 	}
+	f := ie.GetFlag()
 	for _, k := range Keys {
-		if k.Flag == ie.GetFlag().Name {
+		if k.Flag == f.Name {
 			return fmt.Errorf("--%s %s: want %s", k.Flag, nqueens.Quote(ie.GetValue()), k.Allowed())
 		}
 	}
-	return nil
+	switch f.Value.Type() {
+	case "int", "int64":
+		return fmt.Errorf("--%s %s: want a whole number", f.Name, nqueens.Quote(ie.GetValue()))
+	case "bool":
+		return fmt.Errorf("--%s %s: want true or false", f.Name, nqueens.Quote(ie.GetValue()))
+	}
+	return err
 }

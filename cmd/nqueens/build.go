@@ -11,6 +11,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/config"
 	"github.com/nqueens/nqueens/progress"
+	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -64,7 +65,7 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 		}
 		built = append(built, b)
 	}
-	return writeBuildTable(a.stdout, built)
+	return report.Builds(a.stdout, built)
 }
 
 // testHookUnitAdded, when set by a test, is called after each work unit's

@@ -1,6 +1,7 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,30 +14,10 @@ import (
 )
 
 // bashShim stands in for the one function of the bash-completion package
-// that cobra's bash script calls, for shells that lack the package: it
-// sets cur, prev, words and cword from bash's own COMP_WORDS and
-// COMP_CWORD.
-const bashShim = `# Without the bash-completion package, a minimal _get_comp_words_by_ref.
-if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
-_get_comp_words_by_ref()
-{
-    while [[ $1 == -* ]]; do
-        [[ $1 == -n ]] && shift
-        shift
-    done
-    local v
-    for v in "$@"; do
-        case $v in
-            cur) cur=${COMP_WORDS[COMP_CWORD]} ;;
-            prev) prev=${COMP_WORDS[COMP_CWORD-1]} ;;
-            words) words=("${COMP_WORDS[@]}") ;;
-            cword) cword=$COMP_CWORD ;;
-        esac
-    done
-}
-fi
-
-`
+// that cobra's bash script calls, for shells that lack the package.
+//
+//go:embed bash_shim.bash
+var bashShim string
 
 func (a *app) completionCmd() *cobra.Command {
 	return &cobra.Command{

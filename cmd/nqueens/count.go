@@ -3,14 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/progress"
+	"github.com/nqueens/nqueens/report"
 )
 
 func (a *app) countCmd() *cobra.Command {
@@ -73,7 +72,7 @@ func (a *app) countCmd() *cobra.Command {
 				}
 				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds()})
 			}
-			return writeCounts(a.stdout, results, asJSON)
+			return report.Counts(a.stdout, results, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
@@ -98,18 +97,4 @@ func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
 		o.Progress = func() { m.Add(1) }
 	}
 	return o, func() { m.Done() }
-}
-
-// writeCounts prints count results as a table or, with asJSON, a JSON
-// array.
-func writeCounts(w io.Writer, results []count.Result, asJSON bool) error {
-	if asJSON {
-		return writeJSON(w, results)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tseconds\t")
-	for _, r := range results {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2, r.Orbit1, r.Seconds)
-	}
-	return tw.Flush()
 }

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/count/parts"
+	"github.com/nqueens/nqueens/report"
 )
 
 // countShard counts one shard of n and prints its part as JSON.
@@ -27,17 +26,7 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard) error {
 	}
 	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
 		n, s, p.Units, p.UnitsTotal, nqueens.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
-	return writeJSONLine(a.stdout, p)
-}
-
-// writeJSONLine writes v as compact JSON and a newline.
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return report.JSONLine(a.stdout, p)
 }
 
 // countCombine prints the combined counts of the partial results in
@@ -52,7 +41,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 	} else if err != nil {
 		return err
 	}
-	if err := writeCounts(a.stdout, []count.Result{c}, asJSON); err != nil {
+	if err := report.Counts(a.stdout, []count.Result{c}, asJSON); err != nil {
 		return err
 	}
 	if _, ok := nqueens.KnownCounts(c.N); ok {

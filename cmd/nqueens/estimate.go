@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/nqueens/nqueens/count/estimate"
+	"github.com/nqueens/nqueens/report"
 )
 
 // countEstimate prints the estimate of counting each n of ns, as text or,
@@ -24,7 +25,7 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		return writeJSON(a.stdout, out)
+		return report.JSON(a.stdout, out)
 	}
 	return nil
 }

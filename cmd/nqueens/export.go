@@ -12,6 +12,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/progress"
+	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -79,7 +80,7 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 	case err != nil:
 		return err
 	case want == 0 && export.OneBoard(format):
-		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, describeFilter(sel.Filter))}
+		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, report.Filter(sel.Filter))}
 	}
 	write := func(w io.Writer) error {
 		ew, _ := export.New(format, w)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -56,5 +57,5 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 	for _, b := range merged {
 		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(parts), out, nqueens.Plural(b.Unique, "class"), nqueens.Plural(b.Total, "solution"))
 	}
-	return writeBuildTable(a.stdout, merged)
+	return report.Builds(a.stdout, merged)
 }

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/buildinfo"
 	"github.com/nqueens/nqueens/config"
 	"github.com/nqueens/nqueens/count/estimate"
 )
@@ -96,7 +94,9 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagError(cmd, err)} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageError{config.FlagError(cmd.Flags(), cmd.Name(), err)}
+	})
 	root.SuggestionsMinimumDistance = 2
 	pf := root.PersistentFlags()
 	pf.String("db", config.Defaults.DB, "catalog file (SQLite)")
@@ -107,7 +107,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.lookupCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completeCmd(), a.serveCmd(), workersFlag(a.puzzleCmd()), a.completionCmd())
 	a.addCompletions(root)
 	setHelp(root)
-	root.Version = version()
+	root.Version = buildinfo.Version(commit)
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
 	return root
 }
@@ -115,45 +115,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 // commit is the revision the binary was built from, when the build sets
 // it: go build -ldflags "-X main.commit=$(git rev-parse HEAD)".
 var commit string
-
-// version returns what is known of the binary's version: its module
-// version ("devel" for a build from a checkout), the commit it was built
-// from, if the build recorded one (by VCS stamping, -X main.commit, or in a
-// pseudo-version), and the Go version: "v1.2.0 (commit 1a2b3c4d5e6f) go1.26.8",
-// "devel (commit 1a2b3c4d5e6f, modified) go1.26.8", "devel (commit unknown)
-// go1.26.8".
-func version() string {
-	v, rev, modified := "devel", commit, false
-	if info, ok := debug.ReadBuildInfo(); ok {
-		if mv := info.Main.Version; mv != "" && mv != "(devel)" {
-			v = mv
-		}
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				if rev == "" {
-					rev = s.Value
-				}
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
-	if rev == "" {
-		// A pseudo-version ends with the commit: v0.0.0-20261123140000-1a2b3c4d5e6f.
-		if i := strings.LastIndexByte(v, '-'); i > 0 && len(v)-i-1 == 12 && strings.Count(v, "-") >= 2 {
-			rev = v[i+1:]
-		}
-	}
-	desc := "commit unknown"
-	if rev != "" {
-		desc = "commit " + rev[:min(12, len(rev))]
-		if modified {
-			desc += ", modified"
-		}
-	}
-	return v + " (" + desc + ") " + runtime.Version()
-}
 
 // load resolves the configuration for cmd into a.cfg (config.Load).
 func (a *app) load(cmd *cobra.Command) error {
@@ -165,42 +126,6 @@ func (a *app) load(cmd *cobra.Command) error {
 	}
 	a.cfg = cfg
 	return nil
-}
-
-// flagError rewrites pflag's message for an unknown flag, suggesting the
-// nearest, and for a bad value, which quotes the whole value and the
-// strconv error behind it: --workers "many": want a whole number from 0
-// to 1024.
-func flagError(cmd *cobra.Command, err error) error {
-	var ne *pflag.NotExistError
-	if errors.As(err, &ne) && ne.GetSpecifiedName() != "" && len(ne.GetSpecifiedName()) > 1 {
-		var names []string
-		cmd.Flags().VisitAll(func(f *pflag.Flag) {
-			if !f.Hidden {
-				names = append(names, f.Name)
-			}
-		})
-		msg := fmt.Sprintf("unknown flag --%s", ne.GetSpecifiedName())
-		if s := config.Nearest(ne.GetSpecifiedName(), names); s != "" {
-			msg += fmt.Sprintf(" (did you mean --%s?)", s)
-		}
-		return fmt.Errorf("%s: run nqueens %s --help for the list", msg, cmd.Name())
-	}
-	if ce := config.FlagError(err); ce != nil {
-		return ce
-	}
-	var ie *pflag.InvalidValueError
-	if !errors.As(err, &ie) {
-		return err
-	}
-	f := ie.GetFlag()
-	switch f.Value.Type() {
-	case "int", "int64":
-		return fmt.Errorf("--%s %s: want a whole number", f.Name, quote(ie.GetValue()))
-	case "bool":
-		return fmt.Errorf("--%s %s: want true or false", f.Name, quote(ie.GetValue()))
-	}
-	return err
 }
 
 // oneN parses the one n that the command cmd takes; a list of several is

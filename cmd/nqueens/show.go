@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -78,24 +78,7 @@ func (a *app) show(ctx context.Context, n int, f store.Filter, limit int, ascii 
 	if rest := matching - shown; rest > 0 {
 		fmt.Fprintf(a.stdout, "\n... and %d more classes; draw one with --class K\n", rest)
 	} else if matching == 0 {
-		fmt.Fprintf(a.stdout, "n=%d has no %s\n", n, describeFilter(f))
+		fmt.Fprintf(a.stdout, "n=%d has no %s\n", n, report.Filter(f))
 	}
 	return nil
-}
-
-// describeFilter says which classes f chooses, for a message: "classes of
-// symmetry rot90 or full among classes 3-30".
-func describeFilter(f store.Filter) string {
-	names := make([]string, len(f.Symmetry))
-	for i, s := range f.Symmetry {
-		names[i] = s.String()
-	}
-	out := "classes"
-	if len(names) > 0 {
-		out += " of symmetry " + strings.Join(names, " or ")
-	}
-	if f.From > 0 || f.To > 0 {
-		out += fmt.Sprintf(" among classes %d-%d", max(f.From, 1), f.To)
-	}
-	return out
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -40,35 +37,11 @@ func (a *app) statsCmd() *cobra.Command {
 				}
 			}
 			if asJSON {
-				return writeJSON(a.stdout, builds)
+				return report.JSON(a.stdout, builds)
 			}
-			return writeBuildTable(a.stdout, builds)
+			return report.Builds(a.stdout, builds)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
 	return cmd
-}
-
-// writeJSON writes v as indented JSON.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// writeBuildTable writes builds as an aligned table.
-func writeBuildTable(w io.Writer, builds []store.Build) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tcomplete\tseconds\t")
-	for _, b := range builds {
-		complete := "yes"
-		if !b.Complete {
-			complete = fmt.Sprintf("no (%d/%d)", b.UnitsDone, b.UnitsTotal)
-		}
-		if !b.Shard.IsWhole() {
-			complete = "shard " + b.Shard.String() + ": " + complete
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1, complete, b.Seconds)
-	}
-	return tw.Flush()
 }

@@ -1,0 +1,109 @@
+// Package report writes what the command says about its work, as opposed
+// to the layouts themselves (package export): the tables of builds and of
+// counts, the lines of a verification, the words for a filter of classes,
+// and their JSON forms. Each table has one row per n, right-aligned, the
+// same columns in text and JSON.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/store"
+	"github.com/nqueens/nqueens/verify"
+)
+
+// JSON writes v as indented JSON and a newline: the --json form of every
+// table.
+func JSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// JSONLine writes v as compact JSON and a newline: one record of a stream.
+func JSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Builds writes builds as a table: the counts of each n, whether its build
+// is complete (or how far it got, or which shard it is), and its seconds.
+func Builds(w io.Writer, builds []store.Build) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tcomplete\tseconds\t")
+	for _, b := range builds {
+		complete := "yes"
+		if !b.Complete {
+			complete = fmt.Sprintf("no (%d/%d)", b.UnitsDone, b.UnitsTotal)
+		}
+		if !b.Shard.IsWhole() {
+			complete = "shard " + b.Shard.String() + ": " + complete
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1, complete, b.Seconds)
+	}
+	return tw.Flush()
+}
+
+// Counts writes the results of counts as a table or, with asJSON, a JSON
+// array.
+func Counts(w io.Writer, results []count.Result, asJSON bool) error {
+	if asJSON {
+		return JSON(w, results)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tseconds\t")
+	for _, r := range results {
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2, r.Orbit1, r.Seconds)
+	}
+	return tw.Flush()
+}
+
+// Verify writes the lines of a verification's text form for r: "n=8 ok:
+// 92 solutions in 12 classes", or a line for each problem.
+func Verify(w io.Writer, r verify.Report) error {
+	var b strings.Builder
+	switch {
+	case r.N == 0:
+		for _, p := range r.Problems {
+			fmt.Fprintf(&b, "catalog MISMATCH: %s\n", p)
+		}
+	case r.OK && r.Shard != nil:
+		fmt.Fprintf(&b, "n=%d shard %s ok: %s in %s (a shard: the published counts apply once merged)\n", r.N, r.Shard, nqueens.Plural(r.Total, "solution"), nqueens.Plural(r.Unique, "class"))
+	case r.OK:
+		fmt.Fprintf(&b, "n=%d ok: %s in %s\n", r.N, nqueens.Plural(r.Total, "solution"), nqueens.Plural(r.Unique, "class"))
+	}
+	if r.N != 0 {
+		for _, p := range r.Problems {
+			fmt.Fprintf(&b, "n=%d MISMATCH: %s\n", r.N, p)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Filter says which classes f chooses, for a message: "classes of
+// symmetry rot90 or full among classes 3-30".
+func Filter(f store.Filter) string {
+	names := make([]string, len(f.Symmetry))
+	for i, s := range f.Symmetry {
+		names[i] = s.String()
+	}
+	out := "classes"
+	if len(names) > 0 {
+		out += " of symmetry " + strings.Join(names, " or ")
+	}
+	if f.From > 0 || f.To > 0 {
+		out += fmt.Sprintf(" among classes %d-%d", max(f.From, 1), f.To)
+	}
+	return out
+}

@@ -21,6 +21,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,31 @@ type Writer interface {
 	// Close flushes what is buffered and ends the document. It returns the
 	// first error met while writing, if any.
 	Close() error
+}
+
+// ProgressEvery is how many layouts WriteAll writes between two calls of
+// its progress function.
+const ProgressEvery = 1 << 14
+
+// WriteAll writes every layout of layouts to w and closes w, stopping at
+// the first error of either; it returns how many layouts it wrote. It
+// calls progress, if not nil, with that number every ProgressEvery
+// layouts. w is closed, and its error returned, even when layouts yields
+// none.
+func WriteAll(w Writer, layouts iter.Seq2[nqueens.Layout, error], progress func(written uint64)) (uint64, error) {
+	var written uint64
+	for l, err := range layouts {
+		if err != nil {
+			return written, err
+		}
+		if err := w.Write(l); err != nil {
+			return written, err
+		}
+		if written++; progress != nil && written%ProgressEvery == 0 {
+			progress(written)
+		}
+	}
+	return written, w.Close()
 }
 
 // Formats lists the names New accepts, in the order the CLI documents them.

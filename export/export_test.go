@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -356,4 +357,44 @@ func ExampleWriteFound() {
 	// Output:
 	// n=4 2 0 3 1: class 1, canonical 1 3 0 2, orbit 2 (symmetry rot90), transform mirror
 	// {"n":4,"placement":[2,0,3,1],"valid":true,"canonical":[1,3,0,2],"class":1,"orbit":2,"symmetry":"rot90","transform":"mirror"}
+}
+
+func ExampleWriteAll() {
+	layouts := func(yield func(nqueens.Layout, error) bool) {
+		for i, cols := range [][]int{{1, 3, 0, 2}, {2, 0, 3, 1}} {
+			if !yield(nqueens.Layout{Class: int64(i + 1), Placement: nqueens.MustNew(cols...), Symmetry: nqueens.SymRot90}, nil) {
+				return
+			}
+		}
+	}
+	written, err := export.WriteAll(export.NewNDJSON(os.Stdout), layouts, nil)
+	fmt.Println(written, err)
+	// Output:
+	// {"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
+	// {"n":4,"class":2,"placement":[2,0,3,1],"orbit":2,"symmetry":"rot90"}
+	// 2 <nil>
+}
+
+// TestWriteAllStopsAtAnError checks that WriteAll returns the error a
+// layout brings, with the count written before it, and reports progress
+// every ProgressEvery layouts.
+func TestWriteAllStopsAtAnError(t *testing.T) {
+	bad := errors.New("bad layout")
+	l := nqueens.Layout{Class: 1, Placement: nqueens.MustNew(1, 3, 0, 2), Symmetry: nqueens.SymRot90}
+	layouts := func(yield func(nqueens.Layout, error) bool) {
+		for range 2*export.ProgressEvery + 5 {
+			if !yield(l, nil) {
+				return
+			}
+		}
+		yield(nqueens.Layout{}, bad)
+	}
+	var seen []uint64
+	written, err := export.WriteAll(export.NewCSV(io.Discard), layouts, func(k uint64) { seen = append(seen, k) })
+	if !errors.Is(err, bad) || written != 2*export.ProgressEvery+5 {
+		t.Errorf("WriteAll = %d, %v; want %d, %v", written, err, 2*export.ProgressEvery+5, bad)
+	}
+	if !slices.Equal(seen, []uint64{export.ProgressEvery, 2 * export.ProgressEvery}) {
+		t.Errorf("progress at %v", seen)
+	}
 }

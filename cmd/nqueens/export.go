@@ -17,52 +17,37 @@ import (
 )
 
 func (a *app) exportCmd() *cobra.Command {
-	var (
-		format, order string
-		all           bool
-		out           string
-	)
+	var format, order, out string
+	var all bool
 	var filter func() (store.Filter, error)
-	cmd := &cobra.Command{
-		Use:   "export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
-		Short: "Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML",
-		Args:  exactArgs(1, "one n"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := oneN("export", args[0])
-			if err != nil {
-				return err
-			}
-			if format, err = export.Format(format); err != nil {
-				return usageError{err}
-			}
+	cmd := nCommand("export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
+		"Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML", func(cmd *cobra.Command, n int) error {
 			f, err := filter()
 			if err != nil {
 				return err
 			}
-			if order != "class" && order != "lex" {
+			switch format, err = export.Format(format); {
+			case err != nil:
+				return usageError{err}
+			case order != "class" && order != "lex":
 				return usageError{fmt.Errorf("--order %s: want class or lex", quote(order))}
-			}
-			if export.OneBoard(format) {
-				if all || f.From != f.To {
-					return usageError{fmt.Errorf("format %s draws one board: drop --all, choose it with --class", format)}
-				}
-				f.Limit = 1 // the first class the filter selects
-			}
-			if format == "html" && n > export.MaxHTMLN {
+			case export.OneBoard(format) && (all || f.From != f.To):
+				return usageError{fmt.Errorf("format %s draws one board: drop --all, choose it with --class", format)}
+			case format == "html" && n > export.MaxHTMLN:
 				return usageError{fmt.Errorf("format html draws boards up to n=%d, not n=%d: use csv or ndjson", export.MaxHTMLN, n)}
 			}
-			if out != "" {
-				if err := a.checkOutput(out); err != nil {
-					return err
-				}
+			if export.OneBoard(format) {
+				f.Limit = 1 // the first class the filter selects
+			}
+			if err := a.checkOutput(out); err != nil {
+				return err
 			}
 			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all, Lex: order == "lex", Workers: a.cfg.Workers}, out)
-		},
-	}
+		})
 	cmd.Flags().StringVarP(&format, "format", "f", "json", strings.Join(export.Formats, ", "))
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class")
 	cmd.Flags().StringVar(&order, "order", "class", "with --all: class (class by class) or lex (every solution in lexicographic order)")
-	cmd.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
+	outputFlag(cmd, &out)
 	filter = filterFlags(cmd)
 	return cmd
 }
@@ -84,37 +69,20 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 	}
 	write := func(w io.Writer) error {
 		ew, _ := export.New(format, w)
-		var written uint64
 		m := progress.Nop
 		if want >= progressFromLayouts {
 			m = a.progress(fmt.Sprintf("export n=%d", n), 0, int64(want), "layouts")
 		}
 		defer m.Done()
-		var reported uint64
-		for l, err := range layouts {
-			if written-reported >= 1<<14 {
-				m.Add(int64(written - reported))
-				reported = written
-			}
-			var ce *store.CountError
-			if errors.As(err, &ce) {
-				return fmt.Errorf("export n=%d: wrote %d layouts, the catalog records %d; run nqueens verify %d", n, ce.Got, ce.Want, n)
-			}
-			if err != nil {
-				return err
-			}
-			if err := ew.Write(l); err != nil {
-				return err
-			}
-			written++
-		}
-		if err := ctx.Err(); err != nil {
+		_, err := export.WriteAll(ew, layouts, func(uint64) { m.Add(export.ProgressEvery) })
+		var ce *store.CountError
+		switch {
+		case errors.As(err, &ce):
+			return fmt.Errorf("export n=%d: wrote %d layouts, the catalog records %d; run nqueens verify %d", n, ce.Got, ce.Want, n)
+		case ctx.Err() != nil:
 			return errors.New("export interrupted")
 		}
-		return ew.Close()
-	}
-	if out == "" {
-		return write(a.stdout)
+		return err
 	}
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", nqueens.Plural(want, "layout"), n)
 }

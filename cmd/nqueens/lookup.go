@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,23 +57,34 @@ func (a *app) lookupCmd() *cobra.Command {
 // error for input that is not a placement, and an error when a placement
 // is not a solution.
 func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error], format string) error {
-	classes := newClassFinder(ctx, a)
+	classes := &classNumbers{a: a}
 	defer classes.close()
+	warned := map[int]bool{}
+	find := func(canon nqueens.Placement) (int64, error) {
+		k, err := classes.find(ctx, canon)
+		if errors.As(err, new(noNumbers)) {
+			if !errors.Is(err, store.ErrNoCatalog) && !warned[canon.N()] {
+				warned[canon.N()] = true
+				a.logf("lookup: no class numbers: %v", err)
+			}
+			return 0, nil
+		} else if err != nil {
+			return 0, fmt.Errorf("lookup: %w", err)
+		}
+		return k, nil
+	}
 	w := bufio.NewWriterSize(a.stdout, 1<<16)
+	defer w.Flush()
 	var read, bad int
 	for p, err := range in {
 		if ctx.Err() != nil {
-			w.Flush()
 			return errors.New("lookup interrupted")
-		}
-		if err != nil {
-			w.Flush()
+		} else if err != nil {
 			return usageError{fmt.Errorf("lookup: %w", err)}
 		}
 		read++
-		f, err := export.Identify(p, classes.find)
+		f, err := export.Identify(p, find)
 		if err != nil {
-			w.Flush()
 			return err
 		}
 		if f.NotSolution != nil {
@@ -95,66 +105,4 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 		return fmt.Errorf("%d of %s %s", bad, nqueens.Plural(read, "placement"), verb)
 	}
 	return nil
-}
-
-// classFinder finds class numbers in the catalog, if there is one, with a
-// store.Finder for each n it holds complete.
-type classFinder struct {
-	ctx     context.Context
-	a       *app
-	db      *store.DB
-	opened  bool
-	finders map[int]*store.Finder // nil for an n the catalog lacks
-}
-
-func newClassFinder(ctx context.Context, a *app) *classFinder {
-	return &classFinder{ctx: ctx, a: a, finders: map[int]*store.Finder{}}
-}
-
-// find returns the class number of the canonical placement c, or 0 if the
-// catalog does not hold its n complete (saying so on stderr once).
-func (c *classFinder) find(canon nqueens.Placement) (int64, error) {
-	n := canon.N()
-	f, ok := c.finders[n]
-	if !ok {
-		f = c.finder(n)
-		c.finders[n] = f
-	}
-	if f == nil {
-		return 0, nil
-	}
-	k, err := f.Find(c.ctx, canon)
-	if errors.Is(err, store.ErrNoClass) {
-		return 0, fmt.Errorf("lookup: the catalog %s lacks the class of %s: run nqueens verify %d", c.db.Path(), canon, n)
-	}
-	return k, err
-}
-
-// finder returns a Finder for n, or nil if the catalog lacks n complete.
-func (c *classFinder) finder(n int) *store.Finder {
-	if !c.opened {
-		c.opened = true
-		if _, err := os.Stat(c.a.cfg.DB); err == nil {
-			db, err := store.Open(c.ctx, c.a.cfg.DB, store.Options{ReadOnly: true})
-			if err != nil {
-				c.a.logf("lookup: no class numbers: %v", err)
-			}
-			c.db = db
-		}
-	}
-	if c.db == nil {
-		return nil
-	}
-	b, err := completeBuild(c.ctx, c.db, n)
-	if err != nil {
-		c.a.logf("lookup: no class numbers for n=%d: %v", n, err)
-		return nil
-	}
-	return c.db.Finder(b)
-}
-
-func (c *classFinder) close() {
-	if c.db != nil {
-		c.db.Close()
-	}
 }

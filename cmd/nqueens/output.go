@@ -9,6 +9,7 @@ import (
 	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
+	"github.com/spf13/cobra"
 )
 
 // outputOptions are the rules for a file named on the command line: "-"
@@ -22,18 +23,29 @@ func (a *app) outputOptions(ctx context.Context) output.Options {
 	}
 }
 
+// outputFlag gives cmd the flag -o FILE, read into out.
+func outputFlag(cmd *cobra.Command, out *string) {
+	cmd.Flags().StringVarP(out, "output", "o", "", "write to FILE instead of stdout")
+}
+
 // checkOutput refuses path, as bad usage, if it is one of the catalog's
-// files.
+// files; "" (stdout) is always allowed. Commands check before any work.
 func (a *app) checkOutput(path string) error {
+	if path == "" {
+		return nil
+	}
 	if err := output.Check(path, a.outputOptions(nil)); err != nil {
 		return usageError{err}
 	}
 	return nil
 }
 
-// writeOutput writes to path ("-" for stdout) by output.Write and reports
-// what it wrote with msg unless that went to stdout.
+// writeOutput writes to path ("" or "-" for stdout) by output.Write and
+// reports what it wrote with msg unless that went to stdout.
 func (a *app) writeOutput(ctx context.Context, path string, write func(io.Writer) error, msg string, args ...any) error {
+	if path == "" {
+		return write(a.stdout)
+	}
 	err := output.Write(path, a.outputOptions(ctx), write)
 	if errors.Is(err, output.ErrProtected) {
 		return usageError{err}

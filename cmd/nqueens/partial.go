@@ -65,7 +65,7 @@ func (a *app) completeCmd() *cobra.Command {
 					return err
 				}
 			}
-			c := completer{a: a, ctx: cmd.Context(), json: asJSON, list: list, classes: classes, limit: limit, format: f, stdin: args[0] == "-"}
+			c := completer{a: a, numbers: classNumbers{a: a}, ctx: cmd.Context(), json: asJSON, list: list, classes: classes, limit: limit, format: f, stdin: args[0] == "-"}
 			defer c.close()
 			write := func(w io.Writer) error { return c.run(w, boards) }
 			if out == "" {
@@ -101,16 +101,12 @@ type completer struct {
 	stdin               bool
 	limit               int
 	format              string
-	db                  *store.DB
+	numbers             classNumbers
 	lister              export.Writer
 	listed              int
 }
 
-func (c *completer) close() {
-	if c.db != nil {
-		c.db.Close()
-	}
-}
+func (c *completer) close() { c.numbers.close() }
 
 // where names a board in messages: its line when read from stdin.
 func (c *completer) where(line int) string {
@@ -222,16 +218,7 @@ func interruptible[T any](ctx context.Context, f func() T) (T, error) {
 func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, []partial.Tally, error) {
 	if !c.classes {
 		return nil, nil, nil
-	}
-	if c.db == nil {
-		db, err := store.Open(c.ctx, c.a.cfg.DB, store.Options{ReadOnly: true})
-		if err != nil {
-			return nil, nil, fmt.Errorf("complete --classes: %w", err)
-		}
-		c.db = db
-	}
-	built, err := completeBuild(c.ctx, c.db, b.N())
-	if err != nil {
+	} else if err := c.numbers.ready(c.ctx, b.N()); err != nil {
 		return nil, nil, fmt.Errorf("complete --classes: %w", err)
 	}
 	tallies, err := interruptible(c.ctx, func() []partial.Tally { return partial.ClassesOf(b) })
@@ -239,15 +226,10 @@ func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, 
 		return nil, nil, err
 	}
 	numbers := make(map[nqueens.Placement]int64, len(tallies))
-	finder := c.db.Finder(built)
 	for _, t := range tallies {
-		k, err := finder.Find(c.ctx, t.Canonical)
-		if errors.Is(err, store.ErrNoClass) {
-			return nil, nil, fmt.Errorf("complete --classes: the catalog %s lacks the class of %v: run nqueens verify %d", c.db.Path(), t.Canonical, b.N())
-		} else if err != nil {
-			return nil, nil, err
+		if numbers[t.Canonical], err = c.numbers.find(c.ctx, t.Canonical); err != nil {
+			return nil, nil, fmt.Errorf("complete --classes: %w", err)
 		}
-		numbers[t.Canonical] = k
 	}
 	return numbers, tallies, nil
 }

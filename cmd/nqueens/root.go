@@ -161,6 +161,34 @@ func nArgs(args []string) ([]int, error) {
 	return out, nil
 }
 
+// nCommand declares a command that takes one n, which run gets parsed.
+func nCommand(use, short string, run func(cmd *cobra.Command, n int) error) *cobra.Command {
+	name, _, _ := strings.Cut(use, " ")
+	return &cobra.Command{Use: use, Short: short, Args: exactArgs(1, "one n"), RunE: func(cmd *cobra.Command, args []string) error {
+		n, err := oneN(name, args[0])
+		if err != nil {
+			return err
+		}
+		return run(cmd, n)
+	}}
+}
+
+// nsCommand declares a command that takes lists of n, which run gets
+// parsed: at least one n if what names them, else none or more.
+func nsCommand(use, short, what string, run func(cmd *cobra.Command, ns []int) error) *cobra.Command {
+	cmd := &cobra.Command{Use: use, Short: short, RunE: func(cmd *cobra.Command, args []string) error {
+		ns, err := nArgs(args)
+		if err != nil {
+			return err
+		}
+		return run(cmd, ns)
+	}}
+	if what != "" {
+		cmd.Args = minArgs(1, what)
+	}
+	return cmd
+}
+
 // exactArgs is cobra.ExactArgs as a usage error.
 func exactArgs(k int, what string) cobra.PositionalArgs {
 	return func(_ *cobra.Command, args []string) error {

@@ -13,30 +13,18 @@ import (
 )
 
 func (a *app) showCmd() *cobra.Command {
-	var (
-		limit int
-		ascii bool
-	)
+	var limit int
+	var ascii bool
 	var filter func() (store.Filter, error)
-	cmd := &cobra.Command{
-		Use:   "show N [--class K | --classes K-L] [--symmetry S]",
-		Short: "Draw the classes of n as text boards",
-		Args:  exactArgs(1, "one n"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := oneN("show", args[0])
-			if err != nil {
-				return err
-			}
-			f, err := filter()
-			if err != nil {
-				return err
-			}
-			if limit < 1 {
-				return usageError{fmt.Errorf("--limit must be 1 or more, got %d", limit)}
-			}
-			return a.show(cmd.Context(), n, f, limit, ascii)
-		},
-	}
+	cmd := nCommand("show N [--class K | --classes K-L] [--symmetry S]", "Draw the classes of n as text boards", func(cmd *cobra.Command, n int) error {
+		f, err := filter()
+		if err != nil {
+			return err
+		} else if limit < 1 {
+			return usageError{fmt.Errorf("--limit must be 1 or more, got %d", limit)}
+		}
+		return a.show(cmd.Context(), n, f, limit, ascii)
+	})
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw with Q and . instead of box-drawing characters")
 	cmd.Flags().IntVar(&limit, "limit", 20, "draw at most this many classes")
 	filter = filterFlags(cmd)
@@ -62,17 +50,8 @@ func (a *app) show(ctx context.Context, n int, f store.Filter, limit int, ascii 
 	tw := export.NewText(a.stdout)
 	tw.ASCII, tw.Classes = ascii, b.Unique
 	f.Limit = int64(limit)
-	shown := uint64(0)
-	for l, err := range db.Classes(ctx, n, f) {
-		if err != nil {
-			return err
-		}
-		if err := tw.Write(l); err != nil {
-			return err
-		}
-		shown++
-	}
-	if err := tw.Close(); err != nil {
+	shown, err := export.WriteAll(tw, db.Classes(ctx, n, f), nil)
+	if err != nil {
 		return err
 	}
 	if rest := matching - shown; rest > 0 {

@@ -254,3 +254,42 @@ func (pw *PuzzleWriter) Close() error {
 	}
 	return pw.finish("")
 }
+
+// CompletionFormats are the formats of a list of completions (nqueens
+// complete --list): text, one placement a line as its columns, and the
+// layout formats (Formats).
+var CompletionFormats = append([]string{"text"}, Formats...)
+
+// CompletionFormat returns the name of one of CompletionFormats, not
+// case-sensitive, or an error naming them.
+func CompletionFormat(name string) (string, error) { return lookup(name, CompletionFormats) }
+
+// NewCompletions returns a writer of completions in format (see
+// CompletionFormats) to w: for the layout formats, New's; for text, one
+// that writes each line through to w as it comes, unbuffered, so that a
+// reader of a stream of boards sees each board's completions at once.
+func NewCompletions(format string, w io.Writer) (Writer, error) {
+	format, err := CompletionFormat(format)
+	if err != nil || format != "text" {
+		return New(format, w)
+	}
+	return &lines{w: w}, nil
+}
+
+// lines writes each layout's placement as its columns, a line each.
+type lines struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+func (l *lines) Write(lay nqueens.Layout) error {
+	var a [nqueens.MaxN]int32
+	l.buf = append(appendCols(l.buf[:0], columns(&a, lay.Placement), ' '), '\n')
+	if l.err == nil {
+		_, l.err = l.w.Write(l.buf)
+	}
+	return l.err
+}
+
+func (l *lines) Close() error { return l.err }

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/export"
 	. "github.com/nqueens/nqueens/export"
 )
 
@@ -74,4 +77,17 @@ func TestCompletedGolden(t *testing.T) {
 			t.Errorf("invalid JSON: %s", line)
 		}
 	}
+}
+
+func ExampleNewCompletions() {
+	w, _ := export.NewCompletions("text", os.Stdout)
+	for _, cols := range [][]int{{1, 3, 0, 2}, {2, 0, 3, 1}} {
+		w.Write(nqueens.Layout{Placement: nqueens.MustNew(cols...)})
+	}
+	if err := w.Close(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// 1 3 0 2
+	// 2 0 3 1
 }

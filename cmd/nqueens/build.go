@@ -16,37 +16,27 @@ import (
 )
 
 func (a *app) buildCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "build N-LIST",
-		Short: "Build the classes of each n into the catalog and print the counts",
-		Args:  minArgs(1, "a list of n such as 8, 4-12 or 1,5,9"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ns, err := nArgs(args)
-			if err != nil {
-				return err
-			}
-			shard, err := shardFlag(cmd)
-			if err != nil {
-				return err
-			}
-			if !shard.IsWhole() && len(ns) != 1 {
-				return usageError{fmt.Errorf("build --shard: want one n, got %d", len(ns))}
-			}
-			return a.build(cmd.Context(), ns, shard)
-		},
-	}
+	cmd := nsCommand("build N-LIST", "Build the classes of each n into the catalog and print the counts", "a list of n such as 8, 4-12 or 1,5,9", func(cmd *cobra.Command, ns []int) error {
+		shard, err := shardFlag(cmd)
+		if err != nil {
+			return err
+		} else if !shard.IsWhole() && len(ns) != 1 {
+			return usageError{fmt.Errorf("build --shard: want one n, got %d", len(ns))}
+		}
+		return a.build(cmd.Context(), ns, shard)
+	})
 	cmd.Flags().Int("max-n", config.Defaults.MaxBuildN, "largest n build accepts (max_build_n)")
 	cmd.Flags().String("shard", "", "build only shard I of K into a shard catalog (I/K, I from 0; or auto/K from the job index)")
 	return cmd
 }
 
 func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
+	// Every usage error comes before the catalog is created.
 	for _, n := range ns {
 		if err := store.CheckLimit(n, a.cfg.MaxBuildN); err != nil {
 			return usageError{fmt.Errorf("%w; raise max_build_n (--max-n) to build it anyway", err)}
 		}
 	}
-	// Every usage error comes before the catalog is created.
 	for _, n := range ns {
 		if err := checkShard(n, shard); err != nil {
 			return err

@@ -13,44 +13,41 @@ import (
 )
 
 func (a *app) countCmd() *cobra.Command {
-	var asJSON, combineParts, estimate bool
+	var asJSON, combine, estimate bool
 	var engine string
-	cmd := &cobra.Command{
-		Use:   "count N-LIST",
-		Short: "Count solutions and classes by search alone, no catalog needed",
-		Args:  minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
+	cmd := &cobra.Command{Use: "count N-LIST", Short: "Count solutions and classes by search alone, no catalog needed",
+		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			shard, err := shardFlag(cmd)
 			if err != nil {
 				return err
 			}
-			switch {
+			switch sharded := combine || !shard.IsWhole(); {
 			case engine != "constellations" && engine != "classes":
-				return usageError{fmt.Errorf("count: --engine %s: want constellations or classes", quote(engine))}
-			case engine == "classes" && (combineParts || !shard.IsWhole()):
-				return usageError{errors.New("count: --shard and --combine count by constellations: leave out --engine classes")}
-			case estimate && (combineParts || !shard.IsWhole()):
-				return usageError{errors.New("count: --estimate estimates a whole count: leave out --shard and --combine")}
+				err = fmt.Errorf("--engine %s: want constellations or classes", quote(engine))
+			case engine == "classes" && sharded:
+				err = errors.New("--shard and --combine count by constellations: leave out --engine classes")
+			case estimate && sharded:
+				err = errors.New("--estimate estimates a whole count: leave out --shard and --combine")
 			case estimate && engine == "classes":
-				return usageError{errors.New("count: --estimate estimates the count by constellations: leave out --engine classes")}
+				err = errors.New("--estimate estimates the count by constellations: leave out --engine classes")
+			case combine && !shard.IsWhole():
+				err = errors.New("--combine and --shard do not go together")
 			}
-			if combineParts {
-				if !shard.IsWhole() {
-					return usageError{errors.New("count: --combine and --shard do not go together")}
-				}
+			if err != nil {
+				return usageError{fmt.Errorf("count: %w", err)}
+			} else if combine {
 				return a.countCombine(cmd.Context(), args, asJSON)
 			}
 			ns, err := nArgs(args)
-			if err != nil {
+			switch {
+			case err != nil:
 				return err
-			}
-			if !shard.IsWhole() {
-				if len(ns) != 1 {
-					return usageError{fmt.Errorf("count --shard: want one n, got %d", len(ns))}
-				}
+			case !shard.IsWhole() && len(ns) != 1:
+				return usageError{fmt.Errorf("count --shard: want one n, got %d", len(ns))}
+			case !shard.IsWhole():
 				return a.countShard(cmd.Context(), ns[0], shard)
-			}
-			if estimate {
+			case estimate:
 				return a.countEstimate(cmd.Context(), ns, asJSON)
 			}
 			var results []count.Result
@@ -77,7 +74,7 @@ func (a *app) countCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
-	cmd.Flags().BoolVar(&combineParts, "combine", false, "combine the files of count --shard given as arguments")
+	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
 	cmd.Flags().StringVar(&engine, "engine", "constellations", "constellations, or classes (the class search, to check)")
 	return cmd

@@ -92,21 +92,18 @@ func New(format string, w io.Writer) (Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch format {
-	case "json":
-		return NewJSON(w), nil
-	case "ndjson":
-		return NewNDJSON(w), nil
-	case "csv":
-		return NewCSV(w), nil
-	case "leetcode":
-		return NewLeetCode(w), nil
-	case "grid":
-		return NewGrid(w), nil
-	case "svg":
-		return NewSVG(w), nil
-	}
-	return NewHTML(w), nil
+	return writers[format](w), nil
+}
+
+// writers makes the writer of each of Formats.
+var writers = map[string]func(io.Writer) Writer{
+	"json":     func(w io.Writer) Writer { return NewJSON(w) },
+	"ndjson":   func(w io.Writer) Writer { return NewNDJSON(w) },
+	"csv":      func(w io.Writer) Writer { return NewCSV(w) },
+	"leetcode": func(w io.Writer) Writer { return NewLeetCode(w) },
+	"grid":     func(w io.Writer) Writer { return NewGrid(w) },
+	"svg":      func(w io.Writer) Writer { return NewSVG(w) },
+	"html":     func(w io.Writer) Writer { return NewHTML(w) },
 }
 
 // base holds what every writer shares: the buffer, the first error, and

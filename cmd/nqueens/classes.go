@@ -45,7 +45,7 @@ func (c *classNumbers) find(ctx context.Context, canon nqueens.Placement) (int64
 func (c *classNumbers) ready(ctx context.Context, n int) error {
 	if c.finders == nil {
 		c.finders, c.missing = map[int]*store.Finder{}, map[int]error{}
-		db, err := store.Open(ctx, c.a.cfg.DB, store.Options{ReadOnly: true})
+		db, err := c.a.open(ctx)
 		c.db, c.missing[0] = db, err
 	}
 	if c.finders[n] == nil && c.missing[n] == nil {

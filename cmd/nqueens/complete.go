@@ -10,7 +10,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
-	"github.com/nqueens/nqueens/store"
 )
 
 // bashShim stands in for the one function of the bash-completion package
@@ -70,7 +69,7 @@ func (a *app) completeBuilt(cmd *cobra.Command, args []string, _ string) ([]stri
 	if err := a.load(cmd); err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	db, err := store.Open(cmd.Context(), a.cfg.DB, store.Options{ReadOnly: true})
+	db, err := a.open(cmd.Context())
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -72,7 +72,7 @@ func (a *app) countCmd() *cobra.Command {
 			return report.Counts(a.stdout, results, asJSON)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
+	jsonFlag(&asJSON, cmd)
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")

@@ -94,7 +94,7 @@ const progressFromLayouts = 200_000
 // build of n, or an error saying how to make it. The caller must Close the
 // DB.
 func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, error) {
-	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+	db, err := a.open(ctx)
 	if err != nil {
 		return nil, store.Build{}, err
 	}

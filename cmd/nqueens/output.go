@@ -23,6 +23,17 @@ func (a *app) outputOptions(ctx context.Context) output.Options {
 	}
 }
 
+// jsonFlag gives cmd the flag --json, read into asJSON, and returns cmd.
+func jsonFlag(asJSON *bool, cmd *cobra.Command) *cobra.Command {
+	cmd.Flags().BoolVar(asJSON, "json", false, "print a JSON array of objects")
+	return cmd
+}
+
+// open opens the catalog read-only.
+func (a *app) open(ctx context.Context) (*store.DB, error) {
+	return store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+}
+
 // outputFlag gives cmd the flag -o FILE, read into out.
 func outputFlag(cmd *cobra.Command, out *string) {
 	cmd.Flags().StringVarP(out, "output", "o", "", "write to FILE instead of stdout")

@@ -261,7 +261,7 @@ func (a *app) puzzle(ctx context.Context, n, count int, seed uint64, opts partia
 // when it holds n complete, else from the class search up to
 // partial.MaxSearchSampleN, else nil. A missing catalog is no error.
 func (a *app) sampler(ctx context.Context, n int) (*partial.Sampler, func(), error) {
-	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+	db, err := a.open(ctx)
 	if errors.Is(err, store.ErrNoCatalog) {
 		return partial.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/serve"
-	"github.com/nqueens/nqueens/store"
 )
 
 func (a *app) serveCmd() *cobra.Command {
@@ -21,7 +20,7 @@ func (a *app) serveCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--addr %s: want HOST:PORT, such as 127.0.0.1:8080", quote(addr))}
 			}
 			ctx := cmd.Context()
-			db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+			db, err := a.open(ctx)
 			if err != nil {
 				return err
 			}

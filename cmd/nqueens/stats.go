@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -11,28 +12,32 @@ import (
 
 func (a *app) statsCmd() *cobra.Command {
 	var asJSON bool
-	cmd := nsCommand("stats [N-LIST...]", "Show what the catalog holds, one row per n", "", func(cmd *cobra.Command, ns []int) error {
-		db, err := store.Open(cmd.Context(), a.cfg.DB, store.Options{ReadOnly: true})
-		if err != nil {
-			return err
+	return jsonFlag(&asJSON, nsCommand("stats [N-LIST...]", "Show what the catalog holds, one row per n", "", func(cmd *cobra.Command, ns []int) error {
+		return a.stats(cmd.Context(), ns, asJSON)
+	}))
+}
+
+// stats prints the builds of ns (of every n, if ns is empty), saying on
+// stderr which of ns the catalog lacks.
+func (a *app) stats(ctx context.Context, ns []int, asJSON bool) error {
+	db, err := a.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	builds, err := db.Builds(ctx)
+	if err != nil {
+		return err
+	} else if len(ns) > 0 {
+		builds = slices.DeleteFunc(builds, func(b store.Build) bool { return !slices.Contains(ns, b.N) })
+	}
+	for _, n := range ns {
+		if !slices.ContainsFunc(builds, func(b store.Build) bool { return b.N == n }) {
+			a.logf("n=%d is not in the catalog %s (nqueens build %d makes it)", n, db.Path(), n)
 		}
-		defer db.Close()
-		builds, err := db.Builds(cmd.Context())
-		if err != nil {
-			return err
-		} else if len(ns) > 0 {
-			builds = slices.DeleteFunc(builds, func(b store.Build) bool { return !slices.Contains(ns, b.N) })
-		}
-		for _, n := range ns {
-			if !slices.ContainsFunc(builds, func(b store.Build) bool { return b.N == n }) {
-				a.logf("n=%d is not in the catalog %s (nqueens build %d makes it)", n, db.Path(), n)
-			}
-		}
-		if asJSON {
-			return report.JSON(a.stdout, builds)
-		}
-		return report.Builds(a.stdout, builds)
-	})
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
-	return cmd
+	}
+	if asJSON {
+		return report.JSON(a.stdout, builds)
+	}
+	return report.Builds(a.stdout, builds)
 }

@@ -4,14 +4,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/report"
-	"github.com/nqueens/nqueens/store"
 	"github.com/nqueens/nqueens/verify"
 )
 
 func (a *app) verifyCmd() *cobra.Command {
 	var asJSON bool
-	cmd := nsCommand("verify [N-LIST...]", "Re-check the catalog and exit 3 on any mismatch", "", func(cmd *cobra.Command, ns []int) error {
-		db, err := store.Open(cmd.Context(), a.cfg.DB, store.Options{ReadOnly: true})
+	return jsonFlag(&asJSON, nsCommand("verify [N-LIST...]", "Re-check the catalog and exit 3 on any mismatch", "", func(cmd *cobra.Command, ns []int) error {
+		db, err := a.open(cmd.Context())
 		if err != nil {
 			return err
 		}
@@ -29,7 +28,5 @@ func (a *app) verifyCmd() *cobra.Command {
 			return err
 		}
 		return verify.Summary(reports)
-	})
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of objects")
-	return cmd
+	}))
 }

@@ -12,6 +12,9 @@ import (
 	"github.com/nqueens/nqueens/report"
 )
 
+// progressFromN is the smallest n whose count shows progress.
+const progressFromN = 15
+
 func (a *app) countCmd() *cobra.Command {
 	var asJSON, combine, estimate bool
 	var engine string
@@ -79,9 +82,6 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().StringVar(&engine, "engine", "constellations", "constellations, or classes (the class search, to check)")
 	return cmd
 }
-
-// progressFromN is the smallest n whose count shows progress.
-const progressFromN = 15
 
 // countOptions returns the options of a count of n with the configured
 // workers and, for n of progressFromN and above, a meter called label;

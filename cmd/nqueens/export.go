@@ -87,9 +87,6 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", nqueens.Plural(want, "layout"), n)
 }
 
-// progressFromLayouts is the smallest export that shows progress.
-const progressFromLayouts = 200_000
-
 // openBuilt opens the catalog read-only and returns it with its complete
 // build of n, or an error saying how to make it. The caller must Close the
 // DB.
@@ -120,3 +117,6 @@ func completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error
 	}
 	return b, err
 }
+
+// progressFromLayouts is the smallest export that shows progress.
+const progressFromLayouts = 200_000

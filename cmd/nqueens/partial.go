@@ -20,6 +20,17 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
+// completer runs complete over the boards.
+type completer struct {
+	a                   *app
+	ctx                 context.Context
+	json, list, classes bool
+	stdin               bool
+	limit               int
+	format              string
+	numbers             classNumbers
+}
+
 func (a *app) completeCmd() *cobra.Command {
 	var asJSON, list, classes bool
 	var limit int
@@ -65,17 +76,6 @@ func (a *app) completeCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&classes, "classes", false, "name the classes of the completions (n must be in the catalog)")
 	outputFlag(cmd, &out)
 	return cmd
-}
-
-// completer runs complete over the boards.
-type completer struct {
-	a                   *app
-	ctx                 context.Context
-	json, list, classes bool
-	stdin               bool
-	limit               int
-	format              string
-	numbers             classNumbers
 }
 
 func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) error {

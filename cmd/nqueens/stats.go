@@ -10,13 +10,6 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-func (a *app) statsCmd() *cobra.Command {
-	var asJSON bool
-	return jsonFlag(&asJSON, nsCommand("stats [N-LIST...]", "Show what the catalog holds, one row per n", "", func(cmd *cobra.Command, ns []int) error {
-		return a.stats(cmd.Context(), ns, asJSON)
-	}))
-}
-
 // stats prints the builds of ns (of every n, if ns is empty), saying on
 // stderr which of ns the catalog lacks.
 func (a *app) stats(ctx context.Context, ns []int, asJSON bool) error {
@@ -40,4 +33,11 @@ func (a *app) stats(ctx context.Context, ns []int, asJSON bool) error {
 		return report.JSON(a.stdout, builds)
 	}
 	return report.Builds(a.stdout, builds)
+}
+
+func (a *app) statsCmd() *cobra.Command {
+	var asJSON bool
+	return jsonFlag(&asJSON, nsCommand("stats [N-LIST...]", "Show what the catalog holds, one row per n", "", func(cmd *cobra.Command, ns []int) error {
+		return a.stats(cmd.Context(), ns, asJSON)
+	}))
 }

@@ -13,26 +13,37 @@ import (
 // checks it with CheckN. Signs, spaces, exponents and non-ASCII digits are
 // refused.
 func ParseN(s string) (int, error) {
-	const maxDigits = 4
-	if s == "" {
+	n, ok := parseDecimal(s, 4)
+	switch {
+	case s == "":
 		return 0, fmt.Errorf("n must be a number between 1 and %d, got an empty string", MaxN)
-	}
-	if len(s) > maxDigits {
-		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(s))
-	}
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(s))
-		}
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
+	case !ok:
 		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(s))
 	}
 	if err := CheckN(n); err != nil {
 		return 0, err
 	}
 	return n, nil
+}
+
+// ParseConstructN reads the size of a board for Construct, as ParseN reads
+// one for a search but up to MaxConstructN.
+func ParseConstructN(s string) (int, error) {
+	n, ok := parseDecimal(s, 8)
+	if !ok || n < 1 || n > MaxConstructN {
+		return 0, fmt.Errorf("n must be a whole number from 1 to %d, got %s", MaxConstructN, Quote(s))
+	}
+	return n, nil
+}
+
+// parseDecimal reads s as a number of at most maxDigits decimal ASCII
+// digits.
+func parseDecimal(s string, maxDigits int) (int, bool) {
+	if s == "" || len(s) > maxDigits || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }
 
 // ParseNList reads a list of board sizes: numbers and ranges separated by

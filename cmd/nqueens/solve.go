@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,11 +16,11 @@ func (a *app) solveCmd() *cobra.Command {
 	var format, out string
 	cmd := &cobra.Command{Use: "solve N", Short: "Print one solution for any n up to 10,000,000, by construction", Args: exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := strconv.Atoi(args[0])
+			n, err := nqueens.ParseConstructN(args[0])
 			f, ferr := export.SolutionFormat(format)
 			switch {
-			case strings.Trim(args[0], "0123456789") != "" || err != nil || n < 1 || n > nqueens.MaxConstructN:
-				err = fmt.Errorf("solve: n must be a whole number from 1 to %d, got %s", nqueens.MaxConstructN, quote(args[0]))
+			case err != nil:
+				err = fmt.Errorf("solve: %w", err)
 			case ferr != nil:
 				err = ferr
 			case export.Draws(f) && n > export.MaxDrawN:

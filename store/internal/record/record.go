@@ -22,17 +22,6 @@ import (
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
-// Errors of the state of a build, re-exported by store under the same
-// names.
-var (
-	// ErrNotBuilt: the catalog holds no build of the requested n.
-	ErrNotBuilt = errors.New("not in the catalog")
-	// ErrIncomplete: the catalog holds n only in part (see Complete).
-	ErrIncomplete = errors.New("not complete")
-	// ErrComplete: the requested n is already completely built.
-	ErrComplete = errors.New("already built")
-)
-
 // Build is what the catalog records of one board size.
 type Build struct {
 	N int
@@ -143,6 +132,17 @@ func (r row) build() Build {
 	}
 	return b
 }
+
+// Errors of the state of a build, re-exported by store under the same
+// names.
+var (
+	// ErrNotBuilt: the catalog holds no build of the requested n.
+	ErrNotBuilt = errors.New("not in the catalog")
+	// ErrIncomplete: the catalog holds n only in part (see Complete).
+	ErrIncomplete = errors.New("not complete")
+	// ErrComplete: the requested n is already completely built.
+	ErrComplete = errors.New("already built")
+)
 
 // List returns the builds row of every n the catalog h has started, in
 // increasing n.

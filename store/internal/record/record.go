@@ -3,8 +3,8 @@
 // written whole by a merge), and the rows of classes, one a class of n
 // numbered in placement order with its canonical placement as a key and
 // its orbit (written in order by Writer, read back by Decode). Which rows
-// to write is the business of the packages above it: build, merge and
-// query; store re-exports Build and the errors.
+// to write or read is the business of the packages above it: build, merge
+// and query; store re-exports Build and the errors.
 package record
 
 import (

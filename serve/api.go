@@ -31,33 +31,25 @@ func writeJSONError(w http.ResponseWriter, status int, msg string) {
 
 // writeJSON writes body, a JSON document, with status.
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(body)
+	respond(w, status, "application/json", body)
 }
 
 // handleAPICounts answers GET /api/v1/counts: every build the catalog
 // records, complete or not, as the array of nqueens stats --json.
-func (s *Server) handleAPICounts(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r, s) {
-		return
-	}
-	builds, err := s.db.Builds(r.Context())
+func (s *Server) handleAPICounts(w http.ResponseWriter, r *http.Request) error {
+	builds, err := s.builds(r)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	if builds == nil {
 		builds = []store.Build{}
 	}
 	body, err := json.MarshalIndent(builds, "", "  ")
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, append(body, '\n'))
+	return nil
 }
 
 // classesPage is the object of /api/v1/classes.
@@ -72,64 +64,47 @@ type classesPage struct {
 // handleAPIClasses answers GET /api/v1/classes?n=N&offset=O&limit=L&symmetry=S:
 // count, the classes of n the symmetry filter selects, and as items up to
 // limit of them from offset on, each the object of the JSON export.
-func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) error {
 	q, err := params(r, "n", "offset", "limit", "symmetry")
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	if !q.Has("n") {
-		s.failErr(w, r, paramError("missing parameter n: /api/v1/classes?n=8"))
-		return
+		return paramError("missing parameter n: /api/v1/classes?n=8")
 	}
-	n, err := parseN(q.Get("n"))
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	page := classesPage{N: n, Limit: DefaultLimit}
-	if q.Has("offset") {
-		if page.Offset, err = parseWhole("offset", q.Get("offset"), 0, maxClass); err != nil {
-			s.failErr(w, r, err)
-			return
+	page := classesPage{Limit: DefaultLimit}
+	b, f, err := s.selection(r.Context(), q.Get("n"), q, func() (err error) {
+		if q.Has("offset") {
+			if page.Offset, err = parseWhole("offset", q.Get("offset"), 0, maxClass); err != nil {
+				return err
+			}
 		}
-	}
-	if q.Has("limit") {
-		if page.Limit, err = parseWhole("limit", q.Get("limit"), 1, MaxLimit); err != nil {
-			s.failErr(w, r, err)
-			return
+		if q.Has("limit") {
+			page.Limit, err = parseWhole("limit", q.Get("limit"), 1, MaxLimit)
 		}
-	}
-	syms, err := parseSymmetry(q.Get("symmetry"))
+		return err
+	})
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	b, err := s.build(r.Context(), n)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	f := store.Filter{Symmetry: syms}
+	page.N = b.N
 	if page.Count, err = s.db.Count(r.Context(), b, f); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	f.Offset, f.Limit = page.Offset, page.Limit
 	var items bytes.Buffer
 	if uint64(page.Offset) >= page.Count {
 		items.WriteString("[]")
-	} else if err := s.writeClasses(r.Context(), export.NewJSON(&items), n, f); err != nil {
-		s.failErr(w, r, err)
-		return
+	} else if err := s.writeClasses(r.Context(), export.NewJSON(&items), b.N, f); err != nil {
+		return err
 	}
 	page.Items = items.Bytes()
 	body, err := json.Marshal(page)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, append(body, '\n'))
+	return nil
 }
 
 // writeClasses writes the classes of n that f selects to ew and closes it.
@@ -147,56 +122,63 @@ func (s *Server) writeClasses(ctx context.Context, ew export.Writer, n int, f st
 
 // handleAPIClass answers GET /api/v1/classes/{n}/{k}: class k of n as the
 // object of the JSON export.
-func (s *Server) handleAPIClass(w http.ResponseWriter, r *http.Request) {
-	l, err := s.pathClass(r, r.PathValue("k"))
+func (s *Server) handleAPIClass(w http.ResponseWriter, r *http.Request) error {
+	_, l, err := s.pathClass(r, r.PathValue("k"))
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	var body bytes.Buffer
-	ew := export.NewNDJSON(&body)
-	ew.Write(l)
-	if err := ew.Close(); err != nil {
-		s.failErr(w, r, err)
-		return
+	body, err := encode("ndjson", l)
+	if err != nil {
+		return err
 	}
-	writeJSON(w, http.StatusOK, body.Bytes())
+	writeJSON(w, http.StatusOK, body)
+	return nil
+}
+
+// encode returns the layout l written in format (export.New): one class's
+// document.
+func encode(format string, l nqueens.Layout) ([]byte, error) {
+	var buf bytes.Buffer
+	ew, err := export.New(format, &buf)
+	if err != nil {
+		return nil, err
+	}
+	ew.Write(l) // an error is Close's
+	err = ew.Close()
+	return buf.Bytes(), err
 }
 
 // pathClass reads the class {n}/k of a path, with no query, from the
-// catalog.
-func (s *Server) pathClass(r *http.Request, k string) (nqueens.Layout, error) {
+// catalog, with the build of n.
+func (s *Server) pathClass(r *http.Request, k string) (store.Build, nqueens.Layout, error) {
 	if _, err := params(r); err != nil {
-		return nqueens.Layout{}, err
+		return store.Build{}, nqueens.Layout{}, err
 	}
-	n, err := parseN(r.PathValue("n"))
+	b, _, err := s.selection(r.Context(), r.PathValue("n"), nil, nil)
 	if err != nil {
-		return nqueens.Layout{}, err
-	}
-	b, err := s.build(r.Context(), n)
-	if err != nil {
-		return nqueens.Layout{}, err
+		return b, nqueens.Layout{}, err
 	}
 	class, err := parseClass(b, k)
 	if err != nil {
-		return nqueens.Layout{}, err
+		return b, nqueens.Layout{}, err
 	}
-	return s.db.Class(r.Context(), n, class)
+	l, err := s.db.Class(r.Context(), b.N, class)
+	return b, l, err
 }
 
 // handleAPILookup answers GET /api/v1/lookup?placement=P: the object of
 // nqueens lookup --json for the board P, with its class number when the
 // catalog holds its n complete. A board that is not a solution is an
 // answer too (valid false, and why); one that is not a placement is a 400.
-func (s *Server) handleAPILookup(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleAPILookup(w http.ResponseWriter, r *http.Request) error {
 	f, err := s.lookup(r)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	var body bytes.Buffer
 	export.WriteFound(&body, "json", f)
 	writeJSON(w, http.StatusOK, body.Bytes())
+	return nil
 }
 
 // lookup reads the parameter placement of r and says what it is: whether

@@ -27,84 +27,73 @@ var contentTypes = map[string]string{
 // only when the client stops reading. An error after the first byte
 // aborts the connection, so that a client never takes a cut export for a
 // whole one. A HEAD request gets the headers only.
-func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	q, err := params(r, "all", "symmetry")
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	file := r.PathValue("file")
 	name, format, ok := strings.Cut(file, ".")
 	if !ok || !slices.Contains(exportFormats, format) {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no export %s: want /export/N.FORMAT with FORMAT one of %s", file, strings.Join(exportFormats, ", ")))
-		return
-	}
-	n, err := parseN(name)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return nil
 	}
 	all := false
-	switch q.Get("all") {
-	case "", "0":
-	case "1":
-		all = true
-	default:
-		s.failErr(w, r, paramError(fmt.Sprintf("all must be 1 or 0, got %q", q.Get("all"))))
-		return
-	}
-	syms, err := parseSymmetry(q.Get("symmetry"))
+	b, f, err := s.selection(r.Context(), name, q, func() error {
+		switch q.Get("all") {
+		case "", "0":
+		case "1":
+			all = true
+		default:
+			return paramError(fmt.Sprintf("all must be 1 or 0, got %q", q.Get("all")))
+		}
+		return nil
+	})
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	b, err := s.build(r.Context(), n)
+	layouts, _, err := s.db.Layouts(r.Context(), b, store.Selection{Filter: f, All: all})
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	layouts, _, err := s.db.Layouts(r.Context(), b, store.Selection{Filter: store.Filter{Symmetry: syms}, All: all})
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	filename := fmt.Sprintf("queens-%d", n)
+	filename := fmt.Sprintf("queens-%d", b.N)
 	if all {
 		filename += "-all"
 	}
-	if len(syms) > 0 {
-		filename += "-" + strings.ReplaceAll(symmetryParam(syms), ",", "-")
+	if len(f.Symmetry) > 0 {
+		filename += "-" + strings.ReplaceAll(symmetryParam(f.Symmetry), ",", "-")
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentTypes[format])
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, filename, format))
 	h.Set("Cache-Control", "no-store")
 	if r.Method == http.MethodHead {
-		return
+		return nil
 	}
 	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w)}
 	ew, _ := export.New(format, dw)
-	fail := func(err error) {
+	// fail returns err while nothing is sent, to be answered with an error
+	// status, and aborts the response after.
+	fail := func(err error) error {
 		if dw.written == 0 && r.Context().Err() == nil {
-			// Nothing sent yet: an error status still can be.
 			h.Del("Content-Disposition")
-			s.failErr(w, r, err)
-			return
+			return err
 		}
 		s.abort(r, err)
+		return nil
 	}
 	for l, err := range layouts {
 		if err == nil {
 			err = ew.Write(l)
 		}
 		if err != nil {
-			fail(err)
-			return
+			return fail(err)
 		}
 	}
 	if err := ew.Close(); err != nil {
-		fail(err)
+		return fail(err)
 	}
+	return nil
 }
 
 // abort ends a response cut short by err, after logging err: net/http

@@ -90,11 +90,17 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, data any
 		http.Error(w, "render "+name+": "+err.Error(), http.StatusInternalServerError)
 		return
 	}
+	respond(w, status, "text/html; charset=utf-8", buf.Bytes())
+}
+
+// respond writes body, of the media type ctype, with status, not to be
+// cached.
+func respond(w http.ResponseWriter, status int, ctype string, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Type", ctype)
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	w.Write(body)
 }
 
 // errorPage is the data of templates/error.html.
@@ -111,16 +117,13 @@ type indexPage struct {
 }
 
 // handleIndex answers GET /: the counts of every build and a lookup form.
-func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r, s) {
-		return
-	}
-	builds, err := s.db.Builds(r.Context())
+func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) error {
+	builds, err := s.builds(r)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	s.render(w, http.StatusOK, "index", indexPage{page: page{Title: "N-Queens catalog"}, Builds: builds})
+	return nil
 }
 
 // classesPageData is the data of templates/classes.html.
@@ -151,62 +154,45 @@ type exportLink struct {
 // handleClasses answers GET /n/{n}?page=P&symmetry=S: page P of the
 // classes of n the symmetry filter selects, PageSize to a page; with
 // ?class=K it redirects to the page of class K.
-func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 	q, err := params(r, "page", "symmetry", "class")
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	n, err := parseN(r.PathValue("n"))
+	b, f, err := s.selection(r.Context(), r.PathValue("n"), q, nil)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
-	b, err := s.build(r.Context(), n)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
+	n := b.N
 	if q.Has("class") {
 		if len(q) > 1 {
-			s.failErr(w, r, paramError("class jumps to one class: give it alone"))
-			return
+			return paramError("class jumps to one class: give it alone")
 		}
 		k, err := parseClass(b, strings.TrimSpace(q.Get("class")))
 		if err != nil {
-			s.failErr(w, r, err)
-			return
+			return err
 		}
 		http.Redirect(w, r, classURL(n, k), http.StatusSeeOther)
-		return
+		return nil
 	}
-	syms, err := parseSymmetry(q.Get("symmetry"))
-	if err != nil {
-		s.failErr(w, r, err)
-		return
-	}
-	d := classesPageData{Build: b, Filter: symmetryParam(syms), Page: 1}
+	d := classesPageData{Build: b, Filter: symmetryParam(f.Symmetry), Page: 1}
 	if q.Has("page") {
 		if d.Page, err = parseWhole("page", q.Get("page"), 1, maxClass); err != nil {
-			s.failErr(w, r, err)
-			return
+			return err
 		}
 	}
-	f := store.Filter{Symmetry: syms}
 	if d.Count, err = s.db.Count(r.Context(), b, f); err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	d.Pages = max(1, int64((d.Count+PageSize-1)/PageSize))
 	if d.Page > d.Pages {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("n=%d has %s of %s: no page %d", n, nqueens.Plural(uint64(d.Pages), "page"), nqueens.Plural(d.Count, "class"), d.Page))
-		return
+		return nil
 	}
 	f.Offset, f.Limit = (d.Page-1)*PageSize, PageSize
 	for l, err := range s.db.Classes(r.Context(), n, f) {
 		if err != nil {
-			s.failErr(w, r, err)
-			return
+			return err
 		}
 		d.Boards = append(d.Boards, newBoard(l))
 	}
@@ -235,6 +221,7 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) {
 		d.Exports = append(d.Exports, exportLink{format + " (all solutions)", exportURL(n, format, true, d.Filter)})
 	}
 	s.render(w, http.StatusOK, "classes", d)
+	return nil
 }
 
 // classPageData is the data of templates/class.html.
@@ -251,32 +238,23 @@ type classPageData struct {
 // handleClass answers GET /n/{n}/{k}: the page of class k of n; and
 // GET /n/{n}/{k}.svg: its board as an SVG image (nqueens export N
 // --format svg --class K).
-func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 	k, svg := strings.CutSuffix(r.PathValue("k"), ".svg")
-	l, err := s.pathClass(r, k)
+	b, l, err := s.pathClass(r, k)
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	n := l.N()
 	if svg {
-		var buf bytes.Buffer
-		ew := export.NewSVG(&buf)
-		ew.Write(l)
-		if err := ew.Close(); err != nil {
-			s.failErr(w, r, err)
-			return
+		img, err := encode("svg", l)
+		if err != nil {
+			return err
 		}
 		h := w.Header()
 		h.Set("Content-Type", "image/svg+xml")
 		h.Set("Content-Disposition", fmt.Sprintf(`inline; filename="queens-%d-class-%d.svg"`, n, l.Class))
-		w.Write(buf.Bytes())
-		return
-	}
-	b, err := s.build(r.Context(), n)
-	if err != nil {
-		s.failErr(w, r, err)
-		return
+		w.Write(img)
+		return nil
 	}
 	d := classPageData{Build: b, Board: newBoard(l),
 		Page: classesURL(n, "", (l.Class-1)/PageSize+1),
@@ -296,6 +274,7 @@ func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) {
 		d.Images = append(d.Images, img)
 	}
 	s.render(w, http.StatusOK, "class", d)
+	return nil
 }
 
 // lookupPageData is the data of templates/lookup.html.
@@ -312,17 +291,16 @@ type lookupPageData struct {
 // class page of the board P, or a page saying why there is none: P is not
 // a solution (200), is not a placement (400), or is of an n the catalog
 // does not hold (404). Without P it is the lookup form.
-func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) error {
 	d := lookupPageData{page: page{Title: "Look a board up"}}
 	q, err := params(r, "placement")
 	if err != nil {
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	d.Placement = q.Get("placement")
 	if strings.TrimSpace(d.Placement) == "" {
 		s.render(w, http.StatusOK, "lookup", d)
-		return
+		return nil
 	}
 	f, err := s.lookup(r)
 	var pe paramError
@@ -330,14 +308,13 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
 	case errors.As(err, &pe):
 		d.Message = err.Error()
 		s.render(w, http.StatusBadRequest, "lookup", d)
-		return
+		return nil
 	case err != nil:
-		s.failErr(w, r, err)
-		return
+		return err
 	}
 	if f.Class > 0 {
 		http.Redirect(w, r, classURL(f.Placement.N(), f.Class), http.StatusSeeOther)
-		return
+		return nil
 	}
 	d.Found = &f
 	b := newBoard(nqueens.Layout{Placement: f.Placement})
@@ -346,7 +323,7 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
 	if f.NotSolution != nil {
 		d.Message = fmt.Sprintf("%s is not a solution: %v.", f.Placement, f.NotSolution)
 		s.render(w, http.StatusOK, "lookup", d)
-		return
+		return nil
 	}
 	why := fmt.Sprintf("n=%d is not in this catalog: build it with nqueens build %d", f.Placement.N(), f.Placement.N())
 	if _, err := s.build(r.Context(), f.Placement.N()); err != nil {
@@ -355,6 +332,7 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
 	d.Message = fmt.Sprintf("%s is a solution of n=%d, in the class of %s (%s), but %s.",
 		f.Placement, f.Placement.N(), f.Canonical, export.SymmetryText(f.Symmetry), why)
 	s.render(w, http.StatusNotFound, "lookup", d)
+	return nil
 }
 
 // classURL is the path of the page of class k of n.
@@ -370,11 +348,7 @@ func classesURL(n int, sym string, p int64) string {
 	if p > 1 {
 		q.Set("page", strconv.FormatInt(p, 10))
 	}
-	u := "/n/" + strconv.Itoa(n)
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	return u
+	return withQuery("/n/"+strconv.Itoa(n), q)
 }
 
 // exportURL is the path of an export of n.
@@ -386,11 +360,15 @@ func exportURL(n int, format string, all bool, sym string) string {
 	if sym != "" {
 		q.Set("symmetry", sym)
 	}
-	u := fmt.Sprintf("/export/%d.%s", n, format)
-	if len(q) > 0 {
-		u += "?" + q.Encode()
+	return withQuery(fmt.Sprintf("/export/%d.%s", n, format), q)
+}
+
+// withQuery returns path with the query q, if any.
+func withQuery(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
 	}
-	return u
+	return path + "?" + q.Encode()
 }
 
 // thousands writes k with commas between groups of three digits.

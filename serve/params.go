@@ -48,6 +48,27 @@ func (s *Server) build(ctx context.Context, n int) (store.Build, error) {
 	return b, err
 }
 
+// selection reads what every view of the classes of one n starts from:
+// n, written as v (a path value or parameter), the parameters of q that
+// the view alone takes (read by more, if not nil), the symmetry filter of
+// q, and, once all of those parse, the build of n (build). The first
+// error is returned, of the parameter read first.
+func (s *Server) selection(ctx context.Context, v string, q url.Values, more func() error) (store.Build, store.Filter, error) {
+	n, err := parseN(v)
+	if err == nil && more != nil {
+		err = more()
+	}
+	if err != nil {
+		return store.Build{}, store.Filter{}, err
+	}
+	syms, err := parseSymmetry(q.Get("symmetry"))
+	if err != nil {
+		return store.Build{}, store.Filter{}, err
+	}
+	b, err := s.build(ctx, n)
+	return b, store.Filter{Symmetry: syms}, err
+}
+
 // params returns the query parameters of r, or an error if the query does
 // not parse, names a parameter not in allowed, or names one twice.
 func params(r *http.Request, allowed ...string) (url.Values, error) {
@@ -70,13 +91,13 @@ func params(r *http.Request, allowed ...string) (url.Values, error) {
 	return q, nil
 }
 
-// noParams answers r with 400 and reports false if r has a query.
-func noParams(w http.ResponseWriter, r *http.Request, s *Server) bool {
+// builds returns every build the catalog records (store.DB.Builds), for
+// a request that takes no parameters.
+func (s *Server) builds(r *http.Request) ([]store.Build, error) {
 	if _, err := params(r); err != nil {
-		s.failErr(w, r, err)
-		return false
+		return nil, err
 	}
-	return true
+	return s.db.Builds(r.Context())
 }
 
 // parseN reads the n of a path or parameter (nqueens.ParseN), written as

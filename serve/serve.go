@@ -94,17 +94,27 @@ func New(db *store.DB, opts Options) *Server {
 
 // routes declares every route of the server.
 func (s *Server) routes() {
-	s.mux.HandleFunc("GET /{$}", s.handleIndex)
-	s.mux.HandleFunc("GET /n/{n}", s.handleClasses)
-	s.mux.HandleFunc("GET /n/{n}/{k}", s.handleClass)
-	s.mux.HandleFunc("GET /lookup", s.handleLookup)
-	s.mux.HandleFunc("GET /export/{file}", s.handleExport)
-	s.mux.HandleFunc("GET /style.css", s.handleStyle)
-	s.mux.HandleFunc("GET /api/v1/counts", s.handleAPICounts)
-	s.mux.HandleFunc("GET /api/v1/classes", s.handleAPIClasses)
-	s.mux.HandleFunc("GET /api/v1/classes/{n}/{k}", s.handleAPIClass)
-	s.mux.HandleFunc("GET /api/v1/lookup", s.handleAPILookup)
+	s.handle("GET /{$}", s.handleIndex)
+	s.handle("GET /n/{n}", s.handleClasses)
+	s.handle("GET /n/{n}/{k}", s.handleClass)
+	s.handle("GET /lookup", s.handleLookup)
+	s.handle("GET /export/{file}", s.handleExport)
+	s.handle("GET /style.css", s.handleStyle)
+	s.handle("GET /api/v1/counts", s.handleAPICounts)
+	s.handle("GET /api/v1/classes", s.handleAPIClasses)
+	s.handle("GET /api/v1/classes/{n}/{k}", s.handleAPIClass)
+	s.handle("GET /api/v1/lookup", s.handleAPILookup)
 	s.mux.HandleFunc("/", s.handleNotFound)
+}
+
+// handle routes pattern to h, which answers the request or returns the
+// error to answer it with (failErr).
+func (s *Server) handle(pattern string, h func(http.ResponseWriter, *http.Request) error) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.failErr(w, r, err)
+		}
+	})
 }
 
 // ServeHTTP sets the security headers, refuses methods other than GET and
@@ -228,14 +238,15 @@ func roundDuration(d time.Duration) time.Duration {
 }
 
 // handleStyle serves the pages' stylesheet.
-func (s *Server) handleStyle(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r, s) {
-		return
+func (s *Server) handleStyle(w http.ResponseWriter, r *http.Request) error {
+	if _, err := params(r); err != nil {
+		return err
 	}
 	css, _ := files.ReadFile("static/style.css")
 	w.Header().Set("Content-Type", "text/css; charset=utf-8")
 	w.Header().Set("Cache-Control", "public, max-age=3600")
 	http.ServeContent(w, r, "style.css", time.Time{}, bytes.NewReader(css))
+	return nil
 }
 
 // handleNotFound answers every path no route serves: 404.

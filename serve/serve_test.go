@@ -102,9 +102,15 @@ func get(t testing.TB, s http.Handler, method, target string) *httptest.Response
 	return w
 }
 
+// The media types of the responses.
 const (
-	htmlType = "text/html; charset=utf-8"
-	jsonType = "application/json"
+	htmlType   = "text/html; charset=utf-8"
+	jsonType   = "application/json"
+	ndjsonType = "application/x-ndjson"
+	csvType    = "text/csv; charset=utf-8"
+	cssType    = "text/css; charset=utf-8"
+	svgType    = "image/svg+xml"
+	redirect   = "" // a redirect has no body, and want is its Location
 )
 
 // TestRoutes requests every route, with good and bad parameters, and
@@ -125,7 +131,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/n/8?symmetry=rot180", 200, htmlType, []string{"classes 1–1 of 1", `<span class="sym">rot180</span>`, `/export/8.csv?symmetry=rot180`}},
 		{"GET", "/n/8?symmetry=rot90", 200, htmlType, []string{"No classes of symmetry rot90."}},
 		{"GET", "/n/2", 200, htmlType, []string{"No classes."}},
-		{"GET", "/n/8?class=7", 303, "", []string{"/n/8/7"}},
+		{"GET", "/n/8?class=7", 303, redirect, []string{"/n/8/7"}},
 		{"GET", "/n/8?class=13", 404, htmlType, []string{"n=8 has 12 classes, no class 13"}},
 		{"GET", "/n/8?class=x", 400, htmlType, []string{"want a class number, from 1 to 12 for n=8"}},
 		{"GET", "/n/8?page=2", 404, htmlType, []string{"no page 2"}},
@@ -148,17 +154,17 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/n/8/0", 404, htmlType, []string{"no class 0"}},
 		{"GET", "/n/8/-1", 400, htmlType, []string{"want a class number"}},
 		{"GET", "/n/8/7?x=1", 400, htmlType, []string{"unknown parameter"}},
-		{"GET", "/n/8/7.svg", 200, "image/svg+xml", []string{"<title>n=8 class 7: 1 5 7 2 0 3 6 4, orbit 8, no symmetry</title>"}},
+		{"GET", "/n/8/7.svg", 200, svgType, []string{"<title>n=8 class 7: 1 5 7 2 0 3 6 4, orbit 8, no symmetry</title>"}},
 		{"GET", "/n/8/7.png", 400, htmlType, []string{"want a class number"}},
 		{"GET", "/lookup", 200, htmlType, []string{`name="placement"`}},
-		{"GET", "/lookup?placement=4+6+1+5+2+0+7+3", 303, "", []string{"/n/8/9"}},
-		{"GET", "/lookup?placement=4,6,1,5,2,0,7,3", 303, "", []string{"/n/8/9"}},
-		{"GET", "/lookup?placement=%5B4%2C+6%2C+1%2C+5%2C+2%2C+0%2C+7%2C+3%5D", 303, "", []string{"/n/8/9"}},
+		{"GET", "/lookup?placement=4+6+1+5+2+0+7+3", 303, redirect, []string{"/n/8/9"}},
+		{"GET", "/lookup?placement=4,6,1,5,2,0,7,3", 303, redirect, []string{"/n/8/9"}},
+		{"GET", "/lookup?placement=%5B4%2C+6%2C+1%2C+5%2C+2%2C+0%2C+7%2C+3%5D", 303, redirect, []string{"/n/8/9"}},
 		{"GET", "/lookup?placement=0+2+4+1+3+5+6+7", 200, htmlType, []string{"is not a solution: queens at row 0 column 0 and row 5 column 5 attack each other"}},
 		{"GET", "/lookup?placement=1+2", 400, htmlType, []string{"placement &#34;1 2&#34;"}},
 		{"GET", "/lookup?placement=1+1", 400, htmlType, []string{"placement: column 1 is in rows 0 and 1"}},
 		{"GET", "/lookup?placement=0+2+4+6+8+10+1+3+5+7+9", 404, htmlType, []string{"but n=11 is being built: 1 of 203 work units so far"}},
-		{"GET", "/style.css", 200, "text/css; charset=utf-8", []string{"figure.board"}},
+		{"GET", "/style.css", 200, cssType, []string{"figure.board"}},
 		{"GET", "/nowhere", 404, htmlType, []string{"no page at /nowhere"}},
 		{"GET", "/n/8/7/", 404, htmlType, nil},
 		{"GET", "/templates/layout.html", 404, htmlType, nil},
@@ -167,11 +173,11 @@ func TestRoutes(t *testing.T) {
 		{"POST", "/n/8", 405, htmlType, []string{"method POST not allowed: use GET or HEAD"}},
 		{"DELETE", "/nowhere", 405, htmlType, nil},
 		// Exports.
-		{"GET", "/export/8.json", 200, "application/json", []string{`{"n":8,"class":10,"placement":[2,4,1,7,0,6,3,5],"orbit":4,"symmetry":"rot180"}`}},
-		{"GET", "/export/8.csv?all=1", 200, "text/csv; charset=utf-8", []string{"n,class,orbit,symmetry,placement\n8,1,8,none,0 4 7 5 2 6 1 3\n"}},
-		{"GET", "/export/4.leetcode?all=1", 200, "application/json", []string{`[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]`}},
-		{"GET", "/export/6.ndjson?all=0", 200, "application/x-ndjson", []string{`"symmetry":"rot180"`}},
-		{"HEAD", "/export/10.csv?all=1", 200, "text/csv; charset=utf-8", nil},
+		{"GET", "/export/8.json", 200, jsonType, []string{`{"n":8,"class":10,"placement":[2,4,1,7,0,6,3,5],"orbit":4,"symmetry":"rot180"}`}},
+		{"GET", "/export/8.csv?all=1", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,1,8,none,0 4 7 5 2 6 1 3\n"}},
+		{"GET", "/export/4.leetcode?all=1", 200, jsonType, []string{`[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]`}},
+		{"GET", "/export/6.ndjson?all=0", 200, ndjsonType, []string{`"symmetry":"rot180"`}},
+		{"HEAD", "/export/10.csv?all=1", 200, csvType, nil},
 		{"GET", "/export/8.svg", 404, htmlType, []string{"want /export/N.FORMAT"}},
 		{"GET", "/export/8", 404, htmlType, nil},
 		{"GET", "/export/8.csv?all=yes", 400, htmlType, []string{"all must be 1 or 0"}},

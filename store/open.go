@@ -8,21 +8,12 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/store/internal/dbfile"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // DB is an open catalog. Its methods are safe for concurrent use, but a
 // catalog takes one Builder at a time (see Begin).
 type DB struct {
-	db       *sqlx.DB
-	path     string // absolute, symbolic links resolved
-	name     string // the path as given to Open, for messages
-	version  int64  // schema version of the file
-	readOnly bool
-	// lockPath is the build lock's file: path's, or, while Create fills a
-	// new catalog under a temporary name, the final path's.
-	lockPath string
+	h dbfile.Handle
 }
 
 // Options tune Open.
@@ -96,5 +87,5 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open catalog %s: %w", path, err)
 	}
-	return &DB{db: x, path: abs, name: path, version: version, readOnly: opts.ReadOnly, lockPath: abs + dbfile.LockSuffix}, nil
+	return &DB{dbfile.Handle{DB: x, Path: abs, Name: path, Version: version, ReadOnly: opts.ReadOnly, LockPath: abs + dbfile.LockSuffix}}, nil
 }

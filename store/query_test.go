@@ -48,10 +48,7 @@ func matching(all []nqueens.Layout, f store.Filter) []nqueens.Layout {
 func TestFilterSelectsTheSlice(t *testing.T) {
 	const n = 12
 	db := open(t, filepath.Join(t.TempDir(), "c.db"))
-	b, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := run(t, db, n)
 	all := classes(t, db, n)
 	none, r180, r90 := nqueens.SymNone, nqueens.SymRot180, nqueens.SymRot90
 	for _, f := range []store.Filter{
@@ -125,10 +122,7 @@ func TestFilterSelectsTheSlice(t *testing.T) {
 func TestFinderFindsEveryClass(t *testing.T) {
 	db := open(t, filepath.Join(t.TempDir(), "c.db"))
 	for n := 4; n <= 12; n++ {
-		b, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := run(t, db, n)
 		all := classes(t, db, n)
 		f := db.Finder(b)
 		i := 0
@@ -278,10 +272,7 @@ func rawQuery(t *testing.T, path, query string, dest any) error {
 func TestLexLayouts(t *testing.T) {
 	db := open(t, filepath.Join(t.TempDir(), "c.db"))
 	for n := 4; n <= 10; n++ {
-		b, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := run(t, db, n)
 		classOf := map[nqueens.Placement]nqueens.Layout{}
 		for _, l := range classes(t, db, n) {
 			for _, p := range canonical.Orbit(l.Placement) {

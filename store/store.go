@@ -1,9 +1,13 @@
 // Package store is the SQLite catalog of N-Queens classes: it opens (and
 // creates, and migrates) catalog files, records builds as they progress,
-// and reads classes and counts back. It and its internal package dbfile
-// (the file below SQLite: paths, locks, headers, connections, creation,
-// migration) are the only ones that know database/sql, sqlx and the SQLite
-// driver (modernc.org/sqlite, pure Go).
+// merges shard catalogs, and reads classes and counts back. It and its
+// internal packages are the only ones that know database/sql, sqlx and the
+// SQLite driver (modernc.org/sqlite, pure Go). Each of those owns one part
+// of the work behind this package's API, which re-exports their types:
+// dbfile, the file below SQLite (paths, locks, headers, connections,
+// creation, migration); record, the rows of the two tables; build, the
+// resumable build; merge, the merge of shard catalogs; query, the reading
+// of classes.
 //
 // A catalog holds, per board size n, a row in builds (counts, whether the
 // build completed, how far it got) and one row per class in classes (its
@@ -20,7 +24,10 @@ import (
 	"fmt"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/store/internal/build"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
+	"github.com/nqueens/nqueens/store/internal/query"
+	"github.com/nqueens/nqueens/store/internal/record"
 )
 
 // ApplicationID is the SQLite application_id that marks a file as an
@@ -51,34 +58,34 @@ var (
 	// a file-size limit or to a failing disk does.
 	ErrIO = dbfile.ErrIO
 	// ErrNotBuilt: the catalog holds no build of the requested n.
-	ErrNotBuilt = errors.New("not in the catalog")
+	ErrNotBuilt = record.ErrNotBuilt
 	// ErrIncomplete: the catalog holds n only in part: a build in
 	// progress or interrupted, or one shard of a sharded build (see
 	// DB.Complete).
-	ErrIncomplete = errors.New("not complete")
+	ErrIncomplete = record.ErrIncomplete
 	// ErrComplete: the requested n is already completely built.
-	ErrComplete = errors.New("already built")
+	ErrComplete = record.ErrComplete
 	// ErrOrphans: the catalog holds classes of an n with no record of
 	// their build (its builds row was deleted by hand), which a build
 	// cannot account for. The error says how to remove them.
-	ErrOrphans = errors.New("classes with no build")
+	ErrOrphans = build.ErrOrphans
 	// ErrShardMismatch: the catalog holds a build of n for another shard
 	// (or whole, or as a shard) than asked for.
-	ErrShardMismatch = errors.New("shard mismatch")
+	ErrShardMismatch = build.ErrShardMismatch
 	// ErrNoClass: the catalog holds no such class of n: a class number
 	// out of range, or a placement whose class it lacks.
-	ErrNoClass = errors.New("no such class")
+	ErrNoClass = query.ErrNoClass
 	// ErrOverLimit: n is above the largest n the caller builds (see
 	// CheckLimit).
 	ErrOverLimit = errors.New("above the build limit")
 )
 
 // Path returns the absolute path of the catalog file.
-func (db *DB) Path() string { return db.path }
+func (db *DB) Path() string { return db.h.Path }
 
 // Close closes the catalog.
 func (db *DB) Close() error {
-	return db.db.Close()
+	return db.h.DB.Close()
 }
 
 // Files returns the paths of the files that make up the catalog at path:

@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"bytes"
-	"context"
 	"database/sql"
 	"errors"
 	"os"
@@ -12,33 +11,10 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/store"
 	"github.com/nqueens/nqueens/verify"
 )
-
-var ctx = context.Background()
-
-func open(t *testing.T, path string) *store.DB {
-	t.Helper()
-	db, err := store.Open(ctx, path, store.Options{Create: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-// build stores the classes of n from the canonical search, units [from, to).
-func build(t *testing.T, b *store.Builder, units []enumerate.Unit, from, to int) {
-	t.Helper()
-	for i, batch := range canonical.UnitClasses(context.Background(), units[:to], from, 1) {
-		if err := b.Add(i, batch); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func TestBuildAndRead(t *testing.T) {
 	db := open(t, filepath.Join(t.TempDir(), "c.db"))
@@ -133,14 +109,7 @@ func TestResumeAfterClose(t *testing.T) {
 	if reports, err := verify.Catalog(ctx, db, []int{n}); err != nil || verify.Summary(reports) != nil {
 		t.Fatalf("verify after the resumed build: %v %+v", err, reports)
 	}
-	var k int
-	for _, err := range db.Classes(ctx, n, store.Filter{}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		k++
-	}
-	if k != 341 {
+	if k := len(classes(t, db, n)); k != 341 {
 		t.Fatalf("%d classes stored, want 341", k)
 	}
 }
@@ -305,10 +274,7 @@ func TestOpenMigratesOlderSchema(t *testing.T) {
 func TestLayoutsCountsAndChecks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.db")
 	db := open(t, path)
-	b, err := db.Run(ctx, 8, nqueens.Shard{}, store.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := run(t, db, 8)
 	for _, tt := range []struct {
 		sel  store.Selection
 		want uint64

@@ -85,3 +85,17 @@ func CheckPartition(t testing.TB, n, k int, shards [][]int, items int) {
 		}
 	}
 }
+
+// Collect returns what seq yields, in order, failing the test at the first
+// error it yields.
+func Collect[T any](t testing.TB, seq iter.Seq2[T, error]) []T {
+	t.Helper()
+	var out []T
+	for v, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	return out
+}

@@ -1,7 +1,8 @@
 // Package dbfile is the catalog's file on disk, below SQLite: the path it
 // really is once symbolic links are followed, what its header says, the
 // advisory build lock beside it, whether this process may write it, and
-// the temporary files from which a new catalog is linked into place whole.
+// the temporary files from which a new catalog is linked into place whole;
+// and, once open, the Handle the store reads and writes it through.
 package dbfile
 
 import (

@@ -1,0 +1,127 @@
+package query
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/store/internal/dbfile"
+	"github.com/nqueens/nqueens/store/internal/record"
+)
+
+// A Finder tells which class of a complete build a canonical placement
+// is. Class order is placement order, so it searches the class numbers by
+// bisection, one seek a step, and remembers the placements it has read:
+// many lookups in one n soon need few seeks each. A Finder is not safe for
+// concurrent use.
+type Finder struct {
+	h      *dbfile.Handle
+	b      record.Build
+	memo   map[int64]nqueens.Placement
+	probes int
+}
+
+// maxMemo bounds the placements a Finder remembers.
+const maxMemo = 1 << 20
+
+// NewFinder returns a Finder for the classes of the build b in h:
+// store.DB.Finder, which documents it.
+func NewFinder(h *dbfile.Handle, b record.Build) *Finder {
+	return &Finder{h: h, b: b, memo: map[int64]nqueens.Placement{}}
+}
+
+// Find returns the number of the class whose canonical placement is c, or
+// an error wrapping ErrNoClass if no class of the build is c (c is not
+// canonical, or not a solution, or the catalog lacks it).
+func (f *Finder) Find(ctx context.Context, c nqueens.Placement) (int64, error) {
+	if c.N() != f.b.N {
+		return 0, fmt.Errorf("placement of n=%d in a finder of n=%d", c.N(), f.b.N)
+	}
+	lo, hi := int64(1), int64(f.b.Unique)
+	for lo <= hi {
+		if hi-lo < finderBlock {
+			// Few classes left: read them in one range query.
+			if err := f.block(ctx, lo, hi); err != nil {
+				return 0, err
+			}
+		}
+		mid := lo + (hi-lo)/2
+		p, err := f.class(ctx, mid)
+		if err != nil {
+			return 0, err
+		}
+		switch cmp := p.Compare(c); {
+		case cmp == 0:
+			return mid, nil
+		case cmp < 0:
+			lo = mid + 1
+		default:
+			hi = mid - 1
+		}
+	}
+	return 0, fmt.Errorf("n=%d: %s: %w", f.b.N, c, ErrNoClass)
+}
+
+// finderBlock is the most classes a Finder reads in one range query.
+const finderBlock = 256
+
+// block reads the classes lo to hi into the memo, unless it holds them.
+func (f *Finder) block(ctx context.Context, lo, hi int64) error {
+	if _, ok := f.memo[lo]; ok {
+		if _, ok := f.memo[hi]; ok {
+			if _, ok := f.memo[lo+(hi-lo)/2]; ok {
+				return nil
+			}
+		}
+	}
+	if len(f.memo)+int(hi-lo+1) > maxMemo {
+		clear(f.memo)
+	}
+	for l, err := range Classes(ctx, f.h, f.b.N, Filter{From: lo, To: hi}) {
+		if err != nil {
+			return err
+		}
+		f.memo[l.Class] = l.Placement
+		f.probes++
+	}
+	return nil
+}
+
+// Probes returns how many classes the finder has read from the catalog.
+func (f *Finder) Probes() int { return f.probes }
+
+// class returns the placement of class k, from the memo or the catalog.
+func (f *Finder) class(ctx context.Context, k int64) (nqueens.Placement, error) {
+	if p, ok := f.memo[k]; ok {
+		return p, nil
+	}
+	l, err := Class(ctx, f.h, f.b.N, k)
+	if err != nil {
+		return nqueens.Placement{}, err
+	}
+	f.probes++
+	if len(f.memo) >= maxMemo {
+		clear(f.memo)
+	}
+	f.memo[k] = l.Placement
+	return l.Placement, nil
+}
+
+// Lookup returns the class of the build b in h that the solution p
+// belongs to: store.DB.Lookup, which documents it.
+func Lookup(ctx context.Context, h *dbfile.Handle, b record.Build, p nqueens.Placement) (nqueens.Layout, error) {
+	if err := p.Valid(); err != nil {
+		return nqueens.Layout{}, fmt.Errorf("lookup %s: %w", p, err)
+	}
+	if p.N() != b.N {
+		return nqueens.Layout{}, fmt.Errorf("lookup %s: a board of n=%d, not %d", p, p.N(), b.N)
+	}
+	c := canonical.Fold(p)
+	k, err := NewFinder(h, b).Find(ctx, c)
+	if err != nil {
+		return nqueens.Layout{}, fmt.Errorf("lookup %s: %w", p, err)
+	}
+	sym, _ := canonical.Classify(c)
+	return nqueens.Layout{Class: k, Placement: c, Symmetry: sym}, nil
+}

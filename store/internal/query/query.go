@@ -1,0 +1,117 @@
+// Package query reads the classes of a catalog: which classes a Filter
+// selects (Classes, Class by number), how many (Count, by the index of
+// symmetric classes), which class a placement is (Finder, Lookup, and the
+// table behind the lexicographic order of all solutions), and the layouts
+// of an export (Layouts). It writes nothing. store re-exports Filter,
+// Selection, Finder and CountError, and its DB methods of the same names
+// call these functions.
+package query
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/store/internal/record"
+)
+
+// ErrNoClass: the catalog holds no such class of n: a class number out of
+// range, or a placement whose class it lacks. store re-exports it.
+var ErrNoClass = errors.New("no such class")
+
+// Filter selects classes of one n: those numbered From to To (inclusive; 0
+// leaves a bound open) whose symmetry is one of Symmetry (any when empty),
+// and of those, at most Limit (0: no limit) after skipping the first
+// Offset. The zero Filter selects every class.
+type Filter struct {
+	From, To      int64
+	Symmetry      []nqueens.Symmetry
+	Offset, Limit int64
+}
+
+// Check returns an error if f cannot select from the classes of the build
+// b: a bound outside 1..b.Unique (wrapping ErrNoClass), From after To, or
+// a negative Offset or Limit.
+func (f Filter) Check(b record.Build) error {
+	switch {
+	case f.From < 0 || f.To < 0:
+		return classError(fmt.Sprintf("n=%d: class numbers start at 1, got %d", b.N, min(f.From, f.To)))
+	case f.To > 0 && f.From > f.To:
+		return fmt.Errorf("n=%d: classes %d-%d: the range runs downwards", b.N, f.From, f.To)
+	case uint64(max(f.From, f.To)) > b.Unique:
+		return classError(fmt.Sprintf("n=%d has %s, no class %d", b.N, nqueens.Plural(b.Unique, "class"), max(f.From, f.To)))
+	case f.Offset < 0 || f.Limit < 0:
+		return fmt.Errorf("n=%d: offset %d, limit %d: want 0 or more", b.N, f.Offset, f.Limit)
+	}
+	return nil
+}
+
+// classError is an error about a class number that reads as its text and
+// matches ErrNoClass.
+type classError string
+
+func (e classError) Error() string        { return string(e) }
+func (e classError) Is(target error) bool { return target == ErrNoClass }
+
+// hasOrbit reports whether f admits classes of the given orbit.
+func (f Filter) hasOrbit(orbit int) bool {
+	if len(f.Symmetry) == 0 {
+		return true
+	}
+	for _, s := range f.Symmetry {
+		if s.Orbit() == orbit {
+			return true
+		}
+	}
+	return false
+}
+
+// where returns the conditions of f on the classes of n but its offset and
+// limit, as SQL with its arguments. A filter that leaves out the classes
+// of no symmetry says so in the form classes_symmetric's WHERE has, so
+// that SQLite may read that small index (query names it).
+func (f Filter) where(n int) (string, []any) {
+	q := "n = ? AND class >= ?"
+	args := []any{n, max(f.From, 1)}
+	if f.To > 0 {
+		q += " AND class <= ?"
+		args = append(args, f.To)
+	}
+	if len(f.Symmetry) > 0 {
+		q += " AND orbit IN (" + strings.Repeat("?,", len(f.Symmetry)-1) + "?)"
+		for _, s := range f.Symmetry {
+			args = append(args, s.Orbit())
+		}
+		if !f.hasOrbit(8) {
+			q += " AND orbit <> 8"
+		}
+	}
+	return q, args
+}
+
+// query returns the query of Classes for f: with no symmetry to filter by,
+// the offset moves the start of the range, a seek, rather than skipping
+// rows.
+func (f Filter) query(n int) (string, []any) {
+	if len(f.Symmetry) == 0 && f.Offset > 0 {
+		f.From, f.Offset = max(f.From, 1)+f.Offset, 0
+	}
+	where, args := f.where(n)
+	from := "classes"
+	if len(f.Symmetry) > 0 && !f.hasOrbit(8) {
+		// The few symmetric classes: their index, then the rows by key.
+		// SQLite's planner would rather walk the key in class order.
+		from = "classes INDEXED BY classes_symmetric"
+	}
+	q := "SELECT class, placement, orbit FROM " + from + " WHERE " + where + " ORDER BY class"
+	if f.Limit > 0 || f.Offset > 0 {
+		limit := f.Limit
+		if limit == 0 {
+			limit = -1
+		}
+		q += " LIMIT ? OFFSET ?"
+		args = append(args, limit, f.Offset)
+	}
+	return q, args
+}

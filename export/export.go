@@ -107,12 +107,14 @@ var writers = map[string]func(io.Writer) Writer{
 }
 
 // base holds what every writer shares: the buffer, the first error, and
-// how many layouts were written.
+// how many layouts were written. With through set, each record is flushed
+// as it is put.
 type base struct {
-	w     *bufio.Writer
-	buf   []byte
-	count int64
-	err   error
+	w       *bufio.Writer
+	buf     []byte
+	count   int64
+	err     error
+	through bool
 }
 
 func newBase(w io.Writer) base {
@@ -123,6 +125,9 @@ func newBase(w io.Writer) base {
 func (b *base) put() error {
 	if b.err == nil {
 		_, b.err = b.w.Write(b.buf)
+	}
+	if b.err == nil && b.through {
+		b.err = b.w.Flush()
 	}
 	b.buf = b.buf[:0]
 	return b.err
@@ -203,6 +208,36 @@ func appendBoard(buf []byte, cols []int32) []byte {
 	return append(buf, ']')
 }
 
+// framed is a writer of one record per value between an opening and a
+// closing: the text formats of layouts (and of puzzles) differ only in
+// these and in the record.
+type framed[T any] struct {
+	base
+	open, sep, close string // before the first record, between two, after the last
+	empty            string // the whole document when no value is written
+	record           func(buf []byte, v T) []byte
+}
+
+// Write adds one value's record.
+func (f *framed[T]) Write(v T) error {
+	if f.count == 0 {
+		f.buf = append(f.buf, f.open...)
+	} else {
+		f.buf = append(f.buf, f.sep...)
+	}
+	f.count++
+	f.buf = f.record(f.buf, v)
+	return f.put()
+}
+
+// Close ends the document and flushes.
+func (f *framed[T]) Close() error {
+	if f.count == 0 {
+		return f.finish(f.empty)
+	}
+	return f.finish(f.close)
+}
+
 // Grid writes each board as n lines of 'Q' and '.', top row first, and a
 // blank line after it, the form programming judges and code-golf holes
 // print:
@@ -213,21 +248,15 @@ func appendBoard(buf []byte, cols []int32) []byte {
 //	..Q.
 //
 // Only the boards are written; class numbers and symmetries are not.
-type Grid struct{ base }
+type Grid struct{ framed[nqueens.Layout] }
 
 // NewGrid returns a Grid writer to w. The caller must call Close.
-func NewGrid(w io.Writer) *Grid { return &Grid{newBase(w)} }
-
-// Write adds one board.
-func (g *Grid) Write(l nqueens.Layout) error {
-	g.count++
-	var a [nqueens.MaxN]int32
-	g.buf = append(appendGrid(g.buf, columns(&a, l.Placement), ""), '\n')
-	return g.put()
+func NewGrid(w io.Writer) *Grid {
+	return &Grid{framed[nqueens.Layout]{base: newBase(w), record: func(buf []byte, l nqueens.Layout) []byte {
+		var a [nqueens.MaxN]int32
+		return append(appendGrid(buf, columns(&a, l.Placement), ""), '\n')
+	}}}
 }
-
-// Close flushes.
-func (g *Grid) Close() error { return g.finish("") }
 
 // JSON writes a JSON array with one object per layout, one object per line:
 //
@@ -237,21 +266,12 @@ func (g *Grid) Close() error { return g.finish("") }
 //
 // placement holds the 0-based columns row by row; class is the class's
 // number (see nqueens.Layout); symmetry is one of none, rot180, rot90, full.
-type JSON struct{ base }
+// An empty export is "[]".
+type JSON struct{ framed[nqueens.Layout] }
 
 // NewJSON returns a JSON writer to w. The caller must call Close.
-func NewJSON(w io.Writer) *JSON { return &JSON{newBase(w)} }
-
-// Write adds one object to the array.
-func (j *JSON) Write(l nqueens.Layout) error {
-	if j.count == 0 {
-		j.buf = append(j.buf, "[\n"...)
-	} else {
-		j.buf = append(j.buf, ",\n"...)
-	}
-	j.count++
-	j.buf = appendObject(j.buf, l)
-	return j.put()
+func NewJSON(w io.Writer) *JSON {
+	return &JSON{framed[nqueens.Layout]{base: newBase(w), open: "[\n", sep: ",\n", close: "\n]\n", empty: "[]\n", record: appendObject}}
 }
 
 // appendObject appends the JSON object of one layout.
@@ -270,33 +290,21 @@ func appendObject(buf []byte, l nqueens.Layout) []byte {
 	return append(buf, `"}`...)
 }
 
-// Close ends the array ("[]" when nothing was written) and flushes.
-func (j *JSON) Close() error {
-	if j.count == 0 {
-		return j.finish("[]\n")
-	}
-	return j.finish("\n]\n")
-}
-
 // NDJSON writes newline-delimited JSON: one object per layout, the same
 // object as JSON's, each on its own line, with no enclosing array, so that
 // other tools can stream it a line at a time:
 //
 //	{"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
-type NDJSON struct{ base }
+//
+// An empty export is an empty file.
+type NDJSON struct{ framed[nqueens.Layout] }
 
 // NewNDJSON returns an NDJSON writer to w. The caller must call Close.
-func NewNDJSON(w io.Writer) *NDJSON { return &NDJSON{newBase(w)} }
-
-// Write adds one line.
-func (j *NDJSON) Write(l nqueens.Layout) error {
-	j.count++
-	j.buf = append(appendObject(j.buf, l), '\n')
-	return j.put()
+func NewNDJSON(w io.Writer) *NDJSON {
+	return &NDJSON{framed[nqueens.Layout]{base: newBase(w), record: func(buf []byte, l nqueens.Layout) []byte {
+		return append(appendObject(buf, l), '\n')
+	}}}
 }
-
-// Close flushes; an empty export is an empty file.
-func (j *NDJSON) Close() error { return j.finish("") }
 
 // CSVHeader is the first row of a CSV export.
 const CSVHeader = "n,class,orbit,symmetry,placement"
@@ -307,38 +315,26 @@ const CSVHeader = "n,class,orbit,symmetry,placement"
 //	4,1,2,rot90,1 3 0 2
 //
 // placement holds the 0-based columns row by row separated by single
-// spaces. No field ever needs quoting.
-type CSV struct{ base }
+// spaces. No field ever needs quoting. An empty export is the header.
+type CSV struct{ framed[nqueens.Layout] }
 
 // NewCSV returns a CSV writer to w. The caller must call Close.
-func NewCSV(w io.Writer) *CSV { return &CSV{newBase(w)} }
-
-// Write adds one row, after the header if it is the first.
-func (c *CSV) Write(l nqueens.Layout) error {
-	if c.count == 0 {
-		c.buf = append(c.buf, CSVHeader+"\n"...)
-	}
-	c.count++
-	c.buf = strconv.AppendInt(c.buf, int64(l.N()), 10)
-	c.buf = append(c.buf, ',')
-	c.buf = strconv.AppendInt(c.buf, l.Class, 10)
-	c.buf = append(c.buf, ',')
-	c.buf = strconv.AppendInt(c.buf, int64(l.Symmetry.Orbit()), 10)
-	c.buf = append(c.buf, ',')
-	c.buf = append(c.buf, l.Symmetry.String()...)
-	c.buf = append(c.buf, ',')
-	var a [nqueens.MaxN]int32
-	c.buf = appendCols(c.buf, columns(&a, l.Placement), ' ')
-	c.buf = append(c.buf, '\n')
-	return c.put()
+func NewCSV(w io.Writer) *CSV {
+	return &CSV{framed[nqueens.Layout]{base: newBase(w), open: CSVHeader + "\n", empty: CSVHeader + "\n", record: appendCSVRow}}
 }
 
-// Close writes the header if no row was written, and flushes.
-func (c *CSV) Close() error {
-	if c.count == 0 {
-		return c.finish(CSVHeader + "\n")
-	}
-	return c.finish("")
+// appendCSVRow appends the CSV row of one layout.
+func appendCSVRow(buf []byte, l nqueens.Layout) []byte {
+	buf = strconv.AppendInt(buf, int64(l.N()), 10)
+	buf = append(buf, ',')
+	buf = strconv.AppendInt(buf, l.Class, 10)
+	buf = append(buf, ',')
+	buf = strconv.AppendInt(buf, int64(l.Symmetry.Orbit()), 10)
+	buf = append(buf, ',')
+	buf = append(buf, l.Symmetry.String()...)
+	buf = append(buf, ',')
+	var a [nqueens.MaxN]int32
+	return append(appendCols(buf, columns(&a, l.Placement), ' '), '\n')
 }
 
 // LeetCode writes the output form of LeetCode 51 (N-Queens): a JSON array
@@ -347,29 +343,14 @@ func (c *CSV) Close() error {
 //
 //	[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]
 //
-// Only the boards are written; class numbers and symmetries are not.
-type LeetCode struct{ base }
+// Only the boards are written; class numbers and symmetries are not. An
+// empty export is "[]".
+type LeetCode struct{ framed[nqueens.Layout] }
 
 // NewLeetCode returns a LeetCode writer to w. The caller must call Close.
-func NewLeetCode(w io.Writer) *LeetCode { return &LeetCode{newBase(w)} }
-
-// Write adds one board to the array.
-func (lc *LeetCode) Write(l nqueens.Layout) error {
-	if lc.count == 0 {
-		lc.buf = append(lc.buf, '[')
-	} else {
-		lc.buf = append(lc.buf, ',')
-	}
-	lc.count++
-	var a [nqueens.MaxN]int32
-	lc.buf = appendBoard(lc.buf, columns(&a, l.Placement))
-	return lc.put()
-}
-
-// Close ends the array ("[]" when nothing was written) and flushes.
-func (lc *LeetCode) Close() error {
-	if lc.count == 0 {
-		return lc.finish("[]\n")
-	}
-	return lc.finish("]\n")
+func NewLeetCode(w io.Writer) *LeetCode {
+	return &LeetCode{framed[nqueens.Layout]{base: newBase(w), open: "[", sep: ",", close: "]\n", empty: "[]\n", record: func(buf []byte, l nqueens.Layout) []byte {
+		var a [nqueens.MaxN]int32
+		return appendBoard(buf, columns(&a, l.Placement))
+	}}}
 }

@@ -157,11 +157,9 @@ func PuzzleFormat(name string) (string, error) { return lookup(name, PuzzleForma
 
 // PuzzleWriter writes puzzles in one of PuzzleFormats. Like the layout
 // writers it follows encoding/csv: Write adds one puzzle, Close flushes and
-// ends the document; the caller must call Close and check its error.
-type PuzzleWriter struct {
-	base
-	format string
-}
+// ends the document (a JSON array's "]", "[]" for no puzzle; a CSV header
+// alone for no puzzle); the caller must call Close and check its error.
+type PuzzleWriter struct{ framed[Puzzle] }
 
 // NewPuzzles returns a writer of puzzles in format (see PuzzleFormats) to
 // w. It returns an error naming the formats allowed for an unknown name.
@@ -170,89 +168,66 @@ func NewPuzzles(format string, w io.Writer) (*PuzzleWriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &PuzzleWriter{base: newBase(w), format: format}, nil
-}
-
-// Write adds one puzzle.
-func (pw *PuzzleWriter) Write(p Puzzle) error {
-	first := pw.count == 0
-	pw.count++
-	switch pw.format {
+	pw := &PuzzleWriter{framed[Puzzle]{base: newBase(w)}}
+	f := &pw.framed
+	switch format {
 	case "text":
-		if !first {
-			pw.buf = append(pw.buf, '\n')
-		}
-		pw.buf = fmt.Appendf(pw.buf, "puzzle %d: n=%d, %s, difficulty %d\n", pw.count, p.N, nqueens.Plural(len(p.Given), "given queen"), p.Difficulty)
-		for _, c := range rowColumns(p.N, p.Given) {
-			for k := range p.N {
-				if k > 0 {
-					pw.buf = append(pw.buf, ' ')
-				}
-				if k == c {
-					pw.buf = append(pw.buf, 'Q')
-				} else {
-					pw.buf = append(pw.buf, '_')
-				}
-			}
-			pw.buf = append(pw.buf, '\n')
-		}
-		pw.buf = append(pw.buf, "solution: "...)
-		pw.buf = append(pw.buf, p.Solution.String()...)
-		if p.Class > 0 {
-			pw.buf = fmt.Appendf(pw.buf, " (class %d, symmetry %s)\n", p.Class, p.Symmetry)
-		} else {
-			pw.buf = fmt.Appendf(pw.buf, " (symmetry %s)\n", p.Symmetry)
-		}
-	case "json", "ndjson":
-		if pw.format == "json" {
-			if first {
-				pw.buf = append(pw.buf, "[\n"...)
-			} else {
-				pw.buf = append(pw.buf, ",\n"...)
-			}
-		}
-		pw.buf = fmt.Appendf(pw.buf, `{"n":%d,"given":`, p.N)
-		pw.buf = appendGiven(pw.buf, p.Given)
-		pw.buf = append(pw.buf, `,"solution":[`...)
-		var a [nqueens.MaxN]int32
-		pw.buf = appendCols(pw.buf, columns(&a, p.Solution), ',')
-		pw.buf = append(pw.buf, ']')
-		if p.Class > 0 {
-			pw.buf = fmt.Appendf(pw.buf, `,"class":%d`, p.Class)
-		}
-		pw.buf = fmt.Appendf(pw.buf, `,"symmetry":"%s","givens":%d,"difficulty":%d}`, p.Symmetry, len(p.Given), p.Difficulty)
-		if pw.format == "ndjson" {
-			pw.buf = append(pw.buf, '\n')
-		}
+		f.sep, f.record = "\n", func(buf []byte, p Puzzle) []byte { return appendPuzzleText(buf, p, f.count) }
+	case "json":
+		f.open, f.sep, f.close, f.empty, f.record = "[\n", ",\n", "\n]\n", "[]\n", appendPuzzleObject
+	case "ndjson":
+		f.record = func(buf []byte, p Puzzle) []byte { return append(appendPuzzleObject(buf, p), '\n') }
 	case "csv":
-		if first {
-			pw.buf = append(pw.buf, PuzzleCSVHeader+"\n"...)
-		}
-		pw.buf = fmt.Appendf(pw.buf, "%d,%d,%d,", p.N, len(p.Given), p.Difficulty)
-		if p.Class > 0 {
-			pw.buf = strconv.AppendInt(pw.buf, p.Class, 10)
-		}
-		pw.buf = fmt.Appendf(pw.buf, ",%s,", p.Symmetry)
-		pw.buf = appendColumnsForm(pw.buf, p.N, p.Given)
-		pw.buf = append(pw.buf, ',')
-		pw.buf = append(pw.buf, p.Solution.String()...)
-		pw.buf = append(pw.buf, '\n')
+		f.open, f.empty, f.record = PuzzleCSVHeader+"\n", PuzzleCSVHeader+"\n", appendPuzzleCSV
 	}
-	return pw.put()
+	return pw, nil
 }
 
-// Close ends the document (a JSON array's "]", "[]" for no puzzle; a CSV
-// header alone for no puzzle) and flushes.
-func (pw *PuzzleWriter) Close() error {
-	switch {
-	case pw.format == "json" && pw.count == 0:
-		return pw.finish("[]\n")
-	case pw.format == "json":
-		return pw.finish("\n]\n")
-	case pw.format == "csv" && pw.count == 0:
-		return pw.finish(PuzzleCSVHeader + "\n")
+// appendPuzzleText appends puzzle k (from 1) in the text format.
+func appendPuzzleText(buf []byte, p Puzzle, k int64) []byte {
+	buf = fmt.Appendf(buf, "puzzle %d: n=%d, %s, difficulty %d\n", k, p.N, nqueens.Plural(len(p.Given), "given queen"), p.Difficulty)
+	for _, c := range rowColumns(p.N, p.Given) {
+		for k := range p.N {
+			if k > 0 {
+				buf = append(buf, ' ')
+			}
+			if k == c {
+				buf = append(buf, 'Q')
+			} else {
+				buf = append(buf, '_')
+			}
+		}
+		buf = append(buf, '\n')
 	}
-	return pw.finish("")
+	buf = append(append(buf, "solution: "...), p.Solution.String()...)
+	if p.Class > 0 {
+		return fmt.Appendf(buf, " (class %d, symmetry %s)\n", p.Class, p.Symmetry)
+	}
+	return fmt.Appendf(buf, " (symmetry %s)\n", p.Symmetry)
+}
+
+// appendPuzzleObject appends the JSON object of a puzzle.
+func appendPuzzleObject(buf []byte, p Puzzle) []byte {
+	buf = fmt.Appendf(buf, `{"n":%d,"given":`, p.N)
+	buf = appendGiven(buf, p.Given)
+	buf = append(buf, `,"solution":[`...)
+	var a [nqueens.MaxN]int32
+	buf = append(appendCols(buf, columns(&a, p.Solution), ','), ']')
+	if p.Class > 0 {
+		buf = fmt.Appendf(buf, `,"class":%d`, p.Class)
+	}
+	return fmt.Appendf(buf, `,"symmetry":"%s","givens":%d,"difficulty":%d}`, p.Symmetry, len(p.Given), p.Difficulty)
+}
+
+// appendPuzzleCSV appends the CSV row of a puzzle.
+func appendPuzzleCSV(buf []byte, p Puzzle) []byte {
+	buf = fmt.Appendf(buf, "%d,%d,%d,", p.N, len(p.Given), p.Difficulty)
+	if p.Class > 0 {
+		buf = strconv.AppendInt(buf, p.Class, 10)
+	}
+	buf = fmt.Appendf(buf, ",%s,", p.Symmetry)
+	buf = append(appendColumnsForm(buf, p.N, p.Given), ',')
+	return append(append(buf, p.Solution.String()...), '\n')
 }
 
 // CompletionFormats are the formats of a list of completions (nqueens
@@ -266,30 +241,17 @@ func CompletionFormat(name string) (string, error) { return lookup(name, Complet
 
 // NewCompletions returns a writer of completions in format (see
 // CompletionFormats) to w: for the layout formats, New's; for text, one
-// that writes each line through to w as it comes, unbuffered, so that a
-// reader of a stream of boards sees each board's completions at once.
+// that writes each line through to w as it comes, so that a reader of a
+// stream of boards sees each board's completions at once.
 func NewCompletions(format string, w io.Writer) (Writer, error) {
 	format, err := CompletionFormat(format)
 	if err != nil || format != "text" {
 		return New(format, w)
 	}
-	return &lines{w: w}, nil
+	b := newBase(w)
+	b.through = true
+	return &framed[nqueens.Layout]{base: b, record: func(buf []byte, l nqueens.Layout) []byte {
+		var a [nqueens.MaxN]int32
+		return append(appendCols(buf, columns(&a, l.Placement), ' '), '\n')
+	}}, nil
 }
-
-// lines writes each layout's placement as its columns, a line each.
-type lines struct {
-	w   io.Writer
-	buf []byte
-	err error
-}
-
-func (l *lines) Write(lay nqueens.Layout) error {
-	var a [nqueens.MaxN]int32
-	l.buf = append(appendCols(l.buf[:0], columns(&a, lay.Placement), ' '), '\n')
-	if l.err == nil {
-		_, l.err = l.w.Write(l.buf)
-	}
-	return l.err
-}
-
-func (l *lines) Close() error { return l.err }

@@ -227,6 +227,17 @@ type step struct {
 	last, tail bool
 }
 
+// place returns the child of a node of free row i, s being steps[i], for
+// the queen on bit, one of the free squares of the row: the free squares
+// of the next free row (0 if none), and the columns and diagonals the
+// queens placed take (cols, ld and rd those above the queen), as the next
+// free row holds them. Every walk of a plan's rows steps through it, but
+// for deep's leaf row, whose step deep keeps in registers.
+func (s *step) place(bit, cols, ld, rd uint32) (next, c, l, d uint32) {
+	c, l, d = cols|bit, (ld|bit)<<(s.shift&31), (rd|bit)>>(s.shift&31)
+	return ^(c | l | d | s.block), c, l, d
+}
+
 // tailRows is the number of free rows at the bottom of a search that the
 // tree of Nodes and Cost leaves out. It stays 3, what the search once
 // looked up, so that the shards of a count (which Cost decides) and the
@@ -456,7 +467,9 @@ func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 		return 0
 	case p.rows == 1:
 		return 1 // one column is left, and free0 says it is open
-	case p.leaf < 0:
+	case p.leaf <= p.stopRows:
+		// No table (p.leaf < 0), or a board so small (n <= 11) that the
+		// rows that check stop reach the table's: cancelled in no time.
 		return p.plain(0, p.free0, 0, 0, 0)
 	}
 	return p.top(0, p.free0, 0, 0, 0, stop)
@@ -470,9 +483,7 @@ func (p *plan) plain(i int, free, cols, ld, rd uint32) uint64 {
 	s := &p.steps[i]
 	var t uint64
 	for ; free != 0; free &= free - 1 {
-		bit := free & -free
-		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
-		switch next := ^(c | l | d | s.block); {
+		switch next, c, l, d := s.place(free&-free, cols, ld, rd); {
 		case next == 0:
 		case s.last:
 			t++ // one column is left, and next says it is open
@@ -484,21 +495,18 @@ func (p *plan) plain(i int, free, cols, ld, rd uint32) uint64 {
 }
 
 // top searches the first stopRows free rows, checking stop before each
-// square, and hands the rows below to deep.
+// square, and hands the rows below to deep; p.leaf > p.stopRows.
 func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
-	if i >= p.stopRows || i >= p.leaf {
+	if i >= p.stopRows {
 		return p.deep(uint(i), free, cols, ld, rd)
 	}
-	s := p.steps[i]
+	s := &p.steps[i]
 	var t uint64
-	for free != 0 {
+	for ; free != 0; free &= free - 1 {
 		if stop != nil && stop.Load() {
 			return t
 		}
-		bit := free & -free
-		free ^= bit
-		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
-		if next := ^(c | l | d | s.block); next != 0 {
+		if next, c, l, d := s.place(free&-free, cols, ld, rd); next != 0 {
 			t += p.top(i+1, next, c, l, d, stop)
 		}
 	}
@@ -511,7 +519,7 @@ func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
 type frame struct{ free, cols, ld, rd uint32 }
 
 // deep returns the number of ways to fill free row i and the free rows
-// below it, i <= p.leaf, given free, the non-empty set of free squares of
+// below it, i < p.leaf, given free, the non-empty set of free squares of
 // row i, and the columns and diagonals that the queens placed above take
 // (the border queens are in steps). It looks one row ahead: a square that
 // leaves the next free row no free square is not descended into. This is
@@ -525,10 +533,6 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 	ls := &p.steps[leaf&(nqueens.MaxN-1)]
 	lsh, lblock := ls.shift&31, ls.block
 	var t uint64
-	if i == leaf {
-		// Search the leaf row alone: enter its loop below as if from above.
-		return p.atLeaf(free, cols, ld, rd)
-	}
 	for {
 		if free == 0 {
 			if i == top {
@@ -539,11 +543,9 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 			free, cols, ld, rd = f.free, f.cols, f.ld, f.rd
 			continue
 		}
-		s := &p.steps[i&(nqueens.MaxN-1)]
 		bit := free & -free
 		free &= free - 1
-		c, l, d := cols|bit, (ld|bit)<<(s.shift&31), (rd|bit)>>(s.shift&31)
-		next := ^(c | l | d | s.block)
+		next, c, l, d := p.steps[i&(nqueens.MaxN-1)].place(bit, cols, ld, rd)
 		if next == 0 {
 			continue
 		}
@@ -573,33 +575,6 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 			t += 4*uint64(at&7) - miss
 		}
 	}
-}
-
-// atLeaf is deep for the free row p.leaf: for each square of free that
-// leaves the next free row a free square, it counts the ways the table
-// lists to fill the last quadRows free rows below the queens.
-func (p *plan) atLeaf(free, cols, ld, rd uint32) uint64 {
-	s := &p.steps[uint(p.leaf)&(nqueens.MaxN-1)]
-	sh, block, inner := s.shift&31, s.block, p.inner
-	quads := p.quads
-	var t uint64
-	for free != 0 {
-		bit := free & -free
-		free &= free - 1
-		c, l, d := cols|bit, (ld|bit)<<sh, (rd|bit)>>sh
-		if ^(c | l | d | block) == 0 {
-			continue
-		}
-		at := p.quadAt[quadIndex(inner&^c)%quadSlots]
-		q := uint64(l) | uint64(d)<<32
-		var miss uint64
-		for o, end := at>>3, at>>3+at&7; o < end; o++ {
-			es := &quads[o]
-			miss += taken(es[0], q) + taken(es[1], q) + taken(es[2], q) + taken(es[3], q)
-		}
-		t += 4*uint64(at&7) - miss
-	}
-	return t
 }
 
 // taken returns 1 if a queen of the way e stands on a diagonal of q (both

@@ -310,8 +310,9 @@ type plan struct {
 	stopRows int
 	steps    [nqueens.MaxN]step
 	// leaf is the free row whose children are the first of the last
-	// quadRows, looked up in the table: rows-quadRows-1, or -1 if the
-	// board is too small for the table (rows < quadRows+2).
+	// quadRows, looked up in the table: rows-quadRows-1, or -1 if there
+	// is no table (the board is too small for one, rows < quadRows+2, or
+	// prepare was told not to build it).
 	leaf int
 	// quadAt[i] locates the ways to fill the last quadRows free rows whose
 	// columns have index i (see quadIndex): first<<3 | chunks, the ways
@@ -328,8 +329,11 @@ type plan struct {
 	ways  [quadIndexes]uint8
 }
 
-// prepare lays out the search of c in p.
-func (p *plan) prepare(c Constellation) {
+// prepare lays out the search of c in p, with the table of its last
+// quadRows free rows if withTable (Solutions). Without it p.leaf is -1:
+// the tree that Nodes and Cost walk stops above the table, and building
+// it took most of their time.
+func (p *plan) prepare(c Constellation, withTable bool) {
 	n := int(c.n)
 	qs, k := c.queens()
 	var used [nqueens.MaxN]bool
@@ -374,7 +378,7 @@ func (p *plan) prepare(c Constellation) {
 			tail:  i+1+tailRows == p.rows,
 		}
 	}
-	if p.rows < quadRows+2 {
+	if !withTable || p.rows < quadRows+2 {
 		return
 	}
 	p.leaf = p.rows - quadRows - 1
@@ -468,7 +472,7 @@ func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 	}
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
-	p.prepare(c)
+	p.prepare(c, true)
 	switch {
 	case p.rows == 0:
 		return 1

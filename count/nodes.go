@@ -12,7 +12,7 @@ func (c Constellation) Nodes() uint64 {
 	}
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
-	p.prepare(c)
+	p.prepare(c, false)
 	if p.rows < 2 || p.free0 == 0 {
 		return 1
 	}

@@ -480,9 +480,9 @@ func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 		return 0
 	case p.rows == 1:
 		return 1 // one column is left, and free0 says it is open
-	case p.leaf <= p.stopRows:
-		// No table (p.leaf < 0), or a board so small (n <= 11) that the
-		// rows that check stop reach the table's: cancelled in no time.
+	case p.leaf <= p.stopRows+1:
+		// No table (p.leaf < 0), or a board so small (n <= 12) that the
+		// rows that check stop reach deep's last two: cancelled in no time.
 		return p.plain(0, p.free0, 0, 0, 0)
 	}
 	return p.top(0, p.free0, 0, 0, 0, stop)
@@ -508,7 +508,7 @@ func (p *plan) plain(i int, free, cols, ld, rd uint32) uint64 {
 }
 
 // top searches the first stopRows free rows, checking stop before each
-// square, and hands the rows below to deep; p.leaf > p.stopRows.
+// square, and hands the rows below to deep; p.leaf > p.stopRows+1.
 func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
 	if i >= p.stopRows {
 		return p.deep(uint(i), free, cols, ld, rd)
@@ -532,19 +532,21 @@ func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
 type frame struct{ free, cols, ld, rd uint32 }
 
 // deep returns the number of ways to fill free row i and the free rows
-// below it, i < p.leaf, given free, the non-empty set of free squares of
+// below it, i < p.leaf-1, given free, the non-empty set of free squares of
 // row i, and the columns and diagonals that the queens placed above take
 // (the border queens are in steps). It looks one row ahead: a square that
 // leaves the next free row no free square is not descended into. This is
 // the hot loop of Count. It keeps its own stack of frames rather than
 // recursing, and runs the free row p.leaf, whose children it looks up in
-// the table, as a loop of its own: most of its nodes are there.
+// the table, and the row above it as two loops of their own, one in the
+// other: most of its nodes are there.
 // Indexes &(MaxN-1) and %quadSlots spare the bounds checks.
 func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 	var stack [nqueens.MaxN]frame
 	top, leaf := i, uint(p.leaf)
 	ls := &p.steps[leaf&(nqueens.MaxN-1)]
 	lsh, lblock := ls.shift&31, ls.block
+	ps := &p.steps[(leaf-1)&(nqueens.MaxN-1)]
 	var t uint64
 	for {
 		if free == 0 {
@@ -562,38 +564,45 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 		if next == 0 {
 			continue
 		}
-		if i+1 != leaf {
+		if i+2 != leaf {
 			stack[i&(nqueens.MaxN-1)] = frame{free, cols, ld, rd}
 			i++
 			free, cols, ld, rd = next, c, l, d
 			continue
 		}
-		// The leaf row: for each of its squares that leaves the next free
-		// row a free square, the ways the table lists to fill the last
-		// quadRows free rows below.
+		// next is the row above the leaf row, nx the leaf row: for each
+		// square of the leaf row that leaves the next free row a free
+		// square, the ways the table lists to fill the last quadRows free
+		// rows below.
 		for next != 0 {
 			bit := next & -next
 			next &= next - 1
-			c2, l2, d2 := c|bit, (l|bit)<<lsh, (d|bit)>>lsh
-			if ^(c2 | l2 | d2 | lblock) == 0 {
-				continue
-			}
-			at := p.quadAt[quadIndex(p.inner&^c2)%quadSlots]
-			q := uint64(l2) | uint64(d2)<<32
-			// A set has at most 2 chunks of ways in 98% of the lookups (n =
-			// 16), and a way fits in 6% of them: test the first 2 chunks
-			// without a branch (the second counts only if the set has it),
-			// the rest in a loop, and count the ways only if one fits.
-			o, k := at>>3, at&7
-			e, f := &p.quads[o], &p.quads[o+1]
-			one := -((uint64(k) - 2) >> 63) // all ones if k < 2, else 0
-			m := min(e[0]&q, e[1]&q, e[2]&q, e[3]&q, min(f[0]&q, f[1]&q, f[2]&q, f[3]&q)|one)
-			for o += 2; o < at>>3+k; o++ {
-				es := &p.quads[o]
-				m = min(m, es[0]&q, es[1]&q, es[2]&q, es[3]&q)
-			}
-			if m == 0 {
-				t += p.ways4(at, q)
+			nx, c, l, d := ps.place(bit, c, l, d)
+			for nx != 0 {
+				bit := nx & -nx
+				nx &= nx - 1
+				c2, l2, d2 := c|bit, (l|bit)<<lsh, (d|bit)>>lsh
+				if ^(c2 | l2 | d2 | lblock) == 0 {
+					continue
+				}
+				at := p.quadAt[quadIndex(p.inner&^c2)%quadSlots]
+				q := uint64(l2) | uint64(d2)<<32
+				// A set has at most 2 chunks of ways in 98% of the lookups
+				// (n = 16), and a way fits in 6% of them: test the first 2
+				// chunks without a branch (the second counts only if the set
+				// has it), the rest in a loop, and count the ways only if one
+				// fits.
+				o, k := at>>3, at&7
+				e, f := &p.quads[o], &p.quads[o+1]
+				one := -((uint64(k) - 2) >> 63) // all ones if k < 2, else 0
+				m := min(e[0]&q, e[1]&q, e[2]&q, e[3]&q, min(f[0]&q, f[1]&q, f[2]&q, f[3]&q)|one)
+				for o += 2; o < at>>3+k; o++ {
+					es := &p.quads[o]
+					m = min(m, es[0]&q, es[1]&q, es[2]&q, es[3]&q)
+				}
+				if m == 0 {
+					t += p.ways4(at, q)
+				}
 			}
 		}
 	}

@@ -227,6 +227,17 @@ type step struct {
 	last, tail bool
 }
 
+// place returns the child of a node of free row i, s being steps[i], for
+// the queen on bit, one of the free squares of the row: the free squares
+// of the next free row (0 if none), and the columns and diagonals the
+// queens placed take (cols, ld and rd those above the queen), as the next
+// free row holds them. Every walk of a plan's rows steps through it, but
+// for deep's leaf row, whose step deep keeps in registers.
+func (s *step) place(bit, cols, ld, rd uint32) (next, c, l, d uint32) {
+	c, l, d = cols|bit, (ld|bit)<<(s.shift&31), (rd|bit)>>(s.shift&31)
+	return ^(c | l | d | s.block), c, l, d
+}
+
 // tailRows is the number of free rows at the bottom of a search that the
 // tree of Nodes and Cost leaves out. It stays 3, what the search once
 // looked up, so that the shards of a count (which Cost decides) and the
@@ -299,15 +310,18 @@ type plan struct {
 	stopRows int
 	steps    [nqueens.MaxN]step
 	// leaf is the free row whose children are the first of the last
-	// quadRows, looked up in the table: rows-quadRows-1, or -1 if the
-	// board is too small for the table (rows < quadRows+2).
+	// quadRows, looked up in the table: rows-quadRows-1, or -1 if there
+	// is no table (the board is too small for one, rows < quadRows+2, or
+	// prepare was told not to build it).
 	leaf int
 	// quadAt[i] locates the ways to fill the last quadRows free rows whose
 	// columns have index i (see quadIndex): first<<3 | chunks, the ways
-	// being the chunks quads[first : first+chunks].
+	// being the chunks quads[first : first+chunks]. A set of no ways has
+	// first 0, a chunk of padding, and the chunk after a set's is always
+	// there: quads[first] and quads[first+1] can be read for any set.
 	quadAt [quadSlots]uint32
 	// quads lists the ways, ld | rd<<32 as in quadFill, in chunks of 4
-	// padded with noQuad.
+	// padded with noQuad, after a chunk of padding and before another.
 	quads [][4]uint64
 	// fills and ways are prepare's scratch: the ways found, and how many
 	// of each index.
@@ -315,8 +329,11 @@ type plan struct {
 	ways  [quadIndexes]uint8
 }
 
-// prepare lays out the search of c in p.
-func (p *plan) prepare(c Constellation) {
+// prepare lays out the search of c in p, with the table of its last
+// quadRows free rows if withTable (Solutions). Without it p.leaf is -1:
+// the tree that Nodes and Cost walk stops above the table, and building
+// it took most of their time.
+func (p *plan) prepare(c Constellation, withTable bool) {
 	n := int(c.n)
 	qs, k := c.queens()
 	var used [nqueens.MaxN]bool
@@ -361,7 +378,7 @@ func (p *plan) prepare(c Constellation) {
 			tail:  i+1+tailRows == p.rows,
 		}
 	}
-	if p.rows < quadRows+2 {
+	if !withTable || p.rows < quadRows+2 {
 		return
 	}
 	p.leaf = p.rows - quadRows - 1
@@ -408,13 +425,20 @@ func (p *plan) prepare(c Constellation) {
 	for _, f := range p.fills {
 		p.ways[f.index]++
 	}
-	var at uint32
+	// Chunk 0 is padding, where the sets of no ways point, and so is the
+	// chunk after the last: deep reads two chunks whatever the set.
+	at := uint32(1)
 	for i := range sets {
 		chunks := (uint32(p.ways[i]) + 3) / 4
+		if chunks == 0 {
+			p.quadAt[i] = 0
+			continue
+		}
 		p.quadAt[i] = at<<3 | chunks
 		at += chunks
 		p.ways[i] = 0
 	}
+	at++
 	p.quads = slices.Grow(p.quads[:0], int(at))[:at]
 	for i := range p.quads {
 		p.quads[i] = [4]uint64{noQuad, noQuad, noQuad, noQuad}
@@ -448,7 +472,7 @@ func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 	}
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
-	p.prepare(c)
+	p.prepare(c, true)
 	switch {
 	case p.rows == 0:
 		return 1
@@ -456,7 +480,9 @@ func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 		return 0
 	case p.rows == 1:
 		return 1 // one column is left, and free0 says it is open
-	case p.leaf < 0:
+	case p.leaf <= p.stopRows+1:
+		// No table (p.leaf < 0), or a board so small (n <= 12) that the
+		// rows that check stop reach deep's last two: cancelled in no time.
 		return p.plain(0, p.free0, 0, 0, 0)
 	}
 	return p.top(0, p.free0, 0, 0, 0, stop)
@@ -470,9 +496,7 @@ func (p *plan) plain(i int, free, cols, ld, rd uint32) uint64 {
 	s := &p.steps[i]
 	var t uint64
 	for ; free != 0; free &= free - 1 {
-		bit := free & -free
-		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
-		switch next := ^(c | l | d | s.block); {
+		switch next, c, l, d := s.place(free&-free, cols, ld, rd); {
 		case next == 0:
 		case s.last:
 			t++ // one column is left, and next says it is open
@@ -484,21 +508,18 @@ func (p *plan) plain(i int, free, cols, ld, rd uint32) uint64 {
 }
 
 // top searches the first stopRows free rows, checking stop before each
-// square, and hands the rows below to deep.
+// square, and hands the rows below to deep; p.leaf > p.stopRows+1.
 func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
-	if i >= p.stopRows || i >= p.leaf {
+	if i >= p.stopRows {
 		return p.deep(uint(i), free, cols, ld, rd)
 	}
-	s := p.steps[i]
+	s := &p.steps[i]
 	var t uint64
-	for free != 0 {
+	for ; free != 0; free &= free - 1 {
 		if stop != nil && stop.Load() {
 			return t
 		}
-		bit := free & -free
-		free ^= bit
-		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
-		if next := ^(c | l | d | s.block); next != 0 {
+		if next, c, l, d := s.place(free&-free, cols, ld, rd); next != 0 {
 			t += p.top(i+1, next, c, l, d, stop)
 		}
 	}
@@ -511,24 +532,22 @@ func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
 type frame struct{ free, cols, ld, rd uint32 }
 
 // deep returns the number of ways to fill free row i and the free rows
-// below it, i <= p.leaf, given free, the non-empty set of free squares of
+// below it, i < p.leaf-1, given free, the non-empty set of free squares of
 // row i, and the columns and diagonals that the queens placed above take
 // (the border queens are in steps). It looks one row ahead: a square that
 // leaves the next free row no free square is not descended into. This is
 // the hot loop of Count. It keeps its own stack of frames rather than
 // recursing, and runs the free row p.leaf, whose children it looks up in
-// the table, as a loop of its own: most of its nodes are there.
+// the table, and the row above it as two loops of their own, one in the
+// other: most of its nodes are there.
 // Indexes &(MaxN-1) and %quadSlots spare the bounds checks.
 func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 	var stack [nqueens.MaxN]frame
 	top, leaf := i, uint(p.leaf)
 	ls := &p.steps[leaf&(nqueens.MaxN-1)]
 	lsh, lblock := ls.shift&31, ls.block
+	ps := &p.steps[(leaf-1)&(nqueens.MaxN-1)]
 	var t uint64
-	if i == leaf {
-		// Search the leaf row alone: enter its loop below as if from above.
-		return p.atLeaf(free, cols, ld, rd)
-	}
 	for {
 		if free == 0 {
 			if i == top {
@@ -539,67 +558,65 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 			free, cols, ld, rd = f.free, f.cols, f.ld, f.rd
 			continue
 		}
-		s := &p.steps[i&(nqueens.MaxN-1)]
 		bit := free & -free
 		free &= free - 1
-		c, l, d := cols|bit, (ld|bit)<<(s.shift&31), (rd|bit)>>(s.shift&31)
-		next := ^(c | l | d | s.block)
+		next, c, l, d := p.steps[i&(nqueens.MaxN-1)].place(bit, cols, ld, rd)
 		if next == 0 {
 			continue
 		}
-		if i+1 != leaf {
+		if i+2 != leaf {
 			stack[i&(nqueens.MaxN-1)] = frame{free, cols, ld, rd}
 			i++
 			free, cols, ld, rd = next, c, l, d
 			continue
 		}
-		// The leaf row: for each of its squares that leaves the next free
-		// row a free square, the ways the table lists to fill the last
-		// quadRows free rows below.
+		// next is the row above the leaf row, nx the leaf row: for each
+		// square of the leaf row that leaves the next free row a free
+		// square, the ways the table lists to fill the last quadRows free
+		// rows below.
 		for next != 0 {
 			bit := next & -next
 			next &= next - 1
-			c2, l2, d2 := c|bit, (l|bit)<<lsh, (d|bit)>>lsh
-			if ^(c2 | l2 | d2 | lblock) == 0 {
-				continue
+			nx, c, l, d := ps.place(bit, c, l, d)
+			for nx != 0 {
+				bit := nx & -nx
+				nx &= nx - 1
+				c2, l2, d2 := c|bit, (l|bit)<<lsh, (d|bit)>>lsh
+				if ^(c2 | l2 | d2 | lblock) == 0 {
+					continue
+				}
+				at := p.quadAt[quadIndex(p.inner&^c2)%quadSlots]
+				q := uint64(l2) | uint64(d2)<<32
+				// A set has at most 2 chunks of ways in 98% of the lookups
+				// (n = 16), and a way fits in 6% of them: test the first 2
+				// chunks without a branch (the second counts only if the set
+				// has it), the rest in a loop, and count the ways only if one
+				// fits.
+				o, k := at>>3, at&7
+				e, f := &p.quads[o], &p.quads[o+1]
+				one := -((uint64(k) - 2) >> 63) // all ones if k < 2, else 0
+				m := min(e[0]&q, e[1]&q, e[2]&q, e[3]&q, min(f[0]&q, f[1]&q, f[2]&q, f[3]&q)|one)
+				for o += 2; o < at>>3+k; o++ {
+					es := &p.quads[o]
+					m = min(m, es[0]&q, es[1]&q, es[2]&q, es[3]&q)
+				}
+				if m == 0 {
+					t += p.ways4(at, q)
+				}
 			}
-			at := p.quadAt[quadIndex(p.inner&^c2)%quadSlots]
-			q := uint64(l2) | uint64(d2)<<32
-			var miss uint64
-			for o, end := at>>3, at>>3+at&7; o < end; o++ {
-				es := &p.quads[o]
-				miss += taken(es[0], q) + taken(es[1], q) + taken(es[2], q) + taken(es[3], q)
-			}
-			t += 4*uint64(at&7) - miss
 		}
 	}
 }
 
-// atLeaf is deep for the free row p.leaf: for each square of free that
-// leaves the next free row a free square, it counts the ways the table
-// lists to fill the last quadRows free rows below the queens.
-func (p *plan) atLeaf(free, cols, ld, rd uint32) uint64 {
-	s := &p.steps[uint(p.leaf)&(nqueens.MaxN-1)]
-	sh, block, inner := s.shift&31, s.block, p.inner
-	quads := p.quads
-	var t uint64
-	for free != 0 {
-		bit := free & -free
-		free &= free - 1
-		c, l, d := cols|bit, (ld|bit)<<sh, (rd|bit)>>sh
-		if ^(c | l | d | block) == 0 {
-			continue
-		}
-		at := p.quadAt[quadIndex(inner&^c)%quadSlots]
-		q := uint64(l) | uint64(d)<<32
-		var miss uint64
-		for o, end := at>>3, at>>3+at&7; o < end; o++ {
-			es := &quads[o]
-			miss += taken(es[0], q) + taken(es[1], q) + taken(es[2], q) + taken(es[3], q)
-		}
-		t += 4*uint64(at&7) - miss
+// ways4 returns the number of ways of the chunks at (first<<3 | chunks, as
+// in quadAt) that fit the diagonals q (ld | rd<<32).
+func (p *plan) ways4(at uint32, q uint64) uint64 {
+	var miss uint64
+	for o, end := at>>3, at>>3+at&7; o < end; o++ {
+		es := &p.quads[o]
+		miss += taken(es[0], q) + taken(es[1], q) + taken(es[2], q) + taken(es[3], q)
 	}
-	return t
+	return 4*uint64(at&7) - miss
 }
 
 // taken returns 1 if a queen of the way e stands on a diagonal of q (both

@@ -12,7 +12,7 @@ func (c Constellation) Nodes() uint64 {
 	}
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
-	p.prepare(c)
+	p.prepare(c, false)
 	if p.rows < 2 || p.free0 == 0 {
 		return 1
 	}
@@ -25,9 +25,7 @@ func (p *plan) nodes(i int, free, cols, ld, rd uint32) uint64 {
 	s := &p.steps[i]
 	var t uint64
 	for ; free != 0; free &= free - 1 {
-		bit := free & -free
-		c, l, d := cols|bit, (ld|bit)<<s.shift, (rd|bit)>>s.shift
-		next := ^(c | l | d | s.block)
+		next, c, l, d := s.place(free&-free, cols, ld, rd)
 		if next == 0 {
 			continue
 		}

@@ -31,7 +31,7 @@ func (c Constellation) Cost() uint64 {
 func (c Constellation) knuth() (sum uint64, mean float64) {
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
-	p.prepare(c)
+	p.prepare(c, false)
 	if p.rows < 2 || p.free0 == 0 {
 		return 1, 1
 	}
@@ -41,9 +41,8 @@ func (c Constellation) knuth() (sum uint64, mean float64) {
 		s := &p.steps[i]
 		k := 0
 		for f := x.free; f != 0; f &= f - 1 {
-			bit := f & -f
-			if ^(x.cols | bit | (x.ld|bit)<<s.shift | (x.rd|bit)>>s.shift | s.block) != 0 {
-				kids[k] = bit
+			if next, _, _, _ := s.place(f&-f, x.cols, x.ld, x.rd); next != 0 {
+				kids[k] = f & -f
 				k++
 			}
 		}
@@ -51,8 +50,8 @@ func (c Constellation) knuth() (sum uint64, mean float64) {
 	}
 	child := func(i int, x node, bit uint32) (node, bool) {
 		s := &p.steps[i]
-		c, l, d := x.cols|bit, (x.ld|bit)<<s.shift, (x.rd|bit)>>s.shift
-		return node{^(c | l | d | s.block), c, l, d}, !s.tail && !s.last
+		next, c, l, d := s.place(bit, x.cols, x.ld, x.rd)
+		return node{next, c, l, d}, !s.tail && !s.last
 	}
 	return canonical.Knuth(seed, node{free: p.free0}, children, child)
 }

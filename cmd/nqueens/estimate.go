@@ -33,9 +33,11 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 // warnLong writes to stderr, unless --quiet, how long counting n will
 // take if it is long (estimate.Result.Long). It measures the rate only
 // when the count could be long on a slow machine (estimate.MinRate), so
-// counts of a few seconds start at once.
+// counts of a few seconds start at once; and it estimates nothing for an
+// n that cannot be long (estimate.Short), where the estimate alone would
+// cost a sixth of the count.
 func (a *app) warnLong(ctx context.Context, n int) error {
-	if a.cfg.Quiet || n < progressFromN {
+	if a.cfg.Quiet || n < progressFromN || estimate.Short(n) {
 		return nil
 	}
 	e := estimate.MinRate(a.cfg.Workers).For(n)

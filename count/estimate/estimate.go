@@ -178,6 +178,17 @@ func (r Rate) estimate(n int, nodes float64) Result {
 	return Result{N: n, Workers: r.Workers, Cores: r.Cores, Nodes: nodes, Seconds: secs}
 }
 
+// shortMax is the largest n whose count is short (not Long) at MinRate
+// even on one core: Nodes(17) is 8.2e8 nodes, 59 s at minRate, and each n
+// above has about 7 times as many. TestShortMax checks it.
+const shortMax = 17
+
+// Short reports whether a count of n is short (not Long) at MinRate, on
+// any number of workers, without estimating it: true up to n = 17. For
+// those n, MinRate(w).For(n).Long() is false, and asking it would cost
+// Nodes(n), about a sixth of the count itself for n = 16.
+func Short(n int) bool { return n <= shortMax }
+
 // LongSeconds is the estimated time, in seconds, from which a count is
 // long: long enough that count says how long before it starts, and
 // suggests splitting it into shards.

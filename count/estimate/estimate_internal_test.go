@@ -20,6 +20,17 @@ func TestCalibrationNodes(t *testing.T) {
 	}
 }
 
+// TestShortMax checks that Short, which does not estimate, agrees with
+// the estimate at MinRate on one core at its edge: shortMax is short,
+// shortMax+1 long.
+func TestShortMax(t *testing.T) {
+	for _, n := range []int{shortMax, shortMax + 1} {
+		if long := MinRate(1).For(n).Long(); long == Short(n) {
+			t.Errorf("n=%d: Short says %t, the estimate at MinRate on one core says long %t", n, Short(n), long)
+		}
+	}
+}
+
 // TestEstimateNodesSampled checks the sampling of EstimateNodes against
 // the sum over every constellation.
 func TestEstimateNodesSampled(t *testing.T) {

@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 // archive of commands and the files they read or must produce. Run with
 // -update to rewrite the expected outputs held in the archives.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: updateScripts,

@@ -109,6 +109,7 @@ func matchLines(want, got []string) bool {
 // prints (stdout and stderr, as a terminal shows them) with the README's
 // output under it: the README cannot drift from the program.
 func TestREADMEExamples(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds catalogs")
 	}

@@ -65,10 +65,8 @@ func catalogDigest(t *testing.T, db string, n string) [32]byte {
 // of its own, run in parallel.
 func TestFullDiskBuildResumes(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds n=15 several times")
-	}
-	clean := builtCatalog(t, "15")
+	_, clean := slowCatalog(t, "builds n=15 several times")
+	buildApart(t, clean, "15")
 	want := catalogDigest(t, clean, "15")
 
 	// In 512-byte blocks: the catalog of n=15 takes about 15,000, and
@@ -323,11 +321,8 @@ func TestKillDuringCreation(t *testing.T) {
 // holds the catalog; none fails otherwise, and the catalog verifies.
 func TestConcurrentFirstBuilds(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("starts 80 processes")
-	}
-	dir := t.TempDir()
-	built, busy := 0, 0
+	dir, _ := slowCatalog(t, "starts 80 processes")
+	var built, busy int
 	for round := range 10 {
 		db := filepath.Join(dir, "c"+strconv.Itoa(round)+".db")
 		var cmds []*exec.Cmd

@@ -86,6 +86,47 @@ func startPiped(t *testing.T, dir string, stderr io.Writer, args ...string) (*ex
 	return cmd, stdout
 }
 
+// startReady starts cmd (from command, its stdin and environment set as
+// the test needs) with NQUEENS_TEST_READY=1, and waits for the line that
+// says its signal handlers are installed. It returns the child's stderr
+// after that line, and a guard that kills the child if it is still
+// running 30 seconds later: a failure deadline only, stopped by the
+// caller, which reports whether the guard fired.
+func startReady(t *testing.T, cmd *exec.Cmd) (*bufio.Reader, func() (fired bool)) {
+	t.Helper()
+	cmd.Env = append(cmd.Env, "NQUEENS_TEST_READY=1")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	guard := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	stderr := bufio.NewReader(pipe)
+	if line, err := stderr.ReadString('\n'); line != readyLine+"\n" {
+		cmd.Process.Kill()
+		rest, _ := io.ReadAll(stderr)
+		cmd.Wait()
+		t.Fatalf("nqueens %s: no readiness line: %q %v %s", strings.Join(cmd.Args[1:], " "), line, err, rest)
+	}
+	return stderr, func() bool { return !guard.Stop() }
+}
+
+// signalAndWait sends sig to cmd (started by startReady), reads the rest
+// of its stderr and waits for it; it fails the test if the guard of
+// startReady had to kill it.
+func signalAndWait(t *testing.T, cmd *exec.Cmd, stderr *bufio.Reader, guardFired func() bool, sig os.Signal) ([]byte, error) {
+	t.Helper()
+	cmd.Process.Signal(sig)
+	rest, _ := io.ReadAll(stderr)
+	err := cmd.Wait()
+	if guardFired() {
+		t.Fatalf("nqueens did not end within 30s of %v", sig)
+	}
+	return rest, err
+}
+
 // unitsDone reads the progress of the build of n in the catalog at path,
 // read-only, as the sqlite3 shell would: -1 if there is none yet.
 func unitsDone(t *testing.T, path string, n int) (done int, complete bool) {

@@ -26,7 +26,8 @@ import (
 // prints once it listens.
 func startServe(t *testing.T, db string, args ...string) (*exec.Cmd, *bufio.Reader, func() bool, string) {
 	t.Helper()
-	cmd, stderr, guardFired := startReady(t, filepath.Dir(db), nil, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
+	cmd := command(t, filepath.Dir(db), append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
+	stderr, guardFired := startReady(t, cmd)
 	line, err := stderr.ReadString('\n')
 	m := regexp.MustCompile(`^serving .* on (http://127\.0\.0\.1:\d+)/ \(Ctrl-C to stop\)\n$`).FindStringSubmatch(line)
 	if m == nil {

@@ -183,7 +183,7 @@ func runAs(t *testing.T, uid int, exe, dir string, args ...string) (string, erro
 	t.Helper()
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
-	cmd.Env = []string{"NQUEENS_TEST_AS_MAIN=1", "HOME=" + dir, "PATH=/usr/bin:/bin"}
+	cmd.Env = []string{"NQUEENS_TEST_AS_MAIN=1", "HOME=" + dir, "PATH=/usr/bin:/bin", childGORACE()}
 	if uid != os.Geteuid() {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
 	}

@@ -30,7 +30,12 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: updateScripts,
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles},
+		Setup: func(env *testscript.Env) error {
+			k, v, _ := strings.Cut(childGORACE(), "=")
+			env.Setenv(k, v)
+			return nil
+		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles},
 	})
 }
 

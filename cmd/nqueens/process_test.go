@@ -41,8 +41,20 @@ func command(t *testing.T, dir string, args ...string) *exec.Cmd {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1")
+	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1", childGORACE())
 	return cmd
+}
+
+// childGORACE is the GORACE setting of every nqueens a test starts: the
+// caller's, or no sleep at exit. Built with -race, a process sleeps for a
+// second as it exits (atexit_sleep_ms) so that its other threads can
+// report a race; the tests wait for their children to exit, so that
+// second is most of the race run, one a child.
+func childGORACE() string {
+	if v, ok := os.LookupEnv("GORACE"); ok {
+		return "GORACE=" + v
+	}
+	return "GORACE=atexit_sleep_ms=0"
 }
 
 // buildApart runs nqueens build with args (an n list, then any flags)

@@ -140,7 +140,7 @@ func TestREADMEExamples(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), childGORACE())
 	for _, ex := range examples {
 		cmd := exec.Command("sh", "-c", ex.command)
 		cmd.Dir = dir

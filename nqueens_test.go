@@ -1,44 +1,28 @@
 package nqueens_test
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 func TestParseAndString(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    string // String() of the result; "" for an error
-		wantErr string
-	}{
-		{in: "1 3 0 2", want: "1 3 0 2"},
-		{in: "[1, 3, 0, 2]", want: "1 3 0 2"},
-		{in: "1,3,0,2", want: "1 3 0 2"},
-		{in: "0", want: "0"},
-		{in: "", wantErr: "no columns"},
-		{in: "1 4 0 2", wantErr: `column "4" in row 1`},
-		{in: "1 -3 0 2", wantErr: "not a number"},
-		{in: "1 +3 0 2", wantErr: "not a number"},
-		{in: "a b", wantErr: "not a number"},
-		{in: strings.Repeat("0 ", 33), wantErr: "at most 32"},
-		{in: strings.Repeat("1", 1000), wantErr: "too long"},
-	}
-	for _, tt := range tests {
-		p, err := nqueens.Parse(tt.in)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("Parse(%q) error = %v, want one containing %q", tt.in, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || p.String() != tt.want {
-			t.Errorf("Parse(%q) = %q, %v; want %q", tt.in, p, err, tt.want)
-		}
-	}
+	testutil.CheckParse(t, "Parse", nqueens.Parse, []testutil.ParseCase{
+		{In: "1 3 0 2", Want: "1 3 0 2"},
+		{In: "[1, 3, 0, 2]", Want: "1 3 0 2"},
+		{In: "1,3,0,2", Want: "1 3 0 2"},
+		{In: "0", Want: "0"},
+		{In: "", WantErr: "no columns"},
+		{In: "1 4 0 2", WantErr: `column "4" in row 1`},
+		{In: "1 -3 0 2", WantErr: "not a number"},
+		{In: "1 +3 0 2", WantErr: "not a number"},
+		{In: "a b", WantErr: "not a number"},
+		{In: strings.Repeat("0 ", 33), WantErr: "at most 32"},
+		{In: strings.Repeat("1", 1000), WantErr: "too long"},
+	})
 }
 
 func TestValid(t *testing.T) {
@@ -137,46 +121,26 @@ func TestGrid(t *testing.T) {
 }
 
 func TestParseNList(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    string
-		wantErr string
-	}{
-		{in: "8", want: "[8]"},
-		{in: "4-7", want: "[4 5 6 7]"},
-		{in: "1,5,9", want: "[1 5 9]"},
-		{in: "9,1-3,2", want: "[1 2 3 9]"},
-		{in: "32", want: "[32]"},
-		{in: "0", wantErr: "between 1 and 32, got 0"},
-		{in: "33", wantErr: "between 1 and 32, got 33"},
-		{in: "-1", wantErr: `got "-1"`},
-		{in: "1e3", wantErr: `got "1e3"`},
-		{in: "８", wantErr: `got "８"`},
-		{in: "1-", wantErr: `range "1-" has no end`},
-		{in: "5-3", wantErr: "runs backwards"},
-		{in: "1,,2", wantErr: "empty item"},
-		{in: "", wantErr: "empty"},
-		{in: " ", wantErr: "empty"},
-		{in: "+5", wantErr: `got "+5"`},
-		{in: "00008", wantErr: `got "00008"`},
-		{in: strings.Repeat("1", 10<<20), wantErr: "at most 256"},
-	}
-	for _, tt := range tests {
-		got, err := nqueens.ParseNList(tt.in)
-		name := tt.in
-		if len(name) > 20 {
-			name = name[:20] + "..."
-		}
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("ParseNList(%q) = %v, %v; want error containing %q", name, got, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || fmt.Sprint(got) != tt.want {
-			t.Errorf("ParseNList(%q) = %v, %v; want %s", name, got, err, tt.want)
-		}
-	}
+	testutil.CheckParse(t, "ParseNList", nqueens.ParseNList, []testutil.ParseCase{
+		{In: "8", Want: "[8]"},
+		{In: "4-7", Want: "[4 5 6 7]"},
+		{In: "1,5,9", Want: "[1 5 9]"},
+		{In: "9,1-3,2", Want: "[1 2 3 9]"},
+		{In: "32", Want: "[32]"},
+		{In: "0", WantErr: "between 1 and 32, got 0"},
+		{In: "33", WantErr: "between 1 and 32, got 33"},
+		{In: "-1", WantErr: `got "-1"`},
+		{In: "1e3", WantErr: `got "1e3"`},
+		{In: "８", WantErr: `got "８"`},
+		{In: "1-", WantErr: `range "1-" has no end`},
+		{In: "5-3", WantErr: "runs backwards"},
+		{In: "1,,2", WantErr: "empty item"},
+		{In: "", WantErr: "empty"},
+		{In: " ", WantErr: "empty"},
+		{In: "+5", WantErr: `got "+5"`},
+		{In: "00008", WantErr: `got "00008"`},
+		{In: strings.Repeat("1", 10<<20), WantErr: "at most 256"},
+	})
 }
 
 func TestKnownCounts(t *testing.T) {

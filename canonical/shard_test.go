@@ -10,43 +10,69 @@ import (
 	"github.com/nqueens/nqueens/internal/testutil"
 )
 
+// TestShardsPartitionUnits splits the units of several n into k shards,
+// from one shard to one unit a shard: the split is the same each time and
+// holds every unit once, ShardUnits gives a shard's units, and the
+// shards' counts add up to the whole board's.
 func TestShardsPartitionUnits(t *testing.T) {
 	for _, n := range []int{1, 4, 8, 11, 13} {
 		units := canonical.Units(n)
-		want, err := canonical.CountUnits(context.Background(), units, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		whole := countUnits(t, units)
 		for _, k := range []int{1, 2, 3, 7, len(units)} {
-			if k > len(units) {
-				continue
-			}
-			shards, err := canonical.Shards(units, k)
-			if err != nil {
-				t.Fatalf("n=%d k=%d: %v", n, k, err)
-			}
-			again, _ := canonical.Shards(units, k)
-			if !slices.EqualFunc(shards, again, slices.Equal) {
-				t.Errorf("n=%d k=%d: two splits differ", n, k)
-			}
-			testutil.CheckPartition(t, n, k, shards, len(units))
-			var sum nqueens.Counts
-			for i, idx := range shards {
-				sub, subIdx, err := canonical.ShardUnits(n, i, k)
-				if err != nil || !slices.Equal(subIdx, idx) || len(sub) != len(idx) {
-					t.Fatalf("n=%d k=%d: ShardUnits(%d) = %v, %v; Shards gives %v", n, k, i, subIdx, err, idx)
-				}
-				c, err := canonical.CountUnits(context.Background(), sub, 2, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				sum.Merge(c)
-			}
-			if sum != want {
-				t.Errorf("n=%d k=%d: shards count %+v, whole board %+v", n, k, sum, want)
+			if k <= len(units) {
+				checkShards(t, n, units, k, whole)
 			}
 		}
 	}
+}
+
+// checkShards checks the split of units, those of a board of n, into k
+// shards against the count of the whole board. ShardUnits splits the
+// units afresh on each call, so with many shards it checks the first,
+// the middle and the last.
+func checkShards(t *testing.T, n int, units []canonical.Unit, k int, whole nqueens.Counts) {
+	t.Helper()
+	shards, err := canonical.Shards(units, k)
+	if err != nil {
+		t.Fatalf("n=%d k=%d: %v", n, k, err)
+	}
+	if again, _ := canonical.Shards(units, k); !slices.EqualFunc(shards, again, slices.Equal) {
+		t.Errorf("n=%d k=%d: two splits differ", n, k)
+	}
+	testutil.CheckPartition(t, n, k, shards, len(units))
+	var sum nqueens.Counts
+	for i, idx := range shards {
+		if k <= 7 || i == 0 || i == k/2 || i == k-1 {
+			sub, subIdx, err := canonical.ShardUnits(n, i, k)
+			if err != nil || !slices.Equal(subIdx, idx) || !slices.Equal(sub, pick(units, idx)) {
+				t.Fatalf("n=%d k=%d: ShardUnits(%d) = %v, %v; Shards gives %v", n, k, i, subIdx, err, idx)
+			}
+		}
+		sum.Merge(countUnits(t, pick(units, idx)))
+	}
+	if sum != whole {
+		t.Errorf("n=%d k=%d: shards count %+v, whole board %+v", n, k, sum, whole)
+	}
+}
+
+// countUnits counts the solutions of units with canonical.CountUnits on
+// two goroutines, failing t if it fails.
+func countUnits(t *testing.T, units []canonical.Unit) nqueens.Counts {
+	t.Helper()
+	c, err := canonical.CountUnits(context.Background(), units, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// pick returns the units at the indexes idx.
+func pick(units []canonical.Unit, idx []int) []canonical.Unit {
+	out := make([]canonical.Unit, len(idx))
+	for i, x := range idx {
+		out[i] = units[x]
+	}
+	return out
 }
 
 // TestShardsBalanceRealWork splits the units by their estimated cost and

@@ -4,50 +4,36 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 func TestParse(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want string // Board.String, or the error's text
-		err  bool
-	}{
-		{in: "1 _ 5 _ _ _ _ 3", want: "1 _ 5 _ _ _ _ 3"},
-		{in: "1,.,5,.,.,.,.,3", want: "1 _ 5 _ _ _ _ 3"},
-		{in: "[1, _, 5, _, _, _, _, 3]", want: "1 _ 5 _ _ _ _ 3"},
-		{in: "  _ _ _ _ \n", want: "_ _ _ _"},
-		{in: "0", want: "0"},
-		{in: "_", want: "_"},
-		{in: "Q", want: "0"},
-		{in: "_ Q _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _", want: "1 3 _ _"},
-		{in: ".Q../...Q/..../....", want: "1 3 _ _"},
-		{in: "_ Q _ _ / _ _ _ Q / _ _ _ _ / _ _ _ _", want: "1 3 _ _"},
-		{in: "_Q _ _\r\n___Q\r\n....\r\n_ . . _\r\n", want: "1 3 _ _"},
-		{in: "", err: true, want: "empty board"},
-		{in: "1 _ 9 _ _ _ _ 3", err: true, want: "row 2: column 9 is off the board of 8: want 0..7"},
-		{in: "1 _ x _", err: true, want: `row 2: "x" is not a column: want 0..3, or _ or . for an empty row`},
-		{in: "1 _ -1 _", err: true, want: `row 2: "-1" is not a column`},
-		{in: "1 _ +1 _", err: true, want: `row 2: "+1" is not a column`},
-		{in: strings.Repeat("_ ", 33), err: true, want: "33 rows: n must be between 1 and 32, got 33"},
-		{in: "_ Q _ _ / _ _ Q Q / _ _ _ _ / _ _ _ _", err: true, want: "row 1: two queens in one row: a row holds at most one"},
-		{in: "_ Q _ _ / _ _ Q / _ _ _ _ / _ _ _ _", err: true, want: "row 1: 3 squares in a grid of 4 rows: a board of n has n rows of n squares"},
-		{in: "_ Q _ / _ _ _", err: true, want: "row 0: 3 squares in a grid of 2 rows"},
-		{in: "_ Q _ x / _ _ _ _ / _ _ _ _ / _ _ _ _", err: true, want: `row 0: "x" is not a square: want Q, _ or .`},
-		{in: "_ Q _ _", err: true, want: "row 0: 4 squares in a grid of 1 rows"},
-		{in: "\xff\xfe", err: true, want: "not UTF-8"},
-	} {
-		b, err := Parse(tc.in)
-		switch {
-		case tc.err && err == nil:
-			t.Errorf("Parse(%q) = %q, want an error", tc.in, b)
-		case tc.err && !strings.Contains(err.Error(), tc.want):
-			t.Errorf("Parse(%q): %v, want %q", tc.in, err, tc.want)
-		case !tc.err && err != nil:
-			t.Errorf("Parse(%q): %v", tc.in, err)
-		case !tc.err && b.String() != tc.want:
-			t.Errorf("Parse(%q) = %q, want %q", tc.in, b, tc.want)
-		}
-	}
+	testutil.CheckParse(t, "Parse", Parse, []testutil.ParseCase{
+		{In: "1 _ 5 _ _ _ _ 3", Want: "1 _ 5 _ _ _ _ 3"},
+		{In: "1,.,5,.,.,.,.,3", Want: "1 _ 5 _ _ _ _ 3"},
+		{In: "[1, _, 5, _, _, _, _, 3]", Want: "1 _ 5 _ _ _ _ 3"},
+		{In: "  _ _ _ _ \n", Want: "_ _ _ _"},
+		{In: "0", Want: "0"},
+		{In: "_", Want: "_"},
+		{In: "Q", Want: "0"},
+		{In: "_ Q _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _", Want: "1 3 _ _"},
+		{In: ".Q../...Q/..../....", Want: "1 3 _ _"},
+		{In: "_ Q _ _ / _ _ _ Q / _ _ _ _ / _ _ _ _", Want: "1 3 _ _"},
+		{In: "_Q _ _\r\n___Q\r\n....\r\n_ . . _\r\n", Want: "1 3 _ _"},
+		{In: "", WantErr: "empty board"},
+		{In: "1 _ 9 _ _ _ _ 3", WantErr: "row 2: column 9 is off the board of 8: want 0..7"},
+		{In: "1 _ x _", WantErr: `row 2: "x" is not a column: want 0..3, or _ or . for an empty row`},
+		{In: "1 _ -1 _", WantErr: `row 2: "-1" is not a column`},
+		{In: "1 _ +1 _", WantErr: `row 2: "+1" is not a column`},
+		{In: strings.Repeat("_ ", 33), WantErr: "33 rows: n must be between 1 and 32, got 33"},
+		{In: "_ Q _ _ / _ _ Q Q / _ _ _ _ / _ _ _ _", WantErr: "row 1: two queens in one row: a row holds at most one"},
+		{In: "_ Q _ _ / _ _ Q / _ _ _ _ / _ _ _ _", WantErr: "row 1: 3 squares in a grid of 4 rows: a board of n has n rows of n squares"},
+		{In: "_ Q _ / _ _ _", WantErr: "row 0: 3 squares in a grid of 2 rows"},
+		{In: "_ Q _ x / _ _ _ _ / _ _ _ _ / _ _ _ _", WantErr: `row 0: "x" is not a square: want Q, _ or .`},
+		{In: "_ Q _ _", WantErr: "row 0: 4 squares in a grid of 1 rows"},
+		{In: "\xff\xfe", WantErr: "not UTF-8"},
+	})
 }
 
 func TestBoardForms(t *testing.T) {

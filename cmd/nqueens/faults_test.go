@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -59,73 +60,85 @@ func catalogDigest(t *testing.T, db string, n string) [32]byte {
 // classes of a clean build. One catalog also goes through all the limits
 // in turn, each run getting further. (Under the largest limit a build may
 // also finish: SQLite keeps committed pages in its log when a checkpoint
-// cannot grow the file; the catalog must then be whole and right.)
+// cannot grow the file; the catalog must then be whole and right.) Each
+// limit's catalog, and the one that goes through them all, is a subtest
+// of its own, run in parallel.
 func TestFullDiskBuildResumes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds n=15 several times")
-	}
-	dir := t.TempDir()
-	clean := filepath.Join(dir, "clean.db")
-	if _, _, err := runCLI(t, "--db", clean, "build", "15", "-q"); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	_, clean := slowCatalog(t, "builds n=15 several times")
+	buildApart(t, clean, "15")
 	want := catalogDigest(t, clean, "15")
 
 	// In 512-byte blocks: the catalog of n=15 takes about 15,000, and
 	// SQLite's log grows to 8,000 (4 MB) before its first checkpoint, so
 	// every limit below that stops the build.
 	limits := []int{40, 400, 2500, 6000, 9000}
-	const mustStop = 8000
-	stepwise := filepath.Join(dir, "stepwise.db")
 	for _, blocks := range limits {
-		for _, db := range []string{filepath.Join(dir, "limit-"+strconv.Itoa(blocks)+".db"), stepwise} {
-			cmd := limited(t, dir, blocks, "build", "15", "--db", db, "--workers", "1", "-q")
-			out, err := cmd.CombinedOutput()
-			var ee *exec.ExitError
-			if err == nil && blocks > mustStop {
-				t.Logf("limit %d blocks, %s: the build finished", blocks, filepath.Base(db))
-				if got := catalogDigest(t, db, "15"); got != want {
-					t.Errorf("limit %d: a build that finished under the limit differs from a clean build", blocks)
-				}
-				continue
+		t.Run(fmt.Sprint("limit ", blocks), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			db := filepath.Join(dir, "c.db")
+			buildUnderLimit(t, dir, db, blocks, want)
+			buildApart(t, db, "15")
+			if got := catalogDigest(t, db, "15"); got != want {
+				t.Errorf("limit %d: resumed build differs from a clean build", blocks)
 			}
-			if !errors.As(err, &ee) {
-				t.Fatalf("limit %d, %s: build did not fail: %v\n%s", blocks, filepath.Base(db), err, out)
-			}
-			if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "nqueens: ") || strings.HasSuffix(lines[0], ":") {
-				t.Errorf("limit %d, %s: want one line of error, got:\n%s", blocks, filepath.Base(db), out)
-			}
-			t.Logf("limit %d blocks, %s: %s", blocks, filepath.Base(db), strings.TrimSpace(string(out)))
-			if _, err := os.Stat(db); err != nil {
-				continue // the limit stopped the catalog's creation: nothing there
-			}
-			// Whatever the run left is a consistent, incomplete catalog.
-			stats, _, err := runCLI(t, "--db", db, "stats", "--json")
-			if err != nil {
-				t.Fatalf("limit %d, %s: stats after the failure: %v", blocks, filepath.Base(db), err)
-			}
-			if strings.Contains(stats, `"n": 15`) && !strings.Contains(stats, `"complete": false`) {
-				t.Errorf("limit %d: n=15 complete after a failed build:\n%s", blocks, stats)
-			}
-			if v, _, err := runCLI(t, "--db", db, "verify", "15"); err == nil || strings.Contains(v, "add up to") {
-				t.Errorf("limit %d, %s: verify after the failure: %v\n%s", blocks, filepath.Base(db), err, v)
-			}
-		}
+		})
 	}
-	for _, blocks := range limits {
-		db := filepath.Join(dir, "limit-"+strconv.Itoa(blocks)+".db")
-		if _, _, err := runCLI(t, "--db", db, "build", "15", "-q"); err != nil {
-			t.Fatalf("limit %d: build after the limit was lifted: %v", blocks, err)
+	t.Run("stepwise", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		db := filepath.Join(dir, "c.db")
+		for _, blocks := range limits {
+			buildUnderLimit(t, dir, db, blocks, want)
 		}
+		buildApart(t, db, "15")
 		if got := catalogDigest(t, db, "15"); got != want {
-			t.Errorf("limit %d: resumed build differs from a clean build", blocks)
+			t.Errorf("stepwise: resumed build differs from a clean build")
 		}
+	})
+}
+
+// mustStop is the largest file-size limit, in 512-byte blocks, under which
+// build 15 cannot finish (see TestFullDiskBuildResumes).
+const mustStop = 8000
+
+// buildUnderLimit runs build 15 on the catalog db in dir under a file-size
+// limit of blocks 512-byte blocks and checks what it leaves: a failure in
+// one line and a consistent, incomplete catalog (or none), or, above
+// mustStop, possibly a finished catalog whose digest is want.
+func buildUnderLimit(t *testing.T, dir, db string, blocks int, want [32]byte) {
+	t.Helper()
+	cmd := limited(t, dir, blocks, "build", "15", "--db", db, "--workers", "1", "-q")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if err == nil && blocks > mustStop {
+		t.Logf("limit %d blocks: the build finished", blocks)
+		if got := catalogDigest(t, db, "15"); got != want {
+			t.Errorf("limit %d: a build that finished under the limit differs from a clean build", blocks)
+		}
+		return
 	}
-	if _, _, err := runCLI(t, "--db", stepwise, "build", "15", "-q"); err != nil {
-		t.Fatalf("stepwise: build after the limits: %v", err)
+	if !errors.As(err, &ee) {
+		t.Fatalf("limit %d: build did not fail: %v\n%s", blocks, err, out)
 	}
-	if got := catalogDigest(t, stepwise, "15"); got != want {
-		t.Errorf("stepwise: resumed build differs from a clean build")
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "nqueens: ") || strings.HasSuffix(lines[0], ":") {
+		t.Errorf("limit %d: want one line of error, got:\n%s", blocks, out)
+	}
+	t.Logf("limit %d blocks: %s", blocks, strings.TrimSpace(string(out)))
+	if _, err := os.Stat(db); err != nil {
+		return // the limit stopped the catalog's creation: nothing there
+	}
+	// Whatever the run left is a consistent, incomplete catalog.
+	stats, _, err := runCLI(t, "--db", db, "stats", "--json")
+	if err != nil {
+		t.Fatalf("limit %d: stats after the failure: %v", blocks, err)
+	}
+	if strings.Contains(stats, `"n": 15`) && !strings.Contains(stats, `"complete": false`) {
+		t.Errorf("limit %d: n=15 complete after a failed build:\n%s", blocks, stats)
+	}
+	if v, _, err := runCLI(t, "--db", db, "verify", "15"); err == nil || strings.Contains(v, "add up to") {
+		t.Errorf("limit %d: verify after the failure: %v\n%s", blocks, err, v)
 	}
 }
 
@@ -170,7 +183,7 @@ func runAs(t *testing.T, uid int, exe, dir string, args ...string) (string, erro
 	t.Helper()
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
-	cmd.Env = []string{"NQUEENS_TEST_AS_MAIN=1", "HOME=" + dir, "PATH=/usr/bin:/bin"}
+	cmd.Env = []string{"NQUEENS_TEST_AS_MAIN=1", "HOME=" + dir, "PATH=/usr/bin:/bin", childGORACE()}
 	if uid != os.Geteuid() {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
 	}
@@ -198,6 +211,7 @@ func readAll(t *testing.T, uid int, exe, dir, db string) {
 // every reading command works and leaves no file behind, a build says in
 // one line that it cannot write and why, and the owner builds on after.
 func TestAnotherUsersCatalog(t *testing.T) {
+	t.Parallel()
 	dir, exe := sharedDir(t)
 	for _, tc := range []struct {
 		name string
@@ -237,6 +251,7 @@ func TestAnotherUsersCatalog(t *testing.T) {
 // TestReadOnlyMount reads a catalog on a file system mounted read-only:
 // every reading command works, and a build names the cause.
 func TestReadOnlyMount(t *testing.T) {
+	t.Parallel()
 	dir, exe := sharedDir(t)
 	mnt := filepath.Join(dir, "mnt")
 	if err := os.Mkdir(mnt, 0o755); err != nil {
@@ -267,6 +282,7 @@ func TestReadOnlyMount(t *testing.T) {
 // store's tests kill the creation at each of its steps; this loop covers
 // the command around it.)
 func TestKillDuringCreation(t *testing.T) {
+	t.Parallel()
 	dir, db := slowCatalog(t, "starts 100 processes")
 	nothing, whole := 0, 0
 	for i := range 100 {
@@ -289,8 +305,9 @@ func TestKillDuringCreation(t *testing.T) {
 		default:
 			whole++
 		}
-		if _, _, err := runCLI(t, "--db", db, "build", "1", "-q"); err != nil {
-			t.Fatalf("kill %d: build after the kill: %v", i, err)
+		// In a child, as the killed build: see buildApart.
+		if out, err := command(t, dir, "build", "1", "-q", "--db", db).CombinedOutput(); err != nil {
+			t.Fatalf("kill %d: build after the kill: %v\n%s", i, err, out)
 		}
 		if left, _ := filepath.Glob(filepath.Join(dir, ".c.db.new-*")); len(left) > 0 {
 			t.Errorf("kill %d: the next build left %v", i, left)
@@ -303,11 +320,9 @@ func TestKillDuringCreation(t *testing.T) {
 // several times: each one builds, or is told at once that another build
 // holds the catalog; none fails otherwise, and the catalog verifies.
 func TestConcurrentFirstBuilds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts 80 processes")
-	}
-	dir := t.TempDir()
-	built, busy := 0, 0
+	t.Parallel()
+	dir, _ := slowCatalog(t, "starts 80 processes")
+	var built, busy int
 	for round := range 10 {
 		db := filepath.Join(dir, "c"+strconv.Itoa(round)+".db")
 		var cmds []*exec.Cmd
@@ -343,6 +358,7 @@ func TestConcurrentFirstBuilds(t *testing.T) {
 // goes through a symbolic link to it: the second is refused at once, as
 // the same file holds the one lock.
 func TestSymlinkBuildLock(t *testing.T) {
+	t.Parallel()
 	dir, real := slowCatalog(t, "builds n=16")
 	link := filepath.Join(dir, "link.db")
 	if err := os.Symlink("c.db", link); err != nil {
@@ -364,22 +380,11 @@ func TestSymlinkBuildLock(t *testing.T) {
 // commit and checkpoint, then reads the rest: the export is exactly the
 // one made before, as the reader shares the build's log.
 func TestReadWhileBuildStarts(t *testing.T) {
+	t.Parallel()
 	dir, db := slowCatalog(t, "builds n=15 and part of 16")
-	if _, _, err := runCLI(t, "--db", db, "build", "15", "-q"); err != nil {
-		t.Fatal(err)
-	}
-	want, _, err := runCLI(t, "--db", db, "export", "15", "--format", "csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	export := command(t, dir, "export", "15", "--format", "csv", "--db", db, "-q")
-	stdout, err := export.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := export.Start(); err != nil {
-		t.Fatal(err)
-	}
+	buildApart(t, db, "15")
+	want := mustRun(t, "--db", db, "export", "15", "--format", "csv")
+	export, stdout := startPiped(t, dir, nil, "export", "15", "--format", "csv", "--db", db, "-q")
 	r := bufio.NewReaderSize(stdout, 1<<10)
 	first, err := r.ReadString('\n')
 	if err != nil {
@@ -388,7 +393,10 @@ func TestReadWhileBuildStarts(t *testing.T) {
 	// The export now waits on its full pipe, in the middle of its read.
 	build, _ := startBuild(t, db, "16")
 	defer func() { build.Process.Kill(); build.Wait() }()
-	waitForUnits(t, db, 16, 3000) // well past the first checkpoints (1,000 pages of log each)
+	// The first 1,500 of the 6,870 units of n=16 hold some 350,000
+	// classes: at least two commits (of 200,000 classes at most), each
+	// with a checkpoint (past 1,000 pages of log).
+	waitForUnits(t, db, 16, 1500)
 	rest, err := io.ReadAll(r)
 	if err != nil {
 		t.Fatal(err)

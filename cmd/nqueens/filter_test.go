@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,10 +13,8 @@ import (
 // filter selects, with the same class numbers; show draws the same
 // classes.
 func TestExportFiltersAreSlices(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "c.db")
-	if _, _, err := runCLI(t, "--db", db, "build", "12", "-q"); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	db := builtCatalog(t, "12")
 	for _, format := range []string{"csv", "ndjson"} {
 		for _, all := range []bool{false, true} {
 			args := []string{"--db", db, "export", "12", "--format", format}
@@ -110,10 +107,8 @@ func fields(t *testing.T, format, line string) (int64, string) {
 // class-by-class export sorted by placement, whole and filtered, and that
 // the grid format draws the same boards.
 func TestExportLexOrder(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "c.db")
-	if _, _, err := runCLI(t, "--db", db, "build", "11", "-q"); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	db := builtCatalog(t, "11")
 	for _, filter := range [][]string{nil, {"--symmetry", "rot180"}, {"--classes", "100-150"}} {
 		args := append([]string{"--db", db, "export", "11", "--all", "--format", "csv"}, filter...)
 		byClass, _, err := runCLI(t, args...)

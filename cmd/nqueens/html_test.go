@@ -53,19 +53,14 @@ func headless(t *testing.T, bin string, args ...string) []byte {
 // figure of class board holding an svg with its queens); a screenshot of
 // the n=8 page must show something.
 func TestHTMLPageInChromium(t *testing.T) {
+	t.Parallel()
 	bin := chromium(t)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
-	var stdout, stderr bytes.Buffer
-	if err := run(context.Background(), []string{"--db", db, "build", "4-10", "-q"}, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
+	db := builtCatalog(t, "4-10")
+	dir := filepath.Dir(db)
 	board := regexp.MustCompile(`<figure class="board"><svg [^>]*>(?s:.*?)</svg>`)
 	for _, tt := range []struct{ n, classes int }{{4, 1}, {6, 1}, {8, 12}, {10, 92}} {
 		page := filepath.Join(dir, "q"+strconv.Itoa(tt.n)+".html")
-		if err := run(context.Background(), []string{"--db", db, "export", strconv.Itoa(tt.n), "--format", "html", "-o", page}, &stdout, &stderr); err != nil {
-			t.Fatal(err)
-		}
+		mustRun(t, "--db", db, "export", strconv.Itoa(tt.n), "--format", "html", "-o", page)
 		dom := headless(t, bin, "--dump-dom", "file://"+page)
 		boards := board.FindAll(dom, -1)
 		if len(boards) != tt.classes {

@@ -26,10 +26,16 @@ func TestMain(m *testing.M) {
 // archive of commands and the files they read or must produce. Run with
 // -update to rewrite the expected outputs held in the archives.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: updateScripts,
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles},
+		Setup: func(env *testscript.Env) error {
+			k, v, _ := strings.Cut(childGORACE(), "=")
+			env.Setenv(k, v)
+			return nil
+		},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles},
 	})
 }
 

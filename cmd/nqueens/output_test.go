@@ -1,18 +1,13 @@
 package main
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestOutputRefusedIsUsage: an output file that is the catalog or one of
 // its files is bad usage, exit status 2 (output.txtar checks the message
 // and that the catalog is untouched).
 func TestOutputRefusedIsUsage(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "c.db")
-	if _, _, err := runCLI(t, "--db", db, "-q", "build", "5"); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	db := builtCatalog(t, "5")
 	for _, args := range [][]string{
 		{"export", "5", "-o", db},
 		{"export", "5", "-o", db + "-wal"},

@@ -41,8 +41,102 @@ func command(t *testing.T, dir string, args ...string) *exec.Cmd {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1")
+	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1", childGORACE())
 	return cmd
+}
+
+// childGORACE is the GORACE setting of every nqueens a test starts: the
+// caller's, or no sleep at exit. Built with -race, a process sleeps for a
+// second as it exits (atexit_sleep_ms) so that its other threads can
+// report a race; the tests wait for their children to exit, so that
+// second is most of the race run, one a child.
+func childGORACE() string {
+	if v, ok := os.LookupEnv("GORACE"); ok {
+		return "GORACE=" + v
+	}
+	return "GORACE=atexit_sleep_ms=0"
+}
+
+// buildApart runs nqueens build with args (an n list, then any flags)
+// on the catalog at db in a child process, quietly, and fails t if the
+// build fails. Tests that run in parallel build this way, never in this
+// process: a build lock (a flock) held here is copied into every child
+// that another test forks meanwhile and lives on there until that child
+// execs, so that a build here could find its own catalog busy, and leave
+// it busy for the next build.
+func buildApart(t *testing.T, db string, args ...string) {
+	t.Helper()
+	args = append(append([]string{"build"}, args...), "-q", "--db", db)
+	if out, err := command(t, filepath.Dir(db), args...).CombinedOutput(); err != nil {
+		t.Fatalf("nqueens %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// builtCatalog builds ns (an n list such as "4-10") into a new catalog in
+// a new directory (see buildApart) and returns the catalog's path.
+func builtCatalog(t *testing.T, ns string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "c.db")
+	buildApart(t, db, ns)
+	return db
+}
+
+// startPiped starts nqueens with args in dir (see command), its stderr
+// going to stderr (nil: discarded), and returns it with a pipe of its
+// stdout.
+func startPiped(t *testing.T, dir string, stderr io.Writer, args ...string) (*exec.Cmd, io.ReadCloser) {
+	t.Helper()
+	cmd := command(t, dir, args...)
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout
+}
+
+// startReady starts cmd (from command, its stdin and environment set as
+// the test needs) with NQUEENS_TEST_READY=1, and waits for the line that
+// says its signal handlers are installed. It returns the child's stderr
+// after that line, and a guard that kills the child if it is still
+// running 30 seconds later: a failure deadline only, stopped by the
+// caller, which reports whether the guard fired.
+func startReady(t *testing.T, cmd *exec.Cmd) (*bufio.Reader, func() (fired bool)) {
+	t.Helper()
+	cmd.Env = append(cmd.Env, "NQUEENS_TEST_READY=1")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	guard := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+	stderr := bufio.NewReader(pipe)
+	if line, err := stderr.ReadString('\n'); line != readyLine+"\n" {
+		cmd.Process.Kill()
+		rest, _ := io.ReadAll(stderr)
+		cmd.Wait()
+		t.Fatalf("nqueens %s: no readiness line: %q %v %s", strings.Join(cmd.Args[1:], " "), line, err, rest)
+	}
+	return stderr, func() bool { return !guard.Stop() }
+}
+
+// signalAndWait sends sig to cmd (started by startReady), reads the rest
+// of its stderr and waits for it; it fails the test if the guard of
+// startReady had to kill it.
+func signalAndWait(t *testing.T, cmd *exec.Cmd, stderr *bufio.Reader, guardFired func() bool, sig os.Signal) ([]byte, error) {
+	t.Helper()
+	cmd.Process.Signal(sig)
+	rest, _ := io.ReadAll(stderr)
+	err := cmd.Wait()
+	if guardFired() {
+		t.Fatalf("nqueens did not end within 30s of %v", sig)
+	}
+	return rest, err
 }
 
 // unitsDone reads the progress of the build of n in the catalog at path,
@@ -193,102 +287,106 @@ func waitForUnits(t *testing.T, db string, n, target int) int {
 	return 0
 }
 
-// TestKilledBuildResumes kills nqueens build 16 with SIGKILL at several
-// points, each while the build is paused in the middle of its work (so in
-// an open transaction), checks each time that the catalog opens and reports
-// n=16 incomplete with no more units than were handed to it, and that the
-// next run resumes from the units committed; the last run completes and
-// the catalog verifies.
-func TestKilledBuildResumes(t *testing.T) {
-	_, db := slowCatalog(t, "builds n=16 four times")
+// TestStoppedBuildResumes stops nqueens build 16 five times, each time
+// while the build is paused in the middle of its work (so in an open
+// transaction): three times with SIGKILL, then with SIGINT and with
+// SIGTERM. After each kill the catalog opens and reports n=16 incomplete
+// with no more units than were handed to it; each signal stops the build
+// with status 1, commits every unit handed to the catalog and says how to
+// resume. Each run resumes from the units the one before committed, and
+// the last completes the build, whose catalog verifies. (One build of
+// n=16 serves the kills and the signals: a unit must be a small part of a
+// transaction, 200,000 rows, for a kill to lose work that a resume then
+// redoes.)
+func TestStoppedBuildResumes(t *testing.T) {
+	t.Parallel()
+	_, db := slowCatalog(t, "builds n=16")
 	total := len(canonical.Units(16))
+	stops := []os.Signal{os.Kill, os.Kill, os.Kill, os.Interrupt, syscall.SIGTERM}
 	prev := 0
-	for kill := 1; kill <= 3; kill++ {
-		at := kill * total / 4
+	for i, sig := range stops {
+		at := (i + 1) * total / (len(stops) + 1)
 		b := startPausedBuild(t, db, 16, at)
-		b.stop()
+		if resume := fmt.Sprintf("n=16: resuming at work unit %d of %d", prev, total); prev > 0 && !strings.Contains(b.stderr.String(), resume) {
+			t.Errorf("%v at unit %d: the run did not say %q:\n%s", sig, at, resume, b.stderr)
+		}
+		if sig == os.Kill {
+			b.stop()
+		} else {
+			sent := time.Now()
+			b.cmd.Process.Signal(sig)
+			err := b.wait()
+			t.Logf("%v at unit %d: stopped in %v", sig, at, time.Since(sent).Round(time.Millisecond))
+			if code := exitStatus(err); code != exitError {
+				t.Errorf("%v: exit %v, want status %d", sig, err, exitError)
+			}
+			if !strings.Contains(b.stderr.String(), "run the same build again to resume") {
+				t.Errorf("%v: stderr does not say how to resume:\n%s", sig, b.stderr)
+			}
+		}
 		done, complete := unitsDone(t, db, 16)
-		if complete || done < prev || done > at+1 {
-			t.Fatalf("kill %d at unit %d: %d units committed, complete %v; want %d to %d, incomplete", kill, at, done, complete, prev, at+1)
+		switch {
+		case complete || done < prev:
+			t.Fatalf("%v at unit %d: %d units committed, complete %v; want at least %d, incomplete", sig, at, done, complete, prev)
+		case sig == os.Kill && done > at+1:
+			t.Fatalf("kill at unit %d: %d units committed; want at most %d", at, done, at+1)
+		case sig != os.Kill && done <= at:
+			t.Fatalf("%v at unit %d: %d units committed; want every unit handed to the catalog, more than %d", sig, at, done, at)
 		}
-		if prev > 0 && !strings.Contains(b.stderr.String(), fmt.Sprintf("n=16: resuming at work unit %d of %d", prev, total)) {
-			t.Errorf("run after a kill did not resume at unit %d:\n%s", prev, b.stderr)
-		}
-		t.Logf("kill %d at unit %d: %d of %d units (%.0f%%) committed; this run resumed at unit %d, skipping %.0f%% of the work", kill, at, done, total, 100*float64(done)/float64(total), prev, 100*float64(prev)/float64(total))
-		stats, _, err := runCLI(t, "--db", db, "stats", "--json")
-		if err != nil || !strings.Contains(stats, `"complete": false`) {
-			t.Fatalf("stats after a kill: %v\n%s", err, stats)
+		t.Logf("%v at unit %d: %d of %d units (%.0f%%) committed; this run resumed at unit %d, skipping %.0f%% of the work", sig, at, done, total, 100*float64(done)/float64(total), prev, 100*float64(prev)/float64(total))
+		if stats := mustRun(t, "--db", db, "stats", "--json"); !strings.Contains(stats, `"complete": false`) {
+			t.Fatalf("stats after %v:\n%s", sig, stats)
 		}
 		prev = done
 	}
-	out, stderr, err := runCLI(t, "--db", db, "build", "16")
+	last := command(t, filepath.Dir(db), "build", "16", "--db", db)
+	var stderr bytes.Buffer
+	last.Stderr = &stderr
+	out, err := last.Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("last run: %v\n%s", err, stderr.Bytes())
 	}
-	if resume := fmt.Sprintf("n=16: resuming at work unit %d of %d", prev, total); prev > 0 && !strings.Contains(stderr, resume) {
-		t.Errorf("last run did not say %q:\n%s", resume, stderr)
+	if resume := fmt.Sprintf("n=16: resuming at work unit %d of %d", prev, total); !strings.Contains(stderr.String(), resume) {
+		t.Errorf("last run did not say %q:\n%s", resume, stderr.Bytes())
 	}
-	t.Logf("last run resumed at unit %d of %d", prev, total)
-	if !strings.Contains(out, "14772512  1846955") {
+	if !bytes.Contains(out, []byte("14772512  1846955")) {
 		t.Errorf("build table:\n%s", out)
 	}
-	v, _, err := runCLI(t, "--db", db, "verify", "16")
-	if err != nil || !strings.Contains(v, "n=16 ok: 14772512 solutions in 1846955 classes") {
-		t.Fatalf("verify after the kills: %v\n%s", err, v)
+	if v := mustRun(t, "--db", db, "verify", "16"); !strings.Contains(v, "n=16 ok: 14772512 solutions in 1846955 classes") {
+		t.Fatalf("verify after the stops:\n%s", v)
 	}
 }
 
-// TestInterruptCommitsAndSaysHowToResume sends SIGINT and SIGTERM to a
-// build paused in the middle of its work and checks that it stops with
-// status 1, commits every unit handed to the catalog, says how to resume,
-// and that the next run finishes it. How long it took to stop is logged.
-func TestInterruptCommitsAndSaysHowToResume(t *testing.T) {
-	_, db := slowCatalog(t, "builds n=16")
-	total := len(canonical.Units(16))
-	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
-		before, _ := unitsDone(t, db, 16)
-		at := max(before, 0) + total/5
-		b := startPausedBuild(t, db, 16, at)
-		sent := time.Now()
-		b.cmd.Process.Signal(sig)
-		err := b.wait()
-		t.Logf("%v at unit %d: stopped in %v", sig, at, time.Since(sent).Round(time.Millisecond))
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != exitError {
-			t.Errorf("%v: exit %v, want status %d", sig, err, exitError)
-		}
-		if !strings.Contains(b.stderr.String(), "run the same build again to resume") {
-			t.Errorf("%v: stderr does not say how to resume:\n%s", sig, b.stderr)
-		}
-		if done, complete := unitsDone(t, db, 16); complete || done <= at {
-			t.Errorf("%v at unit %d: after the interrupt %d units committed, complete %v; want more than %d, incomplete", sig, at, done, complete, at)
-		}
+// exitStatus returns the exit status of a child process from the error
+// of its Wait: 0 for none, -1 for an error that is not an exit (a child
+// killed by a signal, or not started).
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
 	}
-	if _, _, err := runCLI(t, "--db", db, "build", "16", "-q"); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := runCLI(t, "--db", db, "verify", "16"); err != nil {
-		t.Fatal(err)
-	}
+	return -1
 }
 
 // TestReadersDuringBuild runs stats, export, show and verify of a complete
-// n in a loop while another process builds n=16 into the same catalog, and
-// a second build, which must fail at once.
+// n in a loop while another process builds n=15 into the same catalog, and
+// a second build, which must fail at once. The build of n=15 commits
+// part way (at 200,000 rows) and checkpoints the log (past 1,000 pages)
+// before its last commit, so the readers go on through an open
+// transaction, commits and checkpoints.
 func TestReadersDuringBuild(t *testing.T) {
-	dir, db := slowCatalog(t, "builds n=16")
-	if _, _, err := runCLI(t, "--db", db, "build", "10", "-q"); err != nil {
-		t.Fatal(err)
-	}
-	wantCSV, _, err := runCLI(t, "--db", db, "export", "10", "--format", "csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := startPausedBuild(t, db, 16, 0)
+	t.Parallel()
+	dir, db := slowCatalog(t, "builds n=15")
+	buildApart(t, db, "10")
+	wantCSV := mustRun(t, "--db", db, "export", "10", "--format", "csv")
+	b := startPausedBuild(t, db, 15, 0)
 	defer b.stop()
 
 	start := time.Now()
-	second := command(t, dir, "build", "16", "--db", db)
+	second := command(t, dir, "build", "15", "--db", db)
 	out, err := second.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "catalog is busy: another build is writing to this catalog") {
 		t.Errorf("second build: %v\n%s", err, out)
@@ -325,8 +423,8 @@ func TestReadersDuringBuild(t *testing.T) {
 		if err := json.Unmarshal([]byte(js), &builds); err != nil || len(builds) != 2 || builds[0].Unique != 92 || !builds[0].Complete {
 			t.Fatalf("stats during the build: %v\n%s", err, js)
 		}
-		// n=16 is complete with all its classes, or incomplete with fewer.
-		if b := builds[1]; b.N != 16 || b.Complete != (b.Unique == 1846955) {
+		// n=15 is complete with all its classes, or incomplete with fewer.
+		if b := builds[1]; b.N != 15 || b.Complete != (b.Unique == 285053) {
 			t.Errorf("stats during the build: n=%d complete %v with %d classes", b.N, b.Complete, b.Unique)
 		}
 		got, _, err := runCLI(t, "--db", db, "export", "10", "--format", "csv")
@@ -349,21 +447,10 @@ func TestReadersDuringBuild(t *testing.T) {
 // TestExportToClosedPipe reads a few lines of nqueens export and closes
 // the pipe, as head does: nqueens ends quietly.
 func TestExportToClosedPipe(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
-	if _, _, err := runCLI(t, "--db", db, "build", "13", "-q"); err != nil {
-		t.Fatal(err)
-	}
-	cmd := command(t, dir, "export", "13", "--all", "--format", "csv", "--db", db)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	db := builtCatalog(t, "13")
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout := startPiped(t, filepath.Dir(db), &stderr, "export", "13", "--all", "--format", "csv", "--db", db)
 	r := bufio.NewReader(stdout)
 	for range 10 {
 		if _, err := r.ReadString('\n'); err != nil {
@@ -371,7 +458,7 @@ func TestExportToClosedPipe(t *testing.T) {
 		}
 	}
 	stdout.Close()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if stderr.Len() > 0 {
 		t.Errorf("export to a closed pipe wrote to stderr:\n%s", stderr.String())
 	}
@@ -387,10 +474,9 @@ func TestExportToClosedPipe(t *testing.T) {
 // and interrupts another: the target keeps its old content, and the
 // interrupted one leaves no temporary file either.
 func TestKilledExportLeavesNoPartialFile(t *testing.T) {
+	t.Parallel()
 	dir, db := slowCatalog(t, "builds n=15")
-	if _, _, err := runCLI(t, "--db", db, "build", "15", "-q"); err != nil {
-		t.Fatal(err)
-	}
+	buildApart(t, db, "15")
 	target := filepath.Join(dir, "out.csv")
 	old := []byte("the previous export\n")
 	os.WriteFile(target, old, 0o644)

@@ -109,6 +109,7 @@ func matchLines(want, got []string) bool {
 // prints (stdout and stderr, as a terminal shows them) with the README's
 // output under it: the README cannot drift from the program.
 func TestREADMEExamples(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds catalogs")
 	}
@@ -139,7 +140,7 @@ func TestREADMEExamples(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), childGORACE())
 	for _, ex := range examples {
 		cmd := exec.Command("sh", "-c", ex.command)
 		cmd.Dir = dir

@@ -26,7 +26,8 @@ import (
 // prints once it listens.
 func startServe(t *testing.T, db string, args ...string) (*exec.Cmd, *bufio.Reader, func() bool, string) {
 	t.Helper()
-	cmd, stderr, guardFired := startReady(t, filepath.Dir(db), nil, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
+	cmd := command(t, filepath.Dir(db), append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, args...)...)
+	stderr, guardFired := startReady(t, cmd)
 	line, err := stderr.ReadString('\n')
 	m := regexp.MustCompile(`^serving .* on (http://127\.0\.0\.1:\d+)/ \(Ctrl-C to stop\)\n$`).FindStringSubmatch(line)
 	if m == nil {
@@ -57,11 +58,9 @@ func fetch(t *testing.T, u string) (int, string) {
 // 13 as being built while the build holds its transaction open, serves it
 // once the build completes, and SIGTERM (or SIGINT) ends it with status 0.
 func TestServeBesideBuild(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
-	if _, _, err := runCLI(t, "--db", db, "build", "1-10", "-q"); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "c.db")
+	buildApart(t, db, "1-10")
 	cmd, stderr, guardFired, base := startServe(t, db)
 	if code, body := fetch(t, base+"/api/v1/classes/8/1"); code != 200 || !strings.Contains(body, `"class":1`) {
 		t.Fatalf("before the build: %d %s", code, body)
@@ -122,12 +121,10 @@ func TestServeBesideBuild(t *testing.T) {
 // and submits the form (a GET) itself from the DOM Chromium built: the
 // href, and the form's action and its input's name, as a browser would.
 func TestServeInChromium(t *testing.T) {
+	t.Parallel()
 	bin := chromium(t)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "c.db")
-	if _, _, err := runCLI(t, "--db", path, "build", "4-10", "-q"); err != nil {
-		t.Fatal(err)
-	}
+	path := builtCatalog(t, "4-10")
+	dir := filepath.Dir(path)
 	db, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +171,7 @@ func TestServeInChromium(t *testing.T) {
 
 // TestServeBadUsage checks what serve refuses before it listens.
 func TestServeBadUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	_, _, err := runCLI(t, "--db", filepath.Join(dir, "none.db"), "serve", "--addr", "127.0.0.1:0")
 	if err == nil || !errors.Is(err, store.ErrNoCatalog) {

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -28,53 +26,12 @@ func init() {
 	}
 }
 
-// startReady starts nqueens with args in dir, with NQUEENS_TEST_READY=1 and
-// env, and waits for the line that says its signal handlers are installed.
-// It returns the child's stderr after that line, and a guard that kills the
-// child if it is still running 30 seconds later: a failure deadline only,
-// stopped by the caller, which reports whether the guard fired.
-func startReady(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bufio.Reader, func() (fired bool)) {
-	t.Helper()
-	cmd := command(t, dir, args...)
-	cmd.Env = append(cmd.Env, "NQUEENS_TEST_READY=1")
-	cmd.Env = append(cmd.Env, env...)
-	pipe, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	guard := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-	stderr := bufio.NewReader(pipe)
-	if line, err := stderr.ReadString('\n'); line != readyLine+"\n" {
-		cmd.Process.Kill()
-		rest, _ := io.ReadAll(stderr)
-		cmd.Wait()
-		t.Fatalf("nqueens %s: no readiness line: %q %v %s", strings.Join(args, " "), line, err, rest)
-	}
-	return cmd, stderr, func() bool { return !guard.Stop() }
-}
-
-// signalAndWait sends sig to cmd (started by startReady), reads the rest
-// of its stderr and waits for it; it fails the test if the guard of
-// startReady had to kill it.
-func signalAndWait(t *testing.T, cmd *exec.Cmd, stderr *bufio.Reader, guardFired func() bool, sig os.Signal) ([]byte, error) {
-	t.Helper()
-	cmd.Process.Signal(sig)
-	rest, _ := io.ReadAll(stderr)
-	err := cmd.Wait()
-	if guardFired() {
-		t.Fatalf("nqueens did not end within 30s of %v", sig)
-	}
-	return rest, err
-}
-
 // TestSignalStopsBlockedRead starts commands that block opening a FIFO no
 // one writes to, sends SIGINT or SIGTERM once they handle signals, and
 // checks that each ends at once with status 1 and one line that says what
 // it was reading.
 func TestSignalStopsBlockedRead(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -90,12 +47,12 @@ func TestSignalStopsBlockedRead(t *testing.T) {
 				if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
 					t.Fatal(err)
 				}
-				cmd, stderr, guardFired := startReady(t, dir, nil, tt.args...)
+				cmd := command(t, dir, tt.args...)
+				stderr, guardFired := startReady(t, cmd)
 				sent := time.Now()
 				rest, err := signalAndWait(t, cmd, stderr, guardFired, sig)
 				t.Logf("ended %v after %v", err, time.Since(sent).Round(time.Millisecond))
-				var ee *exec.ExitError
-				if !errors.As(err, &ee) || ee.ExitCode() != exitError {
+				if exitStatus(err) != exitError {
 					t.Errorf("exit %v, want status %d", err, exitError)
 				}
 				if !regexp.MustCompile(tt.want).Match(rest) {
@@ -110,16 +67,18 @@ func TestSignalStopsBlockedRead(t *testing.T) {
 // signal (a stand-in for run, see init) and checks that a second one ends
 // the process with the status a shell reports for the signal.
 func TestSecondSignalExitsAtOnce(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd, stderr, guardFired := startReady(t, t.TempDir(), []string{"NQUEENS_TEST_STALL=1"}, "stats")
+			cmd := command(t, t.TempDir(), "stats")
+			cmd.Env = append(cmd.Env, "NQUEENS_TEST_STALL=1")
+			stderr, guardFired := startReady(t, cmd)
 			cmd.Process.Signal(sig)
 			if line, err := stderr.ReadString('\n'); line != "stalling after the first signal\n" {
 				t.Fatalf("after the first signal: %q %v", line, err)
 			}
 			rest, err := signalAndWait(t, cmd, stderr, guardFired, sig)
-			var ee *exec.ExitError
-			if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
+			if want := 128 + int(sig); exitStatus(err) != want {
 				t.Errorf("exit %v, want status %d", err, want)
 			}
 			name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]
@@ -130,24 +89,23 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	}
 }
 
-// TestSignalStopsMerge interrupts merge of the two shards of n=16 into a
+// TestSignalStopsMerge interrupts merge of the two shards of n=15 into a
 // new catalog once it says it is merging: it ends with status 1 and one
-// line, and the output is not created. (A machine fast enough to finish
-// the merge first passes only if the catalog it wrote verifies.)
+// line, and the output is not created. (The merge takes hundreds of
+// milliseconds, the signal comes within milliseconds of the line; a
+// machine fast enough to finish the merge first passes only if the
+// catalog it wrote verifies.)
 func TestSignalStopsMerge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the shards of n=16")
-	}
-	dir := t.TempDir()
+	t.Parallel()
+	dir, _ := slowCatalog(t, "builds the shards of n=15")
 	for _, s := range []string{"0/2", "1/2"} {
-		if _, _, err := runCLI(t, "build", "16", "-q", "--shard", s, "--db", filepath.Join(dir, "s"+s[:1]+".db")); err != nil {
-			t.Fatal(err)
-		}
+		buildApart(t, filepath.Join(dir, "s"+s[:1]+".db"), "15", "--shard", s)
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		out := filepath.Join(dir, "out-"+sig.String()+".db")
-		cmd, stderr, guardFired := startReady(t, dir, nil, "merge", out, "s0.db", "s1.db")
-		if line, err := stderr.ReadString('\n'); !strings.HasPrefix(line, "merging n=16 from 2 shard catalogs") {
+		cmd := command(t, dir, "merge", out, "s0.db", "s1.db")
+		stderr, guardFired := startReady(t, cmd)
+		if line, err := stderr.ReadString('\n'); !strings.HasPrefix(line, "merging n=15 from 2 shard catalogs") {
 			t.Fatalf("merge said %q %v", line, err)
 		}
 		rest, err := signalAndWait(t, cmd, stderr, guardFired, sig)
@@ -157,8 +115,7 @@ func TestSignalStopsMerge(t *testing.T) {
 			}
 			continue
 		}
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != exitError || !regexp.MustCompile(`^nqueens: merge interrupted: nothing written to .*\n$`).Match(rest) {
+		if exitStatus(err) != exitError || !regexp.MustCompile(`^nqueens: merge interrupted: nothing written to .*\n$`).Match(rest) {
 			t.Errorf("%v: exit %v, stderr %q", sig, err, rest)
 		}
 		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
@@ -170,14 +127,15 @@ func TestSignalStopsMerge(t *testing.T) {
 // TestSignalStopsWaitForFIFOReader interrupts solve -o FIFO while it waits
 // for a reader of the FIFO: it ends with status 1 and one line.
 func TestSignalStopsWaitForFIFOReader(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd, stderr, guardFired := startReady(t, dir, nil, "solve", "8", "-o", "fifo")
+	cmd := command(t, dir, "solve", "8", "-o", "fifo")
+	stderr, guardFired := startReady(t, cmd)
 	rest, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGINT)
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != exitError ||
+	if exitStatus(err) != exitError ||
 		!regexp.MustCompile(`^nqueens: output fifo: interrupted while waiting for a reader: context canceled\n$`).Match(rest) {
 		t.Errorf("exit %v, stderr %q", err, rest)
 	}
@@ -188,6 +146,7 @@ func TestSignalStopsWaitForFIFOReader(t *testing.T) {
 // signals, and checks that each ends at once, with status 1 and one line
 // saying it was interrupted.
 func TestSignalStopsBlockedStdin(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"lookup", "-"}, {"complete", "-"}} {
 		t.Run(args[0], func(t *testing.T) {
 			r, w, err := os.Pipe()
@@ -196,28 +155,11 @@ func TestSignalStopsBlockedStdin(t *testing.T) {
 			}
 			defer w.Close()
 			cmd := command(t, t.TempDir(), args...)
-			cmd.Env = append(cmd.Env, "NQUEENS_TEST_READY=1")
 			cmd.Stdin = r
-			pipe, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			stderr, guardFired := startReady(t, cmd)
 			r.Close()
-			guard := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-			defer guard.Stop()
-			stderr := bufio.NewReader(pipe)
-			if line, _ := stderr.ReadString('\n'); line != readyLine+"\n" {
-				cmd.Process.Kill()
-				t.Fatalf("no readiness line: %q", line)
-			}
-			cmd.Process.Signal(syscall.SIGINT)
-			rest, _ := io.ReadAll(stderr)
-			err = cmd.Wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != exitError {
+			rest, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGINT)
+			if exitStatus(err) != exitError {
 				t.Errorf("exit %v, want status %d", err, exitError)
 			}
 			if want := "nqueens: " + args[0] + " interrupted\n"; string(rest) != want {

@@ -23,10 +23,22 @@ func runCLI(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errOut.String(), err
 }
 
+// mustRun runs the command in-process, as runCLI does, and returns its
+// stdout; it fails t if the command fails.
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, stderr, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatalf("nqueens %s: %v\n%s", strings.Join(args, " "), err, stderr)
+	}
+	return out
+}
+
 // TestVerifyCatchesTampering edits a built catalog behind nqueens' back in
 // each way a row can go wrong and checks that verify names the n and the
 // class and fails with errMismatch (exit status 3).
 func TestVerifyCatchesTampering(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		sql  string
@@ -53,21 +65,12 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "c.db")
-			if _, _, err := runCLI(t, "--db", db, "-q", "build", "7,8"); err != nil {
-				t.Fatal(err)
-			}
+			t.Parallel()
+			db := builtCatalog(t, "7,8")
 			if out, _, err := runCLI(t, "--db", db, "verify"); err != nil {
 				t.Fatalf("verify before tampering: %v\n%s", err, out)
 			}
-			sdb, err := sql.Open("sqlite", db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := sdb.Exec(tt.sql); err != nil {
-				t.Fatal(err)
-			}
-			sdb.Close()
+			edit(t, db, tt.sql)
 			out, _, err := runCLI(t, "--db", db, "verify")
 			if !errors.Is(err, errMismatch) {
 				t.Fatalf("verify after %s: err = %v, want errMismatch\n%s", tt.name, err, out)
@@ -144,6 +147,8 @@ func TestExitCodes(t *testing.T) {
 // TestInterruptedBuildResumes cancels a build part way, as Ctrl-C does,
 // checks that the catalog reports the n incomplete and refuses to export
 // it, then builds again and checks that the build resumes and verifies.
+// It sets testHookUnitAdded, which every build in this process calls, so
+// it does not run in parallel.
 func TestInterruptedBuildResumes(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "c.db")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -152,35 +157,35 @@ func TestInterruptedBuildResumes(t *testing.T) {
 	done := make(chan error)
 	// Cancel a third of the way through, as Ctrl-C would.
 	testHookUnitAdded = func(unit int) {
-		if unit == len(canonical.Units(15))/3 {
+		if unit == len(canonical.Units(14))/3 {
 			cancel()
 		}
 	}
 	defer func() { testHookUnitAdded = nil }()
-	go func() { done <- run(ctx, []string{"--db", db, "build", "15", "--workers", "1"}, &out, &errOut) }()
+	go func() { done <- run(ctx, []string{"--db", db, "build", "14", "--workers", "1"}, &out, &errOut) }()
 	err := <-done
-	if err == nil || !strings.Contains(err.Error(), "interrupted: n=15 stopped after") || !strings.Contains(err.Error(), "run the same build again to resume") {
+	if err == nil || !strings.Contains(err.Error(), "interrupted: n=14 stopped after") || !strings.Contains(err.Error(), "run the same build again to resume") {
 		t.Fatalf("interrupted build: err = %v", err)
 	}
 	stats, _, _ := runCLI(t, "--db", db, "stats", "--json")
 	if !strings.Contains(stats, `"complete": false`) {
 		t.Fatalf("interrupted build reported complete:\n%s", stats)
 	}
-	if _, _, err := runCLI(t, "--db", db, "export", "15"); err == nil || !strings.Contains(err.Error(), "only partly built") {
+	if _, _, err := runCLI(t, "--db", db, "export", "14"); err == nil || !strings.Contains(err.Error(), "only partly built") {
 		t.Fatalf("export of an incomplete n: %v", err)
 	}
-	if _, _, err := runCLI(t, "--db", db, "verify", "15"); !errors.Is(err, errMismatch) {
+	if _, _, err := runCLI(t, "--db", db, "verify", "14"); !errors.Is(err, errMismatch) {
 		t.Fatalf("verify of an incomplete n: %v", err)
 	}
-	_, stderr, err := runCLI(t, "--db", db, "build", "15")
+	_, stderr, err := runCLI(t, "--db", db, "build", "14")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "n=15: resuming at work unit") {
+	if !strings.Contains(stderr, "n=14: resuming at work unit") {
 		t.Errorf("second build did not resume:\n%s", stderr)
 	}
-	out2, _, err := runCLI(t, "--db", db, "verify", "15")
-	if err != nil || !strings.Contains(out2, "n=15 ok: 2279184 solutions in 285053 classes") {
+	out2, _, err := runCLI(t, "--db", db, "verify", "14")
+	if err != nil || !strings.Contains(out2, "n=14 ok: 365596 solutions in 45752 classes") {
 		t.Fatalf("verify after resume: %v\n%s", err, out2)
 	}
 }
@@ -189,10 +194,7 @@ func TestInterruptedBuildResumes(t *testing.T) {
 // stmts on it behind nqueens' back, and returns its path.
 func builtAndEdited(t *testing.T, stmts string) string {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "c.db")
-	if _, _, err := runCLI(t, "--db", db, "-q", "build", "8"); err != nil {
-		t.Fatal(err)
-	}
+	db := builtCatalog(t, "8")
 	edit(t, db, stmts)
 	return db
 }

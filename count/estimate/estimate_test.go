@@ -46,6 +46,7 @@ func TestEstimateNodes(t *testing.T) {
 // Cost saturates: finite, and each n a few times the one before (7 near
 // n = 18).
 func TestEstimateNodesGrows(t *testing.T) {
+	t.Parallel()
 	ns := []int{20, 32}
 	if testing.Short() {
 		ns = ns[:1]

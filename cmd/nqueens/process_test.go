@@ -59,11 +59,11 @@ func childGORACE() string {
 
 // buildApart runs nqueens build with args (an n list, then any flags)
 // on the catalog at db in a child process, quietly, and fails t if the
-// build fails. Tests that run in parallel build this way, never in this
-// process: a build lock (a flock) held here is copied into every child
-// that another test forks meanwhile and lives on there until that child
-// execs, so that a build here could find its own catalog busy, and leave
-// it busy for the next build.
+// build fails. Tests that run in parallel build this way, as a user's
+// build runs. (They once had to: a build lock released by closing its file
+// lived on in every child another test forked meanwhile, until it
+// exec'd; the lock is now released explicitly, see
+// dbfile.TestReleaseWhileAChildHoldsTheFile.)
 func buildApart(t *testing.T, db string, args ...string) {
 	t.Helper()
 	args = append(append([]string{"build"}, args...), "-q", "--db", db)

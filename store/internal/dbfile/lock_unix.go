@@ -12,7 +12,9 @@ import (
 // Lock takes an exclusive advisory lock on the file at path, creating
 // it if needed, without waiting: it returns an error wrapping ErrBusy if
 // another process (or another Builder of this one) holds it. The lock goes
-// away with the process, however it ends. The returned func releases it.
+// away with the process, however it ends. The returned func releases it
+// at once, even while a child process forked meanwhile still holds a copy
+// of the lock file's descriptor (until it execs).
 func Lock(path string) (func(), error) { return flock(path, syscall.LOCK_EX) }
 
 // LockShared takes a shared lock on the file at path as Lock takes an
@@ -39,7 +41,11 @@ func flock(path string, how int) (func(), error) {
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	return func() { f.Close() }, nil
+	return func() {
+		// Closing alone would leave the lock to any copy of f a fork made.
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
 
 // NoHardLinks reports whether err, from os.Link, says that the file system

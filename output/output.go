@@ -363,19 +363,13 @@ type fileWriter struct {
 func (w *fileWriter) Write(p []byte) (int, error) {
 	n, err := w.f.Write(p)
 	if err != nil {
-		err = &writeError{w.path, reason(err)}
+		err = &writeError{fs.PathError{Op: "output", Path: w.path, Err: reason(err)}}
 	}
 	return n, err
 }
 
-// writeError is a failed write to the output file.
-type writeError struct {
-	path string
-	err  error
-}
-
-func (e *writeError) Error() string { return fmt.Sprintf("output %s: %v", e.path, e.err) }
-func (e *writeError) Unwrap() error { return e.err }
+// writeError is a failed write to the output file: "output PATH: reason".
+type writeError struct{ fs.PathError }
 
 // targetError returns the failed write to the file inside err, if any,
 // without the context the writer's user wrapped around it: the message

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // TestCalibrationNodes checks the number of nodes MeasureRate divides by:
@@ -37,11 +38,7 @@ func TestShortMax(t *testing.T) {
 // TestEstimateNodesGrows: its sums take one core.
 func TestEstimateNodesSampled(t *testing.T) {
 	t.Parallel()
-	ns := []int{19, 20}
-	if testing.Short() {
-		ns = ns[:1]
-	}
-	for _, n := range ns {
+	for _, n := range testutil.Sizes(19, 20) {
 		var full float64
 		for _, c := range count.Constellations(n) {
 			full += c.MeanNodes()

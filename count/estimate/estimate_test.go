@@ -8,6 +8,7 @@ import (
 
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/count/estimate"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // TestEstimateNodes checks the node estimate against the nodes the search
@@ -47,11 +48,7 @@ func TestEstimateNodes(t *testing.T) {
 // n = 18).
 func TestEstimateNodesGrows(t *testing.T) {
 	t.Parallel()
-	ns := []int{20, 32}
-	if testing.Short() {
-		ns = ns[:1]
-	}
-	for _, n := range ns {
+	for _, n := range testutil.Sizes(20, 32) {
 		prev, e := estimate.Nodes(n-1), estimate.Nodes(n)
 		if math.IsInf(e, 0) || math.IsNaN(e) || e < 4*prev || e > 16*prev {
 			t.Errorf("n=%d: EstimateNodes = %.3g, n=%d's is %.3g: want 4 to 16 times as many", n, e, n-1, prev)

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/count/estimate"
+	"github.com/nqueens/nqueens/count/parts"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/report"
 )
@@ -94,4 +98,104 @@ func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
 		o.Progress = func() { m.Add(1) }
 	}
 	return o, func() { m.Done() }
+}
+
+// countEstimate prints the estimate of counting each n of ns, as text or,
+// with asJSON, a JSON array; it searches only the calibration sample.
+func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
+	r, err := a.rate(ctx)
+	if err != nil {
+		return err
+	}
+	var out []estimate.Result
+	for _, n := range ns {
+		e := r.For(n)
+		out = append(out, e)
+		if !asJSON {
+			fmt.Fprintf(a.stdout, "count %d: %s\n", n, e)
+		}
+	}
+	if asJSON {
+		return report.JSON(a.stdout, out)
+	}
+	return nil
+}
+
+// warnLong writes to stderr, unless --quiet, how long counting n will
+// take if it is long (estimate.Result.Long). It measures the rate only
+// when the count could be long on a slow machine (estimate.MinRate), so
+// counts of a few seconds start at once; and it estimates nothing for an
+// n that cannot be long (estimate.Short), where the estimate alone would
+// cost a sixth of the count.
+func (a *app) warnLong(ctx context.Context, n int) error {
+	if a.cfg.Quiet || n < progressFromN || estimate.Short(n) {
+		return nil
+	}
+	e := estimate.MinRate(a.cfg.Workers).For(n)
+	if !e.Long() {
+		return nil
+	}
+	r, err := a.rate(ctx)
+	if err != nil {
+		return err
+	}
+	if e = e.At(r); e.Long() {
+		fmt.Fprintf(a.stderr, "count %d: %s; --shard splits it\n", n, e.Time())
+	}
+	return nil
+}
+
+// rate returns this machine's search rate with the configured workers,
+// measured on the first call (estimate.MeasureRate).
+func (a *app) rate(ctx context.Context) (estimate.Rate, error) {
+	if a.measured == nil {
+		r, err := estimate.MeasureRate(ctx, a.cfg.Workers)
+		switch {
+		case ctx.Err() != nil:
+			return r, errors.New("count: interrupted while measuring the search rate")
+		case err != nil:
+			return r, fmt.Errorf("count: %w", err)
+		}
+		a.measured = &r
+	}
+	return *a.measured, nil
+}
+
+// countShard counts one shard of n and prints its part as JSON.
+func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard) error {
+	o, done := a.countOptions(fmt.Sprintf("count n=%d%s", n, shardSuffix(s)), n)
+	p, err := parts.Make(ctx, n, s, o)
+	done()
+	switch {
+	case errors.Is(err, count.ErrNoShard):
+		return usageError{err}
+	case ctx.Err() != nil:
+		return fmt.Errorf("count n=%d%s: interrupted", n, shardSuffix(s))
+	case err != nil:
+		return err
+	}
+	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
+		n, s, p.Units, p.UnitsTotal, nqueens.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
+	return report.JSONLine(a.stdout, p)
+}
+
+// countCombine prints the combined counts of the partial results in
+// files, and fails if they differ from the published counts.
+func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) error {
+	if len(files) == 0 {
+		return usageError{errors.New("count --combine: want the files count --shard wrote, e.g. part-*.json")}
+	}
+	c, k, err := parts.CombineFiles(ctx, files, a.cfg.Workers)
+	if errors.Is(err, parts.ErrAltered) {
+		return fmt.Errorf("%w: %v", errMismatch, err)
+	} else if err != nil {
+		return err
+	}
+	if err := report.Counts(a.stdout, []count.Result{c}, asJSON); err != nil {
+		return err
+	}
+	if _, ok := nqueens.KnownCounts(c.N); ok {
+		a.logf("n=%d: %s combined; the counts match OEIS A000170 and A002562", c.N, nqueens.Plural(k, "shard"))
+	}
+	return nil
 }

@@ -19,6 +19,7 @@ package export
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"iter"
@@ -46,10 +47,15 @@ const ProgressEvery = 1 << 14
 // the first error of either; it returns how many layouts it wrote. It
 // calls progress, if not nil, with that number every ProgressEvery
 // layouts. w is closed, and its error returned, even when layouts yields
-// none.
-func WriteAll(w Writer, layouts iter.Seq2[nqueens.Layout, error], progress func(written uint64)) (uint64, error) {
+// none. If ctx is cancelled, WriteAll stops and returns ctx.Err() without
+// closing w, so that a cut export never ends as a whole document would
+// (a JSON array's closing bracket): a reader sees it is cut.
+func WriteAll(ctx context.Context, w Writer, layouts iter.Seq2[nqueens.Layout, error], progress func(written uint64)) (uint64, error) {
 	var written uint64
 	for l, err := range layouts {
+		if err == nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			return written, err
 		}
@@ -59,6 +65,9 @@ func WriteAll(w Writer, layouts iter.Seq2[nqueens.Layout, error], progress func(
 		if written++; progress != nil && written%ProgressEvery == 0 {
 			progress(written)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return written, err
 	}
 	return written, w.Close()
 }

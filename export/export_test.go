@@ -367,7 +367,7 @@ func ExampleWriteAll() {
 			}
 		}
 	}
-	written, err := export.WriteAll(export.NewNDJSON(os.Stdout), layouts, nil)
+	written, err := export.WriteAll(context.Background(), export.NewNDJSON(os.Stdout), layouts, nil)
 	fmt.Println(written, err)
 	// Output:
 	// {"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
@@ -390,11 +390,31 @@ func TestWriteAllStopsAtAnError(t *testing.T) {
 		yield(nqueens.Layout{}, bad)
 	}
 	var seen []uint64
-	written, err := export.WriteAll(export.NewCSV(io.Discard), layouts, func(k uint64) { seen = append(seen, k) })
+	written, err := export.WriteAll(context.Background(), export.NewCSV(io.Discard), layouts, func(k uint64) { seen = append(seen, k) })
 	if !errors.Is(err, bad) || written != 2*export.ProgressEvery+5 {
 		t.Errorf("WriteAll = %d, %v; want %d, %v", written, err, 2*export.ProgressEvery+5, bad)
 	}
 	if !slices.Equal(seen, []uint64{export.ProgressEvery, 2 * export.ProgressEvery}) {
 		t.Errorf("progress at %v", seen)
+	}
+}
+
+// TestWriteAllLeavesACutExportCut checks that an export cancelled part way
+// does not end as a whole document: the JSON array is left open.
+func TestWriteAllLeavesACutExportCut(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	l := nqueens.Layout{Class: 1, Placement: nqueens.MustNew(1, 3, 0, 2), Symmetry: nqueens.SymRot90}
+	layouts := func(yield func(nqueens.Layout, error) bool) {
+		yield(l, nil)
+		cancel() // and end, as an iterator that stops on cancellation does
+	}
+	var buf bytes.Buffer
+	w := export.NewJSON(&buf)
+	written, err := export.WriteAll(ctx, w, layouts, nil)
+	if !errors.Is(err, context.Canceled) || written != 1 {
+		t.Fatalf("WriteAll = %d, %v; want 1, %v", written, err, context.Canceled)
+	}
+	if strings.Contains(buf.String(), "]") {
+		t.Errorf("a cancelled export was ended as a whole one: %q", buf.String())
 	}
 }

@@ -74,7 +74,7 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 			m = a.progress(fmt.Sprintf("export n=%d", n), 0, int64(want), "layouts")
 		}
 		defer m.Done()
-		_, err := export.WriteAll(ew, layouts, func(uint64) { m.Add(export.ProgressEvery) })
+		_, err := export.WriteAll(ctx, ew, layouts, func(uint64) { m.Add(export.ProgressEvery) })
 		var ce *store.CountError
 		switch {
 		case errors.As(err, &ce):

@@ -537,3 +537,34 @@ func slowCatalog(t *testing.T, why string) (dir, db string) {
 	dir = t.TempDir()
 	return dir, filepath.Join(dir, "c.db")
 }
+
+// TestInterruptedExportToStdoutStaysCut interrupts exports to stdout once
+// their first bytes have come (in class order and in lexicographic order,
+// whose iterator ends quietly on cancellation): what was written must not
+// end as a whole JSON array would, so that a reader sees it is cut.
+func TestInterruptedExportToStdoutStaysCut(t *testing.T) {
+	t.Parallel()
+	dir, db := slowCatalog(t, "builds n=15")
+	buildApart(t, db, "15")
+	for _, order := range []string{"class", "lex"} {
+		cmd := command(t, dir, "export", "15", "--all", "--order", order, "--format", "json", "--db", db)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stderr, guardFired := startReady(t, cmd)
+		first := make([]byte, 1)
+		if _, err := io.ReadFull(stdout, first); err != nil {
+			t.Fatalf("--order %s: no output: %v", order, err)
+		}
+		rest := make(chan []byte)
+		go func() { b, _ := io.ReadAll(stdout); rest <- b }()
+		msg, err := signalAndWait(t, cmd, stderr, guardFired, os.Interrupt)
+		if err == nil || !strings.Contains(string(msg), "export interrupted") {
+			t.Errorf("--order %s: exit %v, stderr %q; want export interrupted", order, err, msg)
+		}
+		if out := append(first, <-rest...); bytes.HasSuffix(bytes.TrimSpace(out), []byte("]")) {
+			t.Errorf("--order %s: the interrupted export ends as a whole array (%d bytes)", order, len(out))
+		}
+	}
+}

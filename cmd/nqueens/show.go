@@ -50,7 +50,7 @@ func (a *app) show(ctx context.Context, n int, f store.Filter, limit int, ascii 
 	tw := export.NewText(a.stdout)
 	tw.ASCII, tw.Classes = ascii, b.Unique
 	f.Limit = int64(limit)
-	shown, err := export.WriteAll(tw, db.Classes(ctx, n, f), nil)
+	shown, err := export.WriteAll(ctx, tw, db.Classes(ctx, n, f), nil)
 	if err != nil {
 		return err
 	}

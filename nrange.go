@@ -29,7 +29,7 @@ func ParseN(s string) (int, error) {
 // ParseConstructN reads the size of a board for Construct, as ParseN reads
 // one for a search but up to MaxConstructN.
 func ParseConstructN(s string) (int, error) {
-	n, ok := parseDecimal(s, 8)
+	n, ok := parseDecimal(s, len(s)) // leading zeros are no harm
 	if !ok || n < 1 || n > MaxConstructN {
 		return 0, fmt.Errorf("n must be a whole number from 1 to %d, got %s", MaxConstructN, Quote(s))
 	}

@@ -22,13 +22,14 @@ func (a *app) exportCmd() *cobra.Command {
 	var filter func() (store.Filter, error)
 	cmd := nCommand("export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
 		"Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML", func(cmd *cobra.Command, n int) error {
-			f, err := filter()
-			if err != nil {
-				return err
-			}
-			switch format, err = export.Format(format); {
-			case err != nil:
+			var err error
+			if format, err = export.Format(format); err != nil {
 				return usageError{err}
+			}
+			f, err := filter()
+			switch {
+			case err != nil:
+				return err
 			case order != "class" && order != "lex":
 				return usageError{fmt.Errorf("--order %s: want class or lex", quote(order))}
 			case export.OneBoard(format) && (all || f.From != f.To):

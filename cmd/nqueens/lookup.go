@@ -63,9 +63,17 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 	find := func(canon nqueens.Placement) (int64, error) {
 		k, err := classes.find(ctx, canon)
 		if errors.As(err, new(noNumbers)) {
-			if !errors.Is(err, store.ErrNoCatalog) && !warned[canon.N()] {
-				warned[canon.N()] = true
-				a.logf("lookup: no class numbers: %v", err)
+			opened, k := classes.db != nil, canon.N()
+			if !opened {
+				k = 0 // the catalog did not open: one error for every n, said once
+			}
+			if !errors.Is(err, store.ErrNoCatalog) && !warned[k] {
+				warned[k] = true
+				if opened {
+					a.logf("lookup: no class numbers for n=%d: %v", canon.N(), err)
+				} else {
+					a.logf("lookup: no class numbers: %v", err)
+				}
 			}
 			return 0, nil
 		} else if err != nil {

@@ -109,6 +109,9 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 			return err
 		}
 		rec := export.Completed{N: b.N(), Given: b.Given(), Count: count.Completions, Nodes: count.Nodes}
+		if c.classes {
+			rec.Classes = make([]export.ClassCount, 0, len(tallies)) // [] in JSON when none
+		}
 		for _, t := range tallies {
 			rec.Classes = append(rec.Classes, export.ClassCount{Class: numbers[t.Canonical], Symmetry: t.Symmetry, Count: t.Count})
 		}

@@ -8,12 +8,15 @@ import (
 	"strings"
 )
 
-// Version returns what is known of the running binary's version: its module
-// version ("devel" for a build from a checkout), the commit it was built
-// from, if the build recorded one (by VCS stamping, in a pseudo-version,
-// or as commit, which the caller may set with -X at link time: "" if not), and the Go version: "v1.2.0 (commit 1a2b3c4d5e6f) go1.26.8",
-// "devel (commit 1a2b3c4d5e6f, modified) go1.26.8", "devel (commit unknown)
-// go1.26.8".
+// Version returns what is known of the running binary's version: its
+// module version ("devel" for a build from a checkout), the commit it was
+// built from if the build recorded one (by VCS stamping, in a
+// pseudo-version, or as commit, which the caller may set with -X at link
+// time; "" if not), and the Go version:
+//
+//	v1.2.0 (commit 1a2b3c4d5e6f) go1.26.8
+//	devel (commit 1a2b3c4d5e6f, modified) go1.26.8
+//	devel (commit unknown) go1.26.8
 func Version(commit string) string {
 	v, rev, modified := "devel", commit, false
 	if info, ok := debug.ReadBuildInfo(); ok {

@@ -353,8 +353,8 @@ func syncDir(dir string) {
 	}
 }
 
-// fileWriter writes to the output file, turning its errors into a
-// *writeError that names the target.
+// fileWriter writes to the output file, turning its errors into an
+// *fs.PathError (op outputOp) that names the target.
 type fileWriter struct {
 	f    *os.File
 	path string
@@ -363,21 +363,22 @@ type fileWriter struct {
 func (w *fileWriter) Write(p []byte) (int, error) {
 	n, err := w.f.Write(p)
 	if err != nil {
-		err = &writeError{fs.PathError{Op: "output", Path: w.path, Err: reason(err)}}
+		err = &fs.PathError{Op: outputOp, Path: w.path, Err: reason(err)}
 	}
 	return n, err
 }
 
-// writeError is a failed write to the output file: "output PATH: reason".
-type writeError struct{ fs.PathError }
+// outputOp is the Op of the *fs.PathError of a failed write to the output
+// file: "output PATH: reason".
+const outputOp = "output"
 
 // targetError returns the failed write to the file inside err, if any,
 // without the context the writer's user wrapped around it: the message
 // then says which file and why. Other errors are returned as they are.
 func targetError(err error) error {
-	var we *writeError
-	if errors.As(err, &we) {
-		return we
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Op == outputOp {
+		return pe
 	}
 	return err
 }

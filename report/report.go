@@ -1,8 +1,9 @@
 // Package report writes what the command says about its work, as opposed
 // to the layouts themselves (package export): the tables of builds and of
 // counts, the lines of a verification, the words for a filter of classes,
-// and their JSON forms. Each table has one row per n, right-aligned, the
-// same columns in text and JSON.
+// and their JSON forms. Each table has one row per n, right-aligned; the
+// JSON of a row holds its columns and may hold more (stats --json adds
+// when a build started and finished, and its work units).
 package report
 
 import (

@@ -128,6 +128,7 @@ type CountError struct {
 	Got, Want uint64
 }
 
+// Error says how many layouts were read and how many the build records.
 func (e *CountError) Error() string {
 	return fmt.Sprintf("n=%d: read %d layouts, the catalog records %d", e.N, e.Got, e.Want)
 }

@@ -19,6 +19,7 @@ package export
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -39,24 +40,18 @@ type Writer interface {
 	Close() error
 }
 
-// ProgressEvery is how many layouts WriteAll writes between two calls of
-// its progress function.
+// ProgressEvery is how often, in layouts, WriteAll calls progress.
 const ProgressEvery = 1 << 14
 
-// WriteAll writes every layout of layouts to w and closes w, stopping at
-// the first error of either; it returns how many layouts it wrote. It
-// calls progress, if not nil, with that number every ProgressEvery
-// layouts. w is closed, and its error returned, even when layouts yields
-// none. If ctx is cancelled, WriteAll stops and returns ctx.Err() without
-// closing w, so that a cut export never ends as a whole document would
-// (a JSON array's closing bracket): a reader sees it is cut.
+// WriteAll writes every layout of layouts to w and closes w (even for no
+// layout), stopping at the first error of either; it returns how many it
+// wrote, and calls progress, if not nil, with that number every
+// ProgressEvery layouts. If ctx is cancelled it returns ctx.Err() and
+// leaves w unclosed: a cut export never ends as a whole document would.
 func WriteAll(ctx context.Context, w Writer, layouts iter.Seq2[nqueens.Layout, error], progress func(written uint64)) (uint64, error) {
 	var written uint64
 	for l, err := range layouts {
-		if err == nil {
-			err = ctx.Err()
-		}
-		if err != nil {
+		if err = cmp.Or(err, ctx.Err()); err != nil {
 			return written, err
 		}
 		if err := w.Write(l); err != nil {

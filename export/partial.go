@@ -1,8 +1,10 @@
 package export
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/nqueens/nqueens"
@@ -109,10 +111,7 @@ func appendColumnsForm(buf []byte, n int, given [][2]int) []byte {
 
 // rowColumns returns the column of each row's given queen, -1 for none.
 func rowColumns(n int, given [][2]int) []int {
-	cols := make([]int, n)
-	for r := range cols {
-		cols[r] = -1
-	}
+	cols := slices.Repeat([]int{-1}, n)
 	for _, g := range given {
 		cols[g[0]] = g[1]
 	}
@@ -248,9 +247,7 @@ func NewCompletions(format string, w io.Writer) (Writer, error) {
 	if err != nil || format != "text" {
 		return New(format, w)
 	}
-	b := newBase(w)
-	b.through = true
-	return &framed[nqueens.Layout]{base: b, record: func(buf []byte, l nqueens.Layout) []byte {
+	return &framed[nqueens.Layout]{base: base{w: bufio.NewWriter(w), through: true}, record: func(buf []byte, l nqueens.Layout) []byte {
 		var a [nqueens.MaxN]int32
 		return append(appendCols(buf, columns(&a, l.Placement), ' '), '\n')
 	}}, nil

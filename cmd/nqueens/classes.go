@@ -14,7 +14,9 @@ import (
 // read-only on first use and keeps a store.Finder for each n.
 type classNumbers struct {
 	a       *app
+	opened  bool
 	db      *store.DB
+	openErr error // why the catalog did not open
 	finders map[int]*store.Finder
 	missing map[int]error // why the catalog cannot number the classes of n
 }
@@ -43,20 +45,19 @@ func (c *classNumbers) find(ctx context.Context, canon nqueens.Placement) (int64
 // ready returns nil if the catalog can number the classes of n, else a
 // noNumbers error saying why.
 func (c *classNumbers) ready(ctx context.Context, n int) error {
-	if c.finders == nil {
-		c.finders, c.missing = map[int]*store.Finder{}, map[int]error{}
-		db, err := c.a.open(ctx)
-		c.db, c.missing[0] = db, err
+	if !c.opened {
+		c.opened, c.finders, c.missing = true, map[int]*store.Finder{}, map[int]error{}
+		c.db, c.openErr = c.a.open(ctx)
+	}
+	if c.openErr != nil {
+		return noNumbers{c.openErr}
 	}
 	if c.finders[n] == nil && c.missing[n] == nil {
-		err := c.missing[0]
-		if c.db != nil {
-			var b store.Build
-			if b, err = completeBuild(ctx, c.db, n); err == nil {
-				c.finders[n] = c.db.Finder(b)
-			}
+		if b, err := completeBuild(ctx, c.db, n); err != nil {
+			c.missing[n] = err
+		} else {
+			c.finders[n] = c.db.Finder(b)
 		}
-		c.missing[n] = err
 	}
 	if err := c.missing[n]; err != nil {
 		return noNumbers{err}

@@ -63,17 +63,15 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 	find := func(canon nqueens.Placement) (int64, error) {
 		k, err := classes.find(ctx, canon)
 		if errors.As(err, new(noNumbers)) {
-			opened, k := classes.db != nil, canon.N()
-			if !opened {
-				k = 0 // the catalog did not open: one error for every n, said once
-			}
-			if !errors.Is(err, store.ErrNoCatalog) && !warned[k] {
-				warned[k] = true
-				if opened {
-					a.logf("lookup: no class numbers for n=%d: %v", canon.N(), err)
-				} else {
+			switch k := canon.N(); {
+			case classes.openErr != nil: // one error for every n: said once, if at all
+				if !warned[0] && !errors.Is(err, store.ErrNoCatalog) {
 					a.logf("lookup: no class numbers: %v", err)
 				}
+				warned[0] = true
+			case !warned[k]:
+				warned[k] = true
+				a.logf("lookup: no class numbers for n=%d: %v", k, err)
 			}
 			return 0, nil
 		} else if err != nil {

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
+
 	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
-	"github.com/spf13/cobra"
 )
 
 // outputOptions are the rules for a file named on the command line: "-"

@@ -251,9 +251,36 @@ const tailRows = 3
 // allows 3.2 ways on average (measured on n = 16), at most 24.
 const quadRows = 4
 
-// quadIndexes is the number of sets of four columns of 0..MaxN-1, and
-// quadSlots the power of two above it, the size of a plan's index: a mask
-// rather than a modulo spares the bounds check.
+// directMaxN is the largest n whose table is indexed by the set of four
+// columns itself, shifted right by one: the border queens always take
+// columns 0 and n-1, so the set fits in n-2 bits, and quadSlots indexes
+// hold every set up to n = 18. The index then costs a shift, where
+// quadIndex, which larger boards use, costs about 7% of a count (measured
+// on n = 16 and 17).
+const directMaxN = 18
+
+// table says whether a plan has a table of its last quadRows free rows,
+// and how the table is indexed.
+type table uint8
+
+const (
+	noTable      table = iota // the tree of Nodes and Cost
+	directTable               // indexed by the set of columns (n <= directMaxN)
+	indexedTable              // indexed by quadIndex (any n)
+)
+
+// tableFor returns the table a search of a board of n uses.
+func tableFor(n int) table {
+	if n <= directMaxN {
+		return directTable
+	}
+	return indexedTable
+}
+
+// quadIndexes is the number of sets of four columns of 0..MaxN-1 (the
+// indexes quadIndex gives), and quadSlots the power of two above it and
+// above the direct indexes of directMaxN, the size of a plan's index: a
+// mask rather than a modulo spares the bounds check.
 const (
 	quadIndexes = nqueens.MaxN * (nqueens.MaxN - 1) * (nqueens.MaxN - 2) * (nqueens.MaxN - 3) / 24
 	quadSlots   = 1 << 16
@@ -314,26 +341,33 @@ type plan struct {
 	// is no table (the board is too small for one, rows < quadRows+2, or
 	// prepare was told not to build it).
 	leaf int
+	// direct says the table is indexed by the set of columns shifted
+	// right by one (n <= directMaxN), not by quadIndex; see index.
+	direct bool
 	// quadAt[i] locates the ways to fill the last quadRows free rows whose
-	// columns have index i (see quadIndex): first<<3 | chunks, the ways
-	// being the chunks quads[first : first+chunks]. A set of no ways has
-	// first 0, a chunk of padding, and the chunk after a set's is always
-	// there: quads[first] and quads[first+1] can be read for any set.
+	// columns have index i (see index): first<<3 | chunks, the ways being
+	// the chunks quads[first : first+chunks]. A set of no ways is 0: its
+	// first two chunks are padding. A set of one chunk is followed by a
+	// chunk of padding: quads[first] and quads[first+1] can be read, and
+	// tested, for any set.
 	quadAt [quadSlots]uint32
+	// used lists the indexes whose quadAt is not 0, for the next prepare
+	// to clear.
+	used []uint32
 	// quads lists the ways, ld | rd<<32 as in quadFill, in chunks of 4
 	// padded with noQuad, after a chunk of padding and before another.
 	quads [][4]uint64
 	// fills and ways are prepare's scratch: the ways found, and how many
-	// of each index.
+	// of each index (all 0 between prepares).
 	fills []quadFill
-	ways  [quadIndexes]uint8
+	ways  [quadSlots]uint8
 }
 
-// prepare lays out the search of c in p, with the table of its last
-// quadRows free rows if withTable (Solutions). Without it p.leaf is -1:
-// the tree that Nodes and Cost walk stops above the table, and building
-// it took most of their time.
-func (p *plan) prepare(c Constellation, withTable bool) {
+// prepare lays out the search of c in p, with the table t of its last
+// quadRows free rows (Solutions). With noTable p.leaf is -1: the tree that
+// Nodes and Cost walk stops above the table, and building it took most of
+// their time.
+func (p *plan) prepare(c Constellation, t table) {
 	n := int(c.n)
 	qs, k := c.queens()
 	var used [nqueens.MaxN]bool
@@ -378,10 +412,11 @@ func (p *plan) prepare(c Constellation, withTable bool) {
 			tail:  i+1+tailRows == p.rows,
 		}
 	}
-	if !withTable || p.rows < quadRows+2 {
+	if t == noTable || p.rows < quadRows+2 {
 		return
 	}
 	p.leaf = p.rows - quadRows - 1
+	p.direct = t == directTable
 	// The ways to fill the last four free rows t0 < t1 < t2 < t3.
 	t0, t1, t2, t3 := rows[p.rows-4], rows[p.rows-3], rows[p.rows-2], rows[p.rows-1]
 	// hits returns the squares of row r that a queen on (r0, x), r0 < r,
@@ -412,33 +447,32 @@ func (p *plan) prepare(c Constellation, withTable bool) {
 				c2, g2 := c1|f2&-f2, g1|diag(t2, x2)
 				for f3 := r3 &^ (h3 | hits(t3, t2, x2)); f3 != 0; f3 &= f3 - 1 {
 					p.fills = append(p.fills, quadFill{
-						index: quadIndex(c2 | f3&-f3),
+						index: p.index(c2 | f3&-f3),
 						diags: g2 | diag(t3, bits.TrailingZeros32(f3)),
 					})
 				}
 			}
 		}
 	}
-	// Lay the ways out by index, in chunks of 4.
-	sets := uint32(n * (n - 1) * (n - 2) * (n - 3) / 24) // C(n, 4)
-	clear(p.ways[:sets])
+	// Lay the ways out by index, in chunks of 4, after two chunks of
+	// padding, where the sets of no ways point.
+	for _, i := range p.used {
+		p.quadAt[i] = 0
+	}
+	p.used = p.used[:0]
 	for _, f := range p.fills {
+		if p.ways[f.index] == 0 {
+			p.used = append(p.used, f.index)
+		}
 		p.ways[f.index]++
 	}
-	// Chunk 0 is padding, where the sets of no ways point, and so is the
-	// chunk after the last: deep reads two chunks whatever the set.
-	at := uint32(1)
-	for i := range sets {
+	at := uint32(2)
+	for _, i := range p.used {
 		chunks := (uint32(p.ways[i]) + 3) / 4
-		if chunks == 0 {
-			p.quadAt[i] = 0
-			continue
-		}
 		p.quadAt[i] = at<<3 | chunks
-		at += chunks
+		at += max(chunks, 2)
 		p.ways[i] = 0
 	}
-	at++
 	p.quads = slices.Grow(p.quads[:0], int(at))[:at]
 	for i := range p.quads {
 		p.quads[i] = [4]uint64{noQuad, noQuad, noQuad, noQuad}
@@ -448,6 +482,18 @@ func (p *plan) prepare(c Constellation, withTable bool) {
 		p.quads[p.quadAt[f.index]>>3+uint32(w/4)][w%4] = f.diags
 		p.ways[f.index]++
 	}
+	for _, i := range p.used {
+		p.ways[i] = 0
+	}
+}
+
+// index returns the index in the table of the set of four columns cols,
+// which excludes columns 0 and n-1.
+func (p *plan) index(cols uint32) uint32 {
+	if p.direct {
+		return cols >> 1
+	}
+	return quadIndex(cols)
 }
 
 // plans reuses plans, which are large, across constellations.
@@ -467,12 +513,17 @@ func (c Constellation) Solutions() uint64 {
 func stopRows(n int) int { return max(2, n-16) }
 
 func (c Constellation) solutions(stop *atomic.Bool) uint64 {
+	return c.search(stop, tableFor(int(c.n)))
+}
+
+// search counts the solutions of c with the table t (not noTable).
+func (c Constellation) search(stop *atomic.Bool, t table) uint64 {
 	if c.n == 0 {
 		return 0 // the zero Constellation is none
 	}
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
-	p.prepare(c, true)
+	p.prepare(c, t)
 	switch {
 	case p.rows == 0:
 		return 1
@@ -540,13 +591,13 @@ type frame struct{ free, cols, ld, rd uint32 }
 // recursing, and runs the free row p.leaf, whose children it looks up in
 // the table, and the row above it as two loops of their own, one in the
 // other: most of its nodes are there.
-// Indexes &(MaxN-1) and %quadSlots spare the bounds checks.
+// Indexes &(MaxN-1) and %quadSlots spare the bounds checks; ps holds the
+// steps of those two rows, read from memory in the loops, which leaves
+// the registers to the loops' own values.
 func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 	var stack [nqueens.MaxN]frame
 	top, leaf := i, uint(p.leaf)
-	ls := &p.steps[leaf&(nqueens.MaxN-1)]
-	lsh, lblock := ls.shift&31, ls.block
-	ps := &p.steps[(leaf-1)&(nqueens.MaxN-1)]
+	ps := (*[2]step)(p.steps[leaf-1 : leaf+1])
 	var t uint64
 	for {
 		if free == 0 {
@@ -577,25 +628,29 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 		for next != 0 {
 			bit := next & -next
 			next &= next - 1
-			nx, c, l, d := ps.place(bit, c, l, d)
+			nx, c, l, d := ps[0].place(bit, c, l, d)
 			for nx != 0 {
 				bit := nx & -nx
 				nx &= nx - 1
-				c2, l2, d2 := c|bit, (l|bit)<<lsh, (d|bit)>>lsh
-				if ^(c2 | l2 | d2 | lblock) == 0 {
+				c2, l2, d2 := c|bit, (l|bit)<<(ps[1].shift&31), (d|bit)>>(ps[1].shift&31)
+				if ^(c2 | l2 | d2 | ps[1].block) == 0 {
 					continue
 				}
-				at := p.quadAt[quadIndex(p.inner&^c2)%quadSlots]
+				set := p.inner &^ c2
+				ix := set >> 1
+				if !p.direct {
+					ix = quadIndex(set)
+				}
+				at := p.quadAt[ix%quadSlots]
 				q := uint64(l2) | uint64(d2)<<32
 				// A set has at most 2 chunks of ways in 98% of the lookups
 				// (n = 16), and a way fits in 6% of them: test the first 2
-				// chunks without a branch (the second counts only if the set
-				// has it), the rest in a loop, and count the ways only if one
-				// fits.
+				// chunks without a branch (a set of one chunk is followed by
+				// one of padding), the rest in a loop, and count the ways only
+				// if one fits.
 				o, k := at>>3, at&7
 				e, f := &p.quads[o], &p.quads[o+1]
-				one := -((uint64(k) - 2) >> 63) // all ones if k < 2, else 0
-				m := min(e[0]&q, e[1]&q, e[2]&q, e[3]&q, min(f[0]&q, f[1]&q, f[2]&q, f[3]&q)|one)
+				m := min(e[0]&q, e[1]&q, e[2]&q, e[3]&q, f[0]&q, f[1]&q, f[2]&q, f[3]&q)
 				for o += 2; o < at>>3+k; o++ {
 					es := &p.quads[o]
 					m = min(m, es[0]&q, es[1]&q, es[2]&q, es[3]&q)

@@ -288,3 +288,22 @@ func TestQuadIndex(t *testing.T) {
 		t.Errorf("quadIndex takes %d indexes, want %d", len(seen), quadIndexes)
 	}
 }
+
+// TestTablesCountAlike checks both indexes of the table of the last rows
+// against the published totals: the direct index that boards up to
+// directMaxN use, and quadIndex, which larger boards use, on boards small
+// enough to count here (the table starts at n = 13).
+func TestTablesCountAlike(t *testing.T) {
+	for n := 13; n <= 15; n++ {
+		want, _ := nqueens.KnownCounts(n)
+		for _, tab := range []table{directTable, indexedTable} {
+			var total uint64
+			for _, c := range Constellations(n) {
+				total += uint64(c.Orbit()) * c.search(nil, tab)
+			}
+			if total != want.Total {
+				t.Errorf("n=%d, table %d: %d solutions, want %d", n, tab, total, want.Total)
+			}
+		}
+	}
+}

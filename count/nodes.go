@@ -12,7 +12,7 @@ func (c Constellation) Nodes() uint64 {
 	}
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
-	p.prepare(c, false)
+	p.prepare(c, noTable)
 	if p.rows < 2 || p.free0 == 0 {
 		return 1
 	}

@@ -31,7 +31,7 @@ func (c Constellation) Cost() uint64 {
 func (c Constellation) knuth() (sum uint64, mean float64) {
 	p := plans.Get().(*plan)
 	defer plans.Put(p)
-	p.prepare(c, false)
+	p.prepare(c, noTable)
 	if p.rows < 2 || p.free0 == 0 {
 		return 1, 1
 	}

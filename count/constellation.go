@@ -254,9 +254,10 @@ const quadRows = 4
 // directMaxN is the largest n whose table is indexed by the set of four
 // columns itself, shifted right by one: the border queens always take
 // columns 0 and n-1, so the set fits in n-2 bits, and quadSlots indexes
-// hold every set up to n = 18. The index then costs a shift, where
-// quadIndex, which larger boards use, costs about 7% of a count (measured
-// on n = 16 and 17).
+// hold every set up to n = 18. The index then costs a shift where
+// quadIndex costs a tenth of a count (measured on n = 16 to 18). Larger
+// boards use quadIndex: at n = 19, a direct table of 2^17 sets, sparse
+// and out of the faster caches, searched 5% slower.
 const directMaxN = 18
 
 // table says whether a plan has a table of its last quadRows free rows,
@@ -346,10 +347,9 @@ type plan struct {
 	direct bool
 	// quadAt[i] locates the ways to fill the last quadRows free rows whose
 	// columns have index i (see index): first<<3 | chunks, the ways being
-	// the chunks quads[first : first+chunks]. A set of no ways is 0: its
-	// first two chunks are padding. A set of one chunk is followed by a
-	// chunk of padding: quads[first] and quads[first+1] can be read, and
-	// tested, for any set.
+	// the chunks quads[first : first+chunks]. A set of no ways has
+	// first 0, a chunk of padding, and the chunk after a set's is always
+	// there: quads[first] and quads[first+1] can be read for any set.
 	quadAt [quadSlots]uint32
 	// used lists the indexes whose quadAt is not 0, for the next prepare
 	// to clear.
@@ -454,8 +454,9 @@ func (p *plan) prepare(c Constellation, t table) {
 			}
 		}
 	}
-	// Lay the ways out by index, in chunks of 4, after two chunks of
-	// padding, where the sets of no ways point.
+	// Lay the ways out by index, in chunks of 4. Chunk 0 is padding, where
+	// the sets of no ways point, and so is the chunk after the last: deep
+	// reads two chunks whatever the set.
 	for _, i := range p.used {
 		p.quadAt[i] = 0
 	}
@@ -466,13 +467,14 @@ func (p *plan) prepare(c Constellation, t table) {
 		}
 		p.ways[f.index]++
 	}
-	at := uint32(2)
+	at := uint32(1)
 	for _, i := range p.used {
 		chunks := (uint32(p.ways[i]) + 3) / 4
 		p.quadAt[i] = at<<3 | chunks
-		at += max(chunks, 2)
+		at += chunks
 		p.ways[i] = 0
 	}
+	at++
 	p.quads = slices.Grow(p.quads[:0], int(at))[:at]
 	for i := range p.quads {
 		p.quads[i] = [4]uint64{noQuad, noQuad, noQuad, noQuad}
@@ -645,12 +647,13 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 				q := uint64(l2) | uint64(d2)<<32
 				// A set has at most 2 chunks of ways in 98% of the lookups
 				// (n = 16), and a way fits in 6% of them: test the first 2
-				// chunks without a branch (a set of one chunk is followed by
-				// one of padding), the rest in a loop, and count the ways only
-				// if one fits.
+				// chunks without a branch (the second counts only if the set
+				// has it), the rest in a loop, and count the ways only if one
+				// fits.
 				o, k := at>>3, at&7
 				e, f := &p.quads[o], &p.quads[o+1]
-				m := min(e[0]&q, e[1]&q, e[2]&q, e[3]&q, f[0]&q, f[1]&q, f[2]&q, f[3]&q)
+				one := -((uint64(k) - 2) >> 63) // all ones if k < 2, else 0
+				m := min(e[0]&q, e[1]&q, e[2]&q, e[3]&q, min(f[0]&q, f[1]&q, f[2]&q, f[3]&q)|one)
 				for o += 2; o < at>>3+k; o++ {
 					es := &p.quads[o]
 					m = min(m, es[0]&q, es[1]&q, es[2]&q, es[3]&q)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -204,4 +205,24 @@ func ExampleMerge() {
 	// Output:
 	// mergeable: [10] <nil>
 	// n=10: 724 solutions in 92 classes, complete true
+}
+
+// Numbers numbers boards of any n the catalog holds complete, as nqueens
+// lookup does, and says why it cannot number those of another n.
+func ExampleDB_Numbers() {
+	ctx := context.Background()
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	_, err := db.Run(ctx, 8, nqueens.Shard{}, store.RunOptions{})
+	fmt.Println("built n=8:", err == nil)
+	nums := db.Numbers()
+	for _, p := range []nqueens.Placement{nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3), nqueens.MustNew(1, 3, 0, 2)} {
+		k, err := nums.Find(ctx, canonical.Fold(p))
+		var ie *store.IncompleteError
+		fmt.Println(k, errors.As(err, &ie) && errors.Is(err, store.ErrNotBuilt))
+	}
+	// Output:
+	// built n=8: true
+	// 9 false
+	// 0 true
 }

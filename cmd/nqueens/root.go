@@ -28,8 +28,8 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	prof   *os.File
-	// measured is the search rate, once count has measured it.
-	measured *estimate.Rate
+	// est estimates counts, with the search rate once it is measured.
+	est *estimate.Estimator
 }
 
 // startProfile starts CPU profiling if --cpuprofile names a file, which

@@ -111,6 +111,19 @@ func ExampleCheckLimit() {
 	// n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB
 }
 
+// CheckBuild checks a build before any catalog is created: every n
+// against the limit, then the shard against every n.
+func ExampleCheckBuild() {
+	fmt.Println(store.CheckBuild([]int{8, 12}, nqueens.Shard{}, 17))
+	err := store.CheckBuild([]int{8, 20}, nqueens.Shard{}, 17)
+	fmt.Println(errors.Is(err, store.ErrOverLimit))
+	fmt.Println(store.CheckBuild([]int{14}, nqueens.Shard{Index: 7, Count: 5}, 17))
+	// Output:
+	// <nil>
+	// true
+	// n=14: shard 7/5: want an index from 0 to 4
+}
+
 // Classes with a Filter reads a slice of the classes: here the classes of
 // n = 8 with a symmetry, and the classes 5 to 7.
 func ExampleDB_Classes() {

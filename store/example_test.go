@@ -111,6 +111,33 @@ func ExampleCheckLimit() {
 	// n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB
 }
 
+// MergeFiles merges shard catalogs by their paths, as nqueens merge does,
+// and refuses a path named twice before it opens anything.
+func ExampleMergeFiles() {
+	ctx := context.Background()
+	var paths []string
+	for i := range 2 {
+		db, done := exampleCatalog(fmt.Sprintf("shard%d.db", i))
+		defer done()
+		if _, err := db.Run(ctx, 8, nqueens.Shard{Index: i, Count: 2}, store.RunOptions{}); err != nil {
+			log.Fatal(err)
+		}
+		paths = append(paths, db.Path())
+	}
+	out := filepath.Join(filepath.Dir(paths[0]), "all.db")
+	_, err := store.MergeFiles(ctx, out, append(paths, paths[0]), nil)
+	fmt.Println(errors.Is(err, store.ErrNamedTwice))
+	merged, err := store.MergeFiles(ctx, out, paths, func(ns []int) { fmt.Println("merging n =", ns) })
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("n=%d: %d classes, complete %v\n", merged[0].N, merged[0].Unique, merged[0].Complete)
+	// Output:
+	// true
+	// merging n = [8]
+	// n=8: 12 classes, complete true
+}
+
 // CheckBuild checks a build before any catalog is created: every n
 // against the limit, then the shard against every n.
 func ExampleCheckBuild() {

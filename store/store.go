@@ -79,6 +79,8 @@ var (
 	// ErrOverLimit: n is above the largest n the caller builds (see
 	// CheckLimit).
 	ErrOverLimit = errors.New("above the build limit")
+	// ErrNamedTwice: MergeFiles was given the same shard catalog twice.
+	ErrNamedTwice = errors.New("named twice")
 )
 
 // Path returns the absolute path of the catalog file.

@@ -96,6 +96,50 @@ func ParseNList(s string) ([]int, error) {
 	return out, nil
 }
 
+// ParseNArgs reads the board sizes of several arguments, each a list
+// ParseNList reads, and returns them in the order the arguments give them
+// (each list in increasing order), each once: "12" "8-9" "9" is 12, 8, 9.
+// It returns the error of the first argument that is not a list of n.
+func ParseNArgs(args []string) ([]int, error) {
+	var out []int
+	for _, arg := range args {
+		ns, err := ParseNList(arg)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ns {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ListError is the error of ParseOneN for a list of several n, such as
+// "8-10", where one n is wanted.
+type ListError struct {
+	List string // as given
+	N    []int  // the n of the list, as ParseNList reads them
+}
+
+func (e *ListError) Error() string {
+	return fmt.Sprintf("one n is wanted, got the list %s", Quote(e.List))
+}
+
+// ParseOneN reads one board size, as ParseN does, and where it is given a
+// list of several n (a range or commas, as ParseNList reads them) it
+// returns a *ListError saying so, instead of ParseN's error.
+func ParseOneN(s string) (int, error) {
+	n, err := ParseN(s)
+	if err == nil {
+		return n, nil
+	} else if ns, lerr := ParseNList(s); lerr == nil && len(ns) > 1 {
+		return 0, &ListError{List: s, N: ns}
+	}
+	return 0, err
+}
+
 // Quote quotes a value for an error message, as strconv.Quote does, cut
 // to its first 40 bytes (and the length said) if it is longer, so that a
 // message stays one short line however long the value: Quote("33") is

@@ -1,7 +1,9 @@
 package nqueens_test
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -48,4 +50,64 @@ func ExampleParseConstructN() {
 	// Output:
 	// 1000000 <nil>
 	// 0 n must be a whole number from 1 to 10000000, got "1e6"
+}
+
+func TestParseNArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []int  // nil: refused
+		err  string // the error of a refused list
+	}{
+		{[]string{"8"}, []int{8}, ""},
+		{[]string{"12", "8-9", "9"}, []int{12, 8, 9}, ""},
+		{[]string{"4,1-2", "2,3"}, []int{1, 2, 4, 3}, ""},
+		{[]string{"8", "33"}, nil, `in "33": n must be between 1 and 32, got 33`},
+		{[]string{"8", ""}, nil, "list of n is empty: give a number, a range like 4-12, or a list like 1,5,9"},
+	}
+	for _, tt := range tests {
+		got, err := nqueens.ParseNArgs(tt.args)
+		if !slices.Equal(got, tt.want) || (tt.want == nil) != (err != nil) || err != nil && err.Error() != tt.err {
+			t.Errorf("ParseNArgs(%q) = %v, %v; want %v, %q", tt.args, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestParseOneN(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		list []int // the n of a *ListError
+		err  string
+	}{
+		{"8", 8, nil, ""},
+		{"8-10", 0, []int{8, 9, 10}, `one n is wanted, got the list "8-10"`},
+		{"3,1", 0, []int{1, 3}, `one n is wanted, got the list "3,1"`},
+		{"8-8", 0, nil, `n must be a number between 1 and 32, got "8-8"`},
+		{"x", 0, nil, `n must be a number between 1 and 32, got "x"`},
+	}
+	for _, tt := range tests {
+		n, err := nqueens.ParseOneN(tt.in)
+		var le *nqueens.ListError
+		if n != tt.n || (err == nil) != (tt.err == "") || err != nil && err.Error() != tt.err {
+			t.Errorf("ParseOneN(%q) = %d, %v; want %d, %q", tt.in, n, err, tt.n, tt.err)
+		}
+		if errors.As(err, &le) != (tt.list != nil) || le != nil && !slices.Equal(le.N, tt.list) {
+			t.Errorf("ParseOneN(%q): %#v, want a ListError of %v", tt.in, err, tt.list)
+		}
+	}
+}
+
+func ExampleParseNArgs() {
+	fmt.Println(nqueens.ParseNArgs([]string{"12", "8-9", "9"}))
+	// Output: [12 8 9] <nil>
+}
+
+func ExampleParseOneN() {
+	fmt.Println(nqueens.ParseOneN("8"))
+	_, err := nqueens.ParseOneN("8-10")
+	var le *nqueens.ListError
+	fmt.Println(errors.As(err, &le), le.N, err)
+	// Output:
+	// 8 <nil>
+	// true [8 9 10] one n is wanted, got the list "8-10"
 }

@@ -47,6 +47,22 @@ func ExampleCountCompletions() {
 	// {Completions:3 Nodes:76}
 }
 
+// CountContext stops when its context is cancelled, as Ctrl-C cancels
+// nqueens complete: here the count of an empty board of 32, which would
+// take years, stops at once.
+func ExampleCountContext() {
+	b, _ := partial.Parse("1 _ _ _ _ _ _ 3")
+	fmt.Println(partial.CountContext(context.Background(), b))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	empty, _ := partial.Empty(32)
+	_, err := partial.CountContext(ctx, empty)
+	fmt.Println(err)
+	// Output:
+	// {3 76} <nil>
+	// context canceled
+}
+
 func ExampleBoard_Check() {
 	b, _ := partial.Parse("0 _ 2 _ _ _")
 	fmt.Println(b.Check())

@@ -1,6 +1,7 @@
 package partial
 
 import (
+	"context"
 	"iter"
 	"math"
 	"math/bits"
@@ -25,11 +26,23 @@ type search struct {
 	board [nqueens.MaxN]uint8  // the givens' columns; the search fills the rest
 	nodes uint64               // queens placed so far
 	ok    bool                 // the givens do not attack each other
+	ctx   context.Context      // the search stops when it is cancelled
+	polls uint32               // calls of stop so far
+	err   error                // ctx.Err(), once the search stopped for it
+}
+
+// stop reports whether the search must stop because its ctx is cancelled,
+// which it looks at every 2^20 calls: a few milliseconds of search.
+func (s *search) stop() bool {
+	if s.polls++; s.polls%(1<<20) == 0 {
+		s.err = s.ctx.Err()
+	}
+	return s.err != nil
 }
 
 // newSearch prepares the search of b's completions.
 func newSearch(b Board) *search {
-	s := &search{n: int(b.n), all: uint32(1)<<b.n - 1, ok: b.n > 0 && b.Check() == nil}
+	s := &search{n: int(b.n), all: uint32(1)<<b.n - 1, ok: b.n > 0 && b.Check() == nil, ctx: context.Background()}
 	if !s.ok {
 		return s
 	}
@@ -80,7 +93,7 @@ func (s *search) count(i int, cols, ld, rd uint32, limit uint64) uint64 {
 		avail ^= bit
 		s.nodes++
 		total += s.count(i+1, cols|bit, (ld|bit)<<d, (rd|bit)>>d, limit-total)
-		if total >= limit {
+		if total >= limit || s.stop() {
 			break
 		}
 	}
@@ -125,6 +138,9 @@ func (s *search) walk(yield func(p *[nqueens.MaxN]uint8) bool) {
 		bit := a & -a
 		avail[i] = a ^ bit
 		s.nodes++
+		if s.stop() {
+			return
+		}
 		p[s.rows[i]] = uint8(bits.TrailingZeros32(bit))
 		if i == last {
 			if !yield(&p) {
@@ -171,9 +187,19 @@ type Count struct {
 // attack each other (see Board.Check), or the zero Board, counts 0 with 0
 // nodes.
 func CountCompletions(b Board) Count {
+	c, _ := CountContext(context.Background(), b)
+	return c
+}
+
+// CountContext is CountCompletions stopping soon after ctx is cancelled,
+// with ctx.Err(): the search looks at ctx every million nodes or so, so
+// even the count of an empty board of 32, which would take years, stops
+// within milliseconds of a Ctrl-C.
+func CountContext(ctx context.Context, b Board) (Count, error) {
 	s := newSearch(b)
+	s.ctx = ctx
 	k := s.run(math.MaxUint64)
-	return Count{Completions: k, Nodes: s.nodes}
+	return Count{Completions: k, Nodes: s.nodes}, s.err
 }
 
 // countUpTo is CountCompletions stopping once it has found limit
@@ -252,11 +278,14 @@ type Tally struct {
 // lexicographic order of their canonical placements (the order, and so
 // the numbering, of the catalog), each with how many completions it
 // holds. It searches every completion; a board with none, or whose queens
-// attack each other, has none.
-func ClassesOf(b Board) []Tally {
+// attack each other, has none. It stops soon after ctx is cancelled, as
+// CountContext does, with ctx.Err().
+func ClassesOf(ctx context.Context, b Board) ([]Tally, error) {
 	counts := map[nqueens.Placement]*Tally{}
-	for p := range Completions(b) {
-		c := canonical.Fold(p)
+	s := newSearch(b)
+	s.ctx = ctx
+	s.walk(func(p *[nqueens.MaxN]uint8) bool {
+		c := canonical.Fold(nqueens.FromBytes(p[:s.n]))
 		t := counts[c]
 		if t == nil {
 			sym, _ := canonical.Classify(c)
@@ -264,11 +293,12 @@ func ClassesOf(b Board) []Tally {
 			counts[c] = t
 		}
 		t.Count++
-	}
+		return true
+	})
 	out := make([]Tally, 0, len(counts))
 	for _, t := range counts {
 		out = append(out, *t)
 	}
 	slices.SortFunc(out, func(a, b Tally) int { return a.Canonical.Compare(b.Canonical) })
-	return out
+	return out, s.err
 }

@@ -1,6 +1,7 @@
 package partial
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -143,7 +144,7 @@ func TestClassesOf(t *testing.T) {
 	for n := 4; n <= 9; n++ {
 		eachBoard(n, 1, func(b Board) {
 			var total uint64
-			tallies := ClassesOf(b)
+			tallies, _ := ClassesOf(context.Background(), b)
 			for i, c := range tallies {
 				total += c.Count
 				if i > 0 && tallies[i-1].Canonical.Compare(c.Canonical) >= 0 {
@@ -155,6 +156,42 @@ func TestClassesOf(t *testing.T) {
 			}
 			if total != CountCompletions(b).Completions {
 				t.Fatalf("%q: classes hold %d completions", b, total)
+			}
+		})
+	}
+}
+
+// TestSearchStops checks that the counts and the classes of completions
+// stop with the error of a cancelled context, even where the search would
+// run for years (an empty board of 32), and run to their end with a live
+// one.
+func TestSearchStops(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	empty32, _ := Empty(32)
+	b8, _ := Parse("1 _ _ _ _ _ _ 3")
+	tests := []struct {
+		name    string
+		ctx     context.Context
+		b       Board
+		count   uint64
+		classes int
+		err     error
+	}{
+		{"empty 32, cancelled", cancelled, empty32, 0, 0, context.Canceled},
+		{"three givens of 32, cancelled", cancelled, empty32.With(0, 1).With(5, 9).With(31, 20), 0, 0, context.Canceled},
+		{"two givens of 8, live", context.Background(), b8, 3, 2, nil},
+		{"attacking givens, cancelled", cancelled, b8.With(1, 1), 0, 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := CountContext(tt.ctx, tt.b)
+			if err != tt.err || (err == nil && c.Completions != tt.count) {
+				t.Errorf("CountContext = %+v, %v; want %d, %v", c, err, tt.count, tt.err)
+			}
+			tallies, err := ClassesOf(tt.ctx, tt.b)
+			if err != tt.err || (err == nil && len(tallies) != tt.classes) {
+				t.Errorf("ClassesOf = %d classes, %v; want %d, %v", len(tallies), err, tt.classes, tt.err)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store/internal/build"
@@ -17,12 +18,19 @@ import (
 type Build = record.Build
 
 // Complete returns the build of n if it is Finished. Otherwise it returns
-// the build, if any, with an error wrapping ErrNotBuilt when the catalog
-// has no build of n, or ErrIncomplete when it holds a build in progress,
-// an interrupted one, or one shard of a sharded build (the build's Shard,
-// UnitsDone and UnitsTotal say which and how far it got).
+// the build, if any, with an *IncompleteError that says why, wrapping
+// ErrNotBuilt when the catalog has no build of n, or ErrIncomplete when it
+// holds a build in progress, an interrupted one, or one shard of a sharded
+// build (the build's Shard, UnitsDone and UnitsTotal say which and how far
+// it got); or with a read error.
 func (db *DB) Complete(ctx context.Context, n int) (Build, error) {
-	return record.Complete(ctx, &db.h, n)
+	b, err := record.Complete(ctx, &db.h, n)
+	for _, reason := range []error{ErrNotBuilt, ErrIncomplete} {
+		if errors.Is(err, reason) {
+			return b, &IncompleteError{Path: db.Path(), N: n, Build: b, Err: reason}
+		}
+	}
+	return b, err
 }
 
 // Builds returns what the catalog records of every n it has started, in

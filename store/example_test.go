@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -110,6 +111,46 @@ func ExampleCheckLimit() {
 	// n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB
 }
 
+// MergeFiles merges shard catalogs by their paths, as nqueens merge does,
+// and refuses a path named twice before it opens anything.
+func ExampleMergeFiles() {
+	ctx := context.Background()
+	var paths []string
+	for i := range 2 {
+		db, done := exampleCatalog(fmt.Sprintf("shard%d.db", i))
+		defer done()
+		if _, err := db.Run(ctx, 8, nqueens.Shard{Index: i, Count: 2}, store.RunOptions{}); err != nil {
+			log.Fatal(err)
+		}
+		paths = append(paths, db.Path())
+	}
+	out := filepath.Join(filepath.Dir(paths[0]), "all.db")
+	_, err := store.MergeFiles(ctx, out, append(paths, paths[0]), nil)
+	fmt.Println(errors.Is(err, store.ErrNamedTwice))
+	merged, err := store.MergeFiles(ctx, out, paths, func(ns []int) { fmt.Println("merging n =", ns) })
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("n=%d: %d classes, complete %v\n", merged[0].N, merged[0].Unique, merged[0].Complete)
+	// Output:
+	// true
+	// merging n = [8]
+	// n=8: 12 classes, complete true
+}
+
+// CheckBuild checks a build before any catalog is created: every n
+// against the limit, then the shard against every n.
+func ExampleCheckBuild() {
+	fmt.Println(store.CheckBuild([]int{8, 12}, nqueens.Shard{}, 17))
+	err := store.CheckBuild([]int{8, 20}, nqueens.Shard{}, 17)
+	fmt.Println(errors.Is(err, store.ErrOverLimit))
+	fmt.Println(store.CheckBuild([]int{14}, nqueens.Shard{Index: 7, Count: 5}, 17))
+	// Output:
+	// <nil>
+	// true
+	// n=14: shard 7/5: want an index from 0 to 4
+}
+
 // Classes with a Filter reads a slice of the classes: here the classes of
 // n = 8 with a symmetry, and the classes 5 to 7.
 func ExampleDB_Classes() {
@@ -204,4 +245,24 @@ func ExampleMerge() {
 	// Output:
 	// mergeable: [10] <nil>
 	// n=10: 724 solutions in 92 classes, complete true
+}
+
+// Numbers numbers boards of any n the catalog holds complete, as nqueens
+// lookup does, and says why it cannot number those of another n.
+func ExampleDB_Numbers() {
+	ctx := context.Background()
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	_, err := db.Run(ctx, 8, nqueens.Shard{}, store.RunOptions{})
+	fmt.Println("built n=8:", err == nil)
+	nums := db.Numbers()
+	for _, p := range []nqueens.Placement{nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3), nqueens.MustNew(1, 3, 0, 2)} {
+		k, err := nums.Find(ctx, canonical.Fold(p))
+		var ie *store.IncompleteError
+		fmt.Println(k, errors.As(err, &ie) && errors.Is(err, store.ErrNotBuilt))
+	}
+	// Output:
+	// built n=8: true
+	// 9 false
+	// 0 true
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/jmoiron/sqlx"
 
@@ -56,6 +57,38 @@ func Merge(ctx context.Context, path string, parts []*DB) ([]Build, error) {
 	}
 	defer db.Close()
 	return plan.Write(ctx, &db.h)
+}
+
+// MergeFiles is Merge of the shard catalogs at the paths parts, which it
+// opens read-only and closes when it returns. A path named twice is an
+// error wrapping ErrNamedTwice, "merge: s4.db is named twice", and one
+// that does not open is Open's error. Before it merges, it calls start, if
+// not nil, with the n the parts hold (Mergeable), so that a caller can say
+// what it is about to merge.
+func MergeFiles(ctx context.Context, path string, parts []string, start func(ns []int)) ([]Build, error) {
+	var dbs []*DB
+	defer func() {
+		for _, db := range dbs {
+			db.Close()
+		}
+	}()
+	for i, p := range parts {
+		if slices.Contains(parts[:i], p) {
+			return nil, fmt.Errorf("merge: %s is %w", p, ErrNamedTwice)
+		}
+		db, err := Open(ctx, p, Options{ReadOnly: true})
+		if err != nil {
+			return nil, err
+		}
+		dbs = append(dbs, db)
+	}
+	ns, err := Mergeable(ctx, dbs)
+	if err != nil {
+		return nil, err
+	} else if start != nil {
+		start(ns)
+	}
+	return Merge(ctx, path, dbs)
 }
 
 // Mergeable checks that the catalogs parts can be merged as far as each

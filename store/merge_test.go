@@ -216,3 +216,41 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 		t.Errorf("merged %+v", merged)
 	}
 }
+
+// TestMergeFiles merges shard catalogs by their paths, and checks what it
+// refuses before it merges: a path named twice, a file that does not open,
+// parts that are not mergeable.
+func TestMergeFiles(t *testing.T) {
+	dir := t.TempDir()
+	s0, s1 := buildShard(t, dir, 9, 0, 2).Path(), buildShard(t, dir, 9, 1, 2).Path()
+	missing := filepath.Join(dir, "missing.db")
+	whole := filepath.Join(dir, "whole.db")
+	run(t, open(t, whole), 9)
+	for _, tt := range []struct {
+		name   string
+		parts  []string
+		err    error  // errors.Is, with text
+		text   string // in the error
+		starts bool   // start was called with n = 9
+	}{
+		{"two shards", []string{s0, s1}, nil, "", true},
+		{"named twice", []string{s0, s1, s0}, store.ErrNamedTwice, "merge: " + s0 + " is named twice", false},
+		{"does not open", []string{s0, missing}, store.ErrNoCatalog, missing, false},
+		{"not mergeable", []string{s0, whole}, nil, "whole, not a shard", false},
+		{"a shard missing", []string{s0}, nil, "shards 1 of 2 missing", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var started []int
+			builds, err := store.MergeFiles(ctx, filepath.Join(t.TempDir(), "out.db"), tt.parts, func(ns []int) { started = ns })
+			switch {
+			case tt.text == "" && (err != nil || len(builds) != 1 || builds[0].Unique != 46 || !builds[0].Complete):
+				t.Errorf("MergeFiles = %+v, %v; want n=9 complete with 46 classes", builds, err)
+			case tt.text != "" && (err == nil || !strings.Contains(err.Error(), tt.text) || tt.err != nil && !errors.Is(err, tt.err)):
+				t.Errorf("MergeFiles: %v, want an error saying %q", err, tt.text)
+			}
+			if (len(started) == 1 && started[0] == 9) != tt.starts {
+				t.Errorf("start called with %v", started)
+			}
+		})
+	}
+}

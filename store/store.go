@@ -24,6 +24,7 @@ import (
 	"fmt"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/store/internal/build"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/query"
@@ -78,6 +79,8 @@ var (
 	// ErrOverLimit: n is above the largest n the caller builds (see
 	// CheckLimit).
 	ErrOverLimit = errors.New("above the build limit")
+	// ErrNamedTwice: MergeFiles was given the same shard catalog twice.
+	ErrNamedTwice = errors.New("named twice")
 )
 
 // Path returns the absolute path of the catalog file.
@@ -114,6 +117,29 @@ func CheckLimit(n, limit int) error {
 		size = fmt.Sprintf("%d rows, about %s", k.Unique, humanBytes(k.Unique*BytesPerClass(n)))
 	}
 	return fmt.Errorf("n=%d is %w %d: its catalog would hold %s", n, ErrOverLimit, limit, size)
+}
+
+// CheckBuild returns an error if the build of each n of ns, whole or as
+// the given shard (the zero Shard for the whole board), cannot be asked
+// of Run, before any catalog is opened: first the CheckLimit error of the
+// first n above limit (wrapping ErrOverLimit), then, for a shard, the
+// error of the first n whose work units do not split into it
+// (canonical.CheckShard), "n=14: ...". It does not say whether the
+// catalog can take the build (ErrShardMismatch, ErrComplete).
+func CheckBuild(ns []int, shard nqueens.Shard, limit int) error {
+	for _, n := range ns {
+		if err := CheckLimit(n, limit); err != nil {
+			return err
+		}
+	}
+	for _, n := range ns {
+		if shard.IsWhole() {
+			break
+		} else if err := canonical.CheckShard(n, shard.Index, shard.Count); err != nil {
+			return fmt.Errorf("n=%d: %w", n, err)
+		}
+	}
+	return nil
 }
 
 // humanBytes writes a size in bytes with a binary unit: "2.4 GiB".

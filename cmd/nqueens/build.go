@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/config"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/report"
@@ -34,15 +33,10 @@ func (a *app) buildCmd() *cobra.Command {
 
 func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 	// Every usage error comes before the catalog is created.
-	for _, n := range ns {
-		if err := store.CheckLimit(n, a.cfg.MaxBuildN); err != nil {
-			return usageError{fmt.Errorf("%w; raise max_build_n (--max-n) to build it anyway", err)}
-		}
-	}
-	for _, n := range ns {
-		if err := checkShard(n, shard); err != nil {
-			return err
-		}
+	if err := store.CheckBuild(ns, shard, a.cfg.MaxBuildN); errors.Is(err, store.ErrOverLimit) {
+		return usageError{fmt.Errorf("%w; raise max_build_n (--max-n) to build it anyway", err)}
+	} else if err != nil {
+		return usageError{err}
 	}
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{Create: true})
 	if err != nil {
@@ -120,16 +114,4 @@ func shardFlag(cmd *cobra.Command) (nqueens.Shard, error) {
 		return s, usageError{fmt.Errorf("--shard %w", err)}
 	}
 	return s, nil
-}
-
-// checkShard checks that n's work units split into the shards of s, as
-// they must for build --shard; the whole board always can be built.
-func checkShard(n int, s nqueens.Shard) error {
-	if s.IsWhole() {
-		return nil
-	}
-	if err := canonical.CheckShard(n, s.Index, s.Count); err != nil {
-		return usageError{fmt.Errorf("n=%d: %w", n, err)}
-	}
-	return nil
 }

@@ -9,16 +9,14 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-// classNumbers finds the catalog's numbers of classes by their canonical
-// placements, for lookup and complete --classes: it opens the catalog
-// read-only on first use and keeps a store.Finder for each n.
+// classNumbers gives lookup and complete --classes the catalog's numbers
+// of classes (store.Numbers), opening the catalog read-only on first use.
 type classNumbers struct {
 	a       *app
 	opened  bool
 	db      *store.DB
 	openErr error // why the catalog did not open
-	finders map[int]*store.Finder
-	missing map[int]error // why the catalog cannot number the classes of n
+	nums    *store.Numbers
 }
 
 // noNumbers is find's error when the catalog cannot number the classes of
@@ -31,13 +29,12 @@ func (e noNumbers) Unwrap() error { return e.error }
 // a noNumbers error saying why the catalog cannot number the classes of
 // c's n.
 func (c *classNumbers) find(ctx context.Context, canon nqueens.Placement) (int64, error) {
-	n := canon.N()
-	if err := c.ready(ctx, n); err != nil {
+	if err := c.ready(ctx, canon.N()); err != nil {
 		return 0, err
 	}
-	k, err := c.finders[n].Find(ctx, canon)
-	if errors.Is(err, store.ErrNoClass) {
-		return 0, fmt.Errorf("the catalog %s lacks the class of %s: run nqueens verify %d", c.db.Path(), canon, n)
+	k, err := c.nums.Find(ctx, canon)
+	if errors.As(err, new(*store.MissingClassError)) {
+		return 0, fmt.Errorf("%w: run nqueens verify %d", err, canon.N())
 	}
 	return k, err
 }
@@ -46,21 +43,15 @@ func (c *classNumbers) find(ctx context.Context, canon nqueens.Placement) (int64
 // noNumbers error saying why.
 func (c *classNumbers) ready(ctx context.Context, n int) error {
 	if !c.opened {
-		c.opened, c.finders, c.missing = true, map[int]*store.Finder{}, map[int]error{}
-		c.db, c.openErr = c.a.open(ctx)
+		c.opened = true
+		if c.db, c.openErr = c.a.open(ctx); c.openErr == nil {
+			c.nums = c.db.Numbers()
+		}
 	}
 	if c.openErr != nil {
 		return noNumbers{c.openErr}
-	}
-	if c.finders[n] == nil && c.missing[n] == nil {
-		if b, err := completeBuild(ctx, c.db, n); err != nil {
-			c.missing[n] = err
-		} else {
-			c.finders[n] = c.db.Finder(b)
-		}
-	}
-	if err := c.missing[n]; err != nil {
-		return noNumbers{err}
+	} else if err := c.nums.Ready(ctx, n); err != nil {
+		return noNumbers{advise(err)}
 	}
 	return nil
 }

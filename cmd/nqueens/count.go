@@ -103,9 +103,9 @@ func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
 // countEstimate prints the estimate of counting each n of ns, as text or,
 // with asJSON, a JSON array; it searches only the calibration sample.
 func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
-	r, err := a.rate(ctx)
+	r, err := a.estimator().Rate(ctx)
 	if err != nil {
-		return err
+		return rateError(ctx, err)
 	}
 	var out []estimate.Result
 	for _, n := range ns {
@@ -122,43 +122,35 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 }
 
 // warnLong writes to stderr, unless --quiet, how long counting n will
-// take if it is long (estimate.Result.Long). It measures the rate only
-// when the count could be long on a slow machine (estimate.MinRate), so
-// counts of a few seconds start at once; and it estimates nothing for an
-// n that cannot be long (estimate.Short), where the estimate alone would
-// cost a sixth of the count.
+// take if it is long (estimate.Estimator.Long).
 func (a *app) warnLong(ctx context.Context, n int) error {
-	if a.cfg.Quiet || n < progressFromN || estimate.Short(n) {
+	if a.cfg.Quiet {
 		return nil
 	}
-	e := estimate.MinRate(a.cfg.Workers).For(n)
-	if !e.Long() {
-		return nil
-	}
-	r, err := a.rate(ctx)
+	e, long, err := a.estimator().Long(ctx, n)
 	if err != nil {
-		return err
-	}
-	if e = e.At(r); e.Long() {
+		return rateError(ctx, err)
+	} else if long {
 		fmt.Fprintf(a.stderr, "count %d: %s; --shard splits it\n", n, e.Time())
 	}
 	return nil
 }
 
-// rate returns this machine's search rate with the configured workers,
-// measured on the first call (estimate.MeasureRate).
-func (a *app) rate(ctx context.Context) (estimate.Rate, error) {
-	if a.measured == nil {
-		r, err := estimate.MeasureRate(ctx, a.cfg.Workers)
-		switch {
-		case ctx.Err() != nil:
-			return r, errors.New("count: interrupted while measuring the search rate")
-		case err != nil:
-			return r, fmt.Errorf("count: %w", err)
-		}
-		a.measured = &r
+// estimator returns the estimator of counts with the configured workers,
+// which measures this machine's rate once, when first needed.
+func (a *app) estimator() *estimate.Estimator {
+	if a.est == nil {
+		a.est = &estimate.Estimator{Workers: a.cfg.Workers}
 	}
-	return *a.measured, nil
+	return a.est
+}
+
+// rateError words an error of measuring the search rate.
+func rateError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return errors.New("count: interrupted while measuring the search rate")
+	}
+	return fmt.Errorf("count: %w", err)
 }
 
 // countShard counts one shard of n and prints its part as JSON.

@@ -25,7 +25,7 @@ func TestWarnLong(t *testing.T) {
 	for _, tt := range tests {
 		var stderr strings.Builder
 		a := &app{stderr: &stderr, cfg: config.Config{Workers: 2, Quiet: tt.quiet},
-			measured: &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}}
+			est: &estimate.Estimator{Workers: 2, Measured: &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}}}
 		if err := a.warnLong(context.Background(), tt.n); err != nil {
 			t.Fatal(err)
 		}

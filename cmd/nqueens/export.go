@@ -108,15 +108,21 @@ func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, err
 // if the catalog lacks n or holds it incomplete.
 func completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error) {
 	b, err := db.Complete(ctx, n)
+	return b, advise(err)
+}
+
+// advise adds to a store.IncompleteError what to do about it.
+func advise(err error) error {
+	var ie *store.IncompleteError
 	switch {
+	case !errors.As(err, &ie):
+		return err
 	case errors.Is(err, store.ErrNotBuilt):
-		return b, fmt.Errorf("n=%d is not in the catalog %s: run nqueens build %d first", n, db.Path(), n)
-	case errors.Is(err, store.ErrIncomplete) && !b.Shard.IsWhole():
-		return b, fmt.Errorf("n=%d in %s is shard %s of a sharded build, not the whole board: merge the shards first (nqueens merge)", n, db.Path(), b.Shard)
-	case errors.Is(err, store.ErrIncomplete):
-		return b, fmt.Errorf("n=%d is only partly built in %s (%d of %d work units): run nqueens build %d to finish it", n, db.Path(), b.UnitsDone, b.UnitsTotal, n)
+		return fmt.Errorf("%w: run nqueens build %d first", err, ie.N)
+	case ie.Sharded():
+		return fmt.Errorf("%w: merge the shards first (nqueens merge)", err)
 	}
-	return b, err
+	return fmt.Errorf("%w: run nqueens build %d to finish it", err, ie.N)
 }
 
 // progressFromLayouts is the smallest export that shows progress.

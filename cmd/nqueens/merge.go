@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,33 +29,16 @@ func (a *app) mergeCmd() *cobra.Command {
 }
 
 func (a *app) merge(ctx context.Context, out string, files []string) error {
-	var parts []*store.DB
-	defer func() {
-		for _, p := range parts {
-			p.Close()
-		}
-	}()
-	for i, f := range files {
-		if slices.Contains(files[:i], f) {
-			return usageError{fmt.Errorf("merge: %s is named twice", f)}
-		}
-		db, err := store.Open(ctx, f, store.Options{ReadOnly: true})
-		if err != nil {
-			return err
-		}
-		parts = append(parts, db)
-	}
-	ns, err := store.Mergeable(ctx, parts)
-	if err != nil {
-		return err
-	}
-	a.logf("merging n=%s from %d shard catalogs into %s", strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", ","), "[]"), len(parts), out)
-	merged, err := store.Merge(ctx, out, parts)
-	if err != nil {
+	merged, err := store.MergeFiles(ctx, out, files, func(ns []int) {
+		a.logf("merging n=%s from %d shard catalogs into %s", strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", ","), "[]"), len(files), out)
+	})
+	if errors.Is(err, store.ErrNamedTwice) {
+		return usageError{err}
+	} else if err != nil {
 		return err
 	}
 	for _, b := range merged {
-		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(parts), out, nqueens.Plural(b.Unique, "class"), nqueens.Plural(b.Total, "solution"))
+		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(files), out, nqueens.Plural(b.Unique, "class"), nqueens.Plural(b.Total, "solution"))
 	}
 	return report.Builds(a.stdout, merged)
 }

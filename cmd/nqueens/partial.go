@@ -104,9 +104,9 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 			}
 			continue
 		}
-		count, err := interruptible(c.ctx, func() partial.Count { return partial.CountCompletions(b) })
+		count, err := partial.CountContext(c.ctx, b)
 		if err != nil {
-			return err
+			return errors.New("complete interrupted")
 		}
 		rec := export.Completed{N: b.N(), Given: b.Given(), Count: count.Completions, Nodes: count.Nodes}
 		if c.classes {
@@ -155,21 +155,6 @@ func (c *completer) listBoard(w export.Writer, b partial.Board, numbers map[nque
 	return nil
 }
 
-// interruptible returns f's result, or an error as soon as ctx is
-// cancelled: the search of an empty board of 32 runs for years, and
-// Ctrl-C must stop it. (The abandoned search ends with the process.)
-func interruptible[T any](ctx context.Context, f func() T) (T, error) {
-	done := make(chan T, 1)
-	go func() { done <- f() }()
-	select {
-	case v := <-done:
-		return v, nil
-	case <-ctx.Done():
-		var zero T
-		return zero, errors.New("complete interrupted")
-	}
-}
-
 // classNumbers returns, with --classes, the classes of b's completions and
 // the catalog's number of each, by canonical placement.
 func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, []partial.Tally, error) {
@@ -178,9 +163,9 @@ func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, 
 	} else if err := c.numbers.ready(c.ctx, b.N()); err != nil {
 		return nil, nil, fmt.Errorf("complete --classes: %w", err)
 	}
-	tallies, err := interruptible(c.ctx, func() []partial.Tally { return partial.ClassesOf(b) })
+	tallies, err := partial.ClassesOf(c.ctx, b)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, errors.New("complete interrupted")
 	}
 	numbers := make(map[nqueens.Placement]int64, len(tallies))
 	for _, t := range tallies {

@@ -28,8 +28,8 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	prof   *os.File
-	// measured is the search rate, once count has measured it.
-	measured *estimate.Rate
+	// est estimates counts, with the search rate once it is measured.
+	est *estimate.Estimator
 }
 
 // startProfile starts CPU profiling if --cpuprofile names a file, which
@@ -131,34 +131,22 @@ func (a *app) load(cmd *cobra.Command) error {
 // oneN parses the one n that the command cmd takes; a list of several is
 // refused with a message saying so.
 func oneN(cmd, arg string) (int, error) {
-	n, err := nqueens.ParseN(arg)
-	if err == nil {
-		return n, nil
+	n, err := nqueens.ParseOneN(arg)
+	if le := new(nqueens.ListError); errors.As(err, &le) {
+		return 0, usageError{fmt.Errorf("%s takes one n, got the list %s: run it once for each n", cmd, quote(le.List))}
+	} else if err != nil {
+		return 0, usageError{err}
 	}
-	if ns, lerr := nqueens.ParseNList(arg); lerr == nil && len(ns) > 1 {
-		return 0, usageError{fmt.Errorf("%s takes one n, got the list %s: run it once for each n", cmd, quote(arg))}
-	}
-	return 0, usageError{err}
+	return n, nil
 }
 
-// nArgs parses the command's arguments as a list of n (each argument a
-// number, range or comma list), all in 1..nqueens.MaxN.
+// nArgs parses the command's arguments as a list of n (nqueens.ParseNArgs).
 func nArgs(args []string) ([]int, error) {
-	seen := map[int]bool{}
-	var out []int
-	for _, arg := range args {
-		ns, err := nqueens.ParseNList(arg)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		for _, n := range ns {
-			if !seen[n] {
-				seen[n] = true
-				out = append(out, n)
-			}
-		}
+	ns, err := nqueens.ParseNArgs(args)
+	if err != nil {
+		return nil, usageError{err}
 	}
-	return out, nil
+	return ns, nil
 }
 
 // nCommand declares a command that takes one n, which run gets parsed.

@@ -168,3 +168,17 @@ func TestSignalStopsBlockedStdin(t *testing.T) {
 		})
 	}
 }
+
+// TestSignalStopsSearch starts complete counting the completions of an
+// empty board of 32, a search of years, sends SIGINT once it handles
+// signals, and checks that it ends at once (the search looks at the
+// context), with status 1 and one line saying it was interrupted.
+func TestSignalStopsSearch(t *testing.T) {
+	t.Parallel()
+	cmd := command(t, t.TempDir(), "complete", strings.TrimSpace(strings.Repeat("_ ", 32)))
+	stderr, guardFired := startReady(t, cmd)
+	rest, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGINT)
+	if exitStatus(err) != exitError || string(rest) != "nqueens: complete interrupted\n" {
+		t.Errorf("exit %v, stderr %q; want status %d, complete interrupted", err, rest, exitError)
+	}
+}

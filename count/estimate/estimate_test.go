@@ -128,3 +128,35 @@ func BenchmarkEstimateNodes(b *testing.B) {
 		})
 	}
 }
+
+// TestEstimatorLong checks when an Estimator measures the rate (with a
+// cancelled context, measuring fails) and what it answers.
+func TestEstimatorLong(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	known := &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}
+	tests := []struct {
+		name     string
+		n        int
+		measured *estimate.Rate
+		long     bool
+		err      error
+	}{
+		{"short: no estimate, no measurement", 17, nil, false, nil},
+		{"could be long: measures", 20, nil, false, context.Canceled},
+		{"long at the known rate", 20, known, true, nil},
+		{"not long at a fast rate", 19, &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e12}, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := estimate.Estimator{Workers: 2, Measured: tt.measured}
+			est, long, err := e.Long(cancelled, tt.n)
+			if long != tt.long || err != tt.err {
+				t.Errorf("Long(%d) = %v, %v, %v; want %v, %v", tt.n, est, long, err, tt.long, tt.err)
+			}
+			if long && est.N != tt.n {
+				t.Errorf("Long(%d) estimates n=%d", tt.n, est.N)
+			}
+		})
+	}
+}

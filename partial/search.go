@@ -25,24 +25,43 @@ type search struct {
 	block [nqueens.MaxN]uint32 // block[i]: the squares of rows[i] the givens attack
 	board [nqueens.MaxN]uint8  // the givens' columns; the search fills the rest
 	nodes uint64               // queens placed so far
+	poll  uint64               // the nodes at which the search next looks at ctx
 	ok    bool                 // the givens do not attack each other
 	ctx   context.Context      // the search stops when it is cancelled
-	polls uint32               // calls of stop so far
 	err   error                // ctx.Err(), once the search stopped for it
 }
 
-// stop reports whether the search must stop because its ctx is cancelled,
-// which it looks at every 2^20 calls: a few milliseconds of search.
+// pollEvery is how many nodes the search places between two looks at its
+// ctx: a few milliseconds of search.
+const pollEvery = 1 << 20
+
+// calmRows is the number of the last empty rows that count leaves to
+// calm, which does not look at ctx: a search of them places at most 8!
+// queens, so count looks often enough, and the rows where most nodes are
+// pay nothing for the looks.
+const calmRows = 8
+
+// stop reports whether the search must stop because its ctx is cancelled:
+// it looks at ctx once s.nodes reaches s.poll (stop is inlined, look is
+// not).
 func (s *search) stop() bool {
-	if s.polls++; s.polls%(1<<20) == 0 {
-		s.err = s.ctx.Err()
-	}
+	return s.nodes >= s.poll && s.look()
+}
+
+// look looks at ctx, sets the next poll, and reports whether ctx is
+// cancelled. It is kept out of line so that stop stays small enough to
+// inline.
+//
+//go:noinline
+func (s *search) look() bool {
+	s.poll = s.nodes + pollEvery
+	s.err = s.ctx.Err()
 	return s.err != nil
 }
 
 // newSearch prepares the search of b's completions.
 func newSearch(b Board) *search {
-	s := &search{n: int(b.n), all: uint32(1)<<b.n - 1, ok: b.n > 0 && b.Check() == nil, ctx: context.Background()}
+	s := &search{n: int(b.n), all: uint32(1)<<b.n - 1, ok: b.n > 0 && b.Check() == nil, ctx: context.Background(), poll: pollEvery}
 	if !s.ok {
 		return s
 	}
@@ -78,8 +97,30 @@ func newSearch(b Board) *search {
 
 // count returns the completions below empty row i, up to about limit
 // (it stops once it has found limit), given the columns and the diagonals,
-// projected on rows[i], of the queens placed above it.
+// projected on rows[i], of the queens placed above it. The rows above the
+// last calmRows look at ctx before each square, and calm searches the
+// rest. When the search must stop, count returns limit, which stops every
+// caller in turn: the count is then meaningless, and s.err says why.
 func (s *search) count(i int, cols, ld, rd uint32, limit uint64) uint64 {
+	if i >= s.free-calmRows {
+		return s.calm(i, cols, ld, rd, limit)
+	}
+	var total uint64
+	for avail := s.all &^ (cols | ld | rd | s.block[i]); avail != 0 && total < limit; avail &= avail - 1 {
+		if s.stop() {
+			return limit
+		}
+		bit, d := avail&-avail, s.shift[i+1]
+		s.nodes++
+		total += s.count(i+1, cols|bit, (ld|bit)<<d, (rd|bit)>>d, limit-total)
+	}
+	return total
+}
+
+// calm is count for the last calmRows empty rows, or fewer: it does not
+// look at ctx, and pays nothing for it at the nodes, most of them, that
+// those rows hold.
+func (s *search) calm(i int, cols, ld, rd uint32, limit uint64) uint64 {
 	avail := s.all &^ (cols | ld | rd | s.block[i])
 	if i == s.free-1 {
 		k := uint64(bits.OnesCount32(avail))
@@ -92,8 +133,8 @@ func (s *search) count(i int, cols, ld, rd uint32, limit uint64) uint64 {
 		bit := avail & -avail
 		avail ^= bit
 		s.nodes++
-		total += s.count(i+1, cols|bit, (ld|bit)<<d, (rd|bit)>>d, limit-total)
-		if total >= limit || s.stop() {
+		total += s.calm(i+1, cols|bit, (ld|bit)<<d, (rd|bit)>>d, limit-total)
+		if total >= limit {
 			break
 		}
 	}
@@ -199,7 +240,10 @@ func CountContext(ctx context.Context, b Board) (Count, error) {
 	s := newSearch(b)
 	s.ctx = ctx
 	k := s.run(math.MaxUint64)
-	return Count{Completions: k, Nodes: s.nodes}, s.err
+	if s.err != nil {
+		return Count{Nodes: s.nodes}, s.err // k is meaningless: see count
+	}
+	return Count{Completions: k, Nodes: s.nodes}, nil
 }
 
 // countUpTo is CountCompletions stopping once it has found limit

@@ -247,18 +247,19 @@ const tailRows = 3
 // quadRows is the number of free rows at the bottom of a search that a
 // table lists the ways to fill: the search looks them up instead of
 // branching four more times, where most of its nodes are. The table is
-// indexed by the set of four columns those rows take (quadIndex); a set
+// indexed by the set of four columns those rows take (plan.index); a set
 // allows 3.2 ways on average (measured on n = 16), at most 24.
 const quadRows = 4
 
 // directMaxN is the largest n whose table is indexed by the set of four
 // columns itself, shifted right by one: the border queens always take
 // columns 0 and n-1, so the set fits in n-2 bits, and quadSlots indexes
-// hold every set up to n = 18. The index then costs a shift where
-// quadIndex costs a tenth of a count (measured on n = 16 to 18). Larger
-// boards use quadIndex: at n = 19, a direct table of 2^17 sets, sparse
-// and out of the faster caches, searched 5% slower.
-const directMaxN = 18
+// hold every set up to n = 21. The index then costs a shift where
+// quadIndex costs about a tenth of a count (measured on n = 16 to 21:
+// the sets a constellation uses are few, and the table's size matters
+// little). Larger boards use quadIndex, as the table would double with
+// each n: 2.5 MB a plan at n = 21.
+const directMaxN = 21
 
 // table says whether a plan has a table of its last quadRows free rows,
 // and how the table is indexed.
@@ -284,7 +285,7 @@ func tableFor(n int) table {
 // mask rather than a modulo spares the bounds check.
 const (
 	quadIndexes = nqueens.MaxN * (nqueens.MaxN - 1) * (nqueens.MaxN - 2) * (nqueens.MaxN - 3) / 24
-	quadSlots   = 1 << 16
+	quadSlots   = 1 << (directMaxN - 2)
 )
 
 // choose2, choose3 and choose4 hold the binomial coefficients C(x, 2),

@@ -261,23 +261,16 @@ const quadRows = 4
 // each n: 2.5 MB a plan at n = 21.
 const directMaxN = 21
 
-// table says whether a plan has a table of its last quadRows free rows,
-// and how the table is indexed.
+// table says whether a plan has a table of its last quadRows free rows
+// (not for the tree of Nodes and Cost), and how it is indexed: by the set
+// of columns itself (n <= directMaxN), or by quadIndex (any n).
 type table uint8
 
 const (
-	noTable      table = iota // the tree of Nodes and Cost
-	directTable               // indexed by the set of columns (n <= directMaxN)
-	indexedTable              // indexed by quadIndex (any n)
+	noTable table = iota
+	directTable
+	indexedTable
 )
-
-// tableFor returns the table a search of a board of n uses.
-func tableFor(n int) table {
-	if n <= directMaxN {
-		return directTable
-	}
-	return indexedTable
-}
 
 // quadIndexes is the number of sets of four columns of 0..MaxN-1 (the
 // indexes quadIndex gives), and quadSlots the power of two above it and
@@ -342,19 +335,15 @@ type plan struct {
 	// quadRows, looked up in the table: rows-quadRows-1, or -1 if there
 	// is no table (the board is too small for one, rows < quadRows+2, or
 	// prepare was told not to build it).
-	leaf int
-	// direct says the table is indexed by the set of columns shifted
-	// right by one (n <= directMaxN), not by quadIndex; see index.
-	direct bool
+	leaf   int
+	direct bool // the table's index is the set of columns >> 1 (see index)
 	// quadAt[i] locates the ways to fill the last quadRows free rows whose
 	// columns have index i (see index): first<<3 | chunks, the ways being
 	// the chunks quads[first : first+chunks]. A set of no ways has
 	// first 0, a chunk of padding, and the chunk after a set's is always
 	// there: quads[first] and quads[first+1] can be read for any set.
 	quadAt [quadSlots]uint32
-	// used lists the indexes whose quadAt is not 0, for the next prepare
-	// to clear.
-	used []uint32
+	used   []uint32 // the indexes whose quadAt is not 0, for prepare to clear
 	// quads lists the ways, ld | rd<<32 as in quadFill, in chunks of 4
 	// padded with noQuad, after a chunk of padding and before another.
 	quads [][4]uint64
@@ -491,12 +480,12 @@ func (p *plan) prepare(c Constellation, t table) {
 }
 
 // index returns the index in the table of the set of four columns cols,
-// which excludes columns 0 and n-1.
+// which excludes columns 0 and n-1 (see directMaxN).
 func (p *plan) index(cols uint32) uint32 {
-	if p.direct {
-		return cols >> 1
+	if !p.direct {
+		return quadIndex(cols)
 	}
-	return quadIndex(cols)
+	return cols >> 1
 }
 
 // plans reuses plans, which are large, across constellations.
@@ -516,7 +505,10 @@ func (c Constellation) Solutions() uint64 {
 func stopRows(n int) int { return max(2, n-16) }
 
 func (c Constellation) solutions(stop *atomic.Bool) uint64 {
-	return c.search(stop, tableFor(int(c.n)))
+	if c.n <= directMaxN {
+		return c.search(stop, directTable)
+	}
+	return c.search(stop, indexedTable)
 }
 
 // search counts the solutions of c with the table t (not noTable).
@@ -595,9 +587,8 @@ type frame struct{ free, cols, ld, rd uint32 }
 // recursing, and runs the free row p.leaf, whose children it looks up in
 // the table, and the row above it as two loops of their own, one in the
 // other: most of its nodes are there.
-// Indexes &(MaxN-1) and %quadSlots spare the bounds checks; ps holds the
-// steps of those two rows, read from memory in the loops, which leaves
-// the registers to the loops' own values.
+// Indexes &(MaxN-1) and %quadSlots spare the bounds checks; ps, the steps
+// of those two rows, is read from memory to spare registers.
 func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 	var stack [nqueens.MaxN]frame
 	top, leaf := i, uint(p.leaf)
@@ -639,12 +630,7 @@ func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {
 				bit := nx & -nx
 				nx &= nx - 1
 				c2, l2, d2 := c|bit, (l|bit)<<(ps[1].shift&31), (d|bit)>>(ps[1].shift&31)
-				set := p.inner &^ c2
-				ix := set >> 1
-				if !p.direct {
-					ix = quadIndex(set)
-				}
-				at := p.quadAt[ix%quadSlots]
+				at := p.quadAt[p.index(p.inner&^c2)%quadSlots]
 				q := uint64(l2) | uint64(d2)<<32
 				// A set has at most 2 chunks of ways in 98% of the lookups
 				// (n = 16), and a way fits in 6% of them: test the first 2

@@ -1,6 +1,6 @@
 // Package partial owns partial boards: an n x n board with queens given in
-// some rows and the other rows empty, the solutions that extend it (its
-// completions), and puzzles, partial boards with exactly one completion.
+// some rows and the other rows empty, and the solutions that extend it (its
+// completions). Package partial/puzzle makes puzzles of them.
 //
 // A Board is written in one of two forms (Parse reads both, Boards reads
 // many from a stream):
@@ -20,11 +20,9 @@
 // and the search steps from one empty row to the next, so a board with k
 // givens costs at most what n-k queens on the remaining columns do.
 //
-// Puzzle and Puzzles make puzzles: they draw a solution, then remove its
-// queens in random order as long as the board keeps exactly one
-// completion. Draw maps uniform random indexes to solutions from a list of
-// classes (the catalog's, or canonical.Classes'); Random finds a solution
-// by a randomized search where no list is at hand.
+// The search stops soon after its context is cancelled (CountContext,
+// ClassesOf), and CountUpTo stops at a number of completions, which is
+// what a puzzle maker asks again and again.
 package partial
 
 import (

@@ -3,7 +3,6 @@ package partial_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/nqueens/nqueens/partial"
 )
@@ -70,47 +69,12 @@ func ExampleBoard_Check() {
 	// the queens at row 0 column 0 and row 2 column 2 attack each other
 }
 
-func ExamplePuzzle() {
-	rng := rand.New(rand.NewPCG(1, 0))
-	p, err := partial.Puzzle(rng, 8, partial.Options{})
+func ExampleCountUpTo() {
+	b, err := partial.Parse("_ _ _ _ _ _ _ _")
 	if err != nil {
 		panic(err)
 	}
-	fmt.Print(p.Board.Grid())
-	fmt.Println("solution:", p.Solution, "givens:", p.Board.Givens(), "difficulty:", p.Difficulty)
-	fmt.Println("minimal:", partial.Minimal(p.Board))
-	// Output:
-	// _ _ _ _ Q _ _ _
-	// _ _ _ _ _ _ _ _
-	// _ _ _ _ _ _ _ _
-	// _ _ _ Q _ _ _ _
-	// _ _ _ _ _ _ _ _
-	// _ _ _ _ _ _ Q _
-	// _ _ _ _ _ _ _ _
-	// _ _ _ _ _ _ _ _
-	// solution: 4 0 7 3 1 6 2 5 givens: 3 difficulty: 14
-	// minimal: true
-}
-
-func ExamplePuzzles() {
-	ctx := context.Background()
-	opts := partial.Options{Givens: 4, Sampler: partial.SearchSampler(ctx, 8, 0)}
-	for p, err := range partial.Puzzles(ctx, 8, 3, 42, opts, 0) {
-		if err != nil {
-			panic(err)
-		}
-		fmt.Println(p.Board, "class", p.Class, p.Symmetry, "difficulty", p.Difficulty)
-	}
-	// Output:
-	// 2 _ _ _ _ 0 3 5 class 11 none difficulty 7
-	// _ _ _ 7 2 _ 6 4 class 3 none difficulty 10
-	// 0 _ _ _ _ 1 4 2 class 2 none difficulty 10
-}
-
-func ExampleRandom() {
-	rng := rand.New(rand.NewPCG(7, 7))
-	p, _ := partial.Random(rng, 32)
-	fmt.Println(p.Valid() == nil, p.N())
-	// Output:
-	// true 32
+	// Is there exactly one completion? Two tell "more than one" apart.
+	fmt.Println(partial.CountUpTo(b, 2).Completions, partial.CountCompletions(b).Completions)
+	// Output: 2 92
 }

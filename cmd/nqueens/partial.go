@@ -17,6 +17,7 @@ import (
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
 	"github.com/nqueens/nqueens/partial"
+	"github.com/nqueens/nqueens/partial/puzzle"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -205,7 +206,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 			seed = binary.LittleEndian.Uint64(b[:])
 			a.logf("puzzle: seed %d", seed)
 		}
-		return a.puzzle(cmd.Context(), n, count, seed, partial.Options{Givens: given}, f, out)
+		return a.makePuzzles(cmd.Context(), n, count, seed, puzzle.Options{Givens: given}, f, out)
 	})
 	cmd.Flags().IntVar(&count, "count", 1, "how many puzzles")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
@@ -216,7 +217,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) puzzle(ctx context.Context, n, count int, seed uint64, opts partial.Options, format, out string) error {
+func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts puzzle.Options, format, out string) error {
 	sampler, closeDB, err := a.sampler(ctx, n)
 	if err != nil {
 		return err
@@ -224,11 +225,11 @@ func (a *app) puzzle(ctx context.Context, n, count int, seed uint64, opts partia
 	defer closeDB()
 	opts.Sampler = sampler
 	if sampler == nil {
-		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog)", n, partial.MaxSearchSampleN)
+		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog)", n, puzzle.MaxSearchSampleN)
 	}
 	write := func(w io.Writer) error {
 		pw, _ := export.NewPuzzles(format, w)
-		for r, err := range partial.Puzzles(ctx, n, count, seed, opts, a.cfg.Workers) {
+		for r, err := range puzzle.Puzzles(ctx, n, count, seed, opts, a.cfg.Workers) {
 			if ctx.Err() != nil {
 				return errors.New("puzzle interrupted")
 			}
@@ -247,11 +248,11 @@ func (a *app) puzzle(ctx context.Context, n, count int, seed uint64, opts partia
 
 // sampler returns the uniform sampler of n's solutions: from the catalog
 // when it holds n complete, else from the class search up to
-// partial.MaxSearchSampleN, else nil. A missing catalog is no error.
-func (a *app) sampler(ctx context.Context, n int) (*partial.Sampler, func(), error) {
+// puzzle.MaxSearchSampleN, else nil. A missing catalog is no error.
+func (a *app) sampler(ctx context.Context, n int) (*puzzle.Sampler, func(), error) {
 	db, err := a.open(ctx)
 	if errors.Is(err, store.ErrNoCatalog) {
-		return partial.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
+		return puzzle.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("puzzle: %w", err)
@@ -262,8 +263,8 @@ func (a *app) sampler(ctx context.Context, n int) (*partial.Sampler, func(), err
 		if !errors.Is(err, store.ErrNotBuilt) && !errors.Is(err, store.ErrIncomplete) {
 			return nil, nil, fmt.Errorf("puzzle: %w", err)
 		}
-		return partial.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
+		return puzzle.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
 	}
-	s := &partial.Sampler{N: n, Total: b.Total, Classes: func() iter.Seq2[nqueens.Layout, error] { return db.Classes(ctx, n, store.Filter{}) }}
+	s := &puzzle.Sampler{N: n, Total: b.Total, Classes: func() iter.Seq2[nqueens.Layout, error] { return db.Classes(ctx, n, store.Filter{}) }}
 	return s, func() { db.Close() }, nil
 }

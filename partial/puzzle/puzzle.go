@@ -1,4 +1,12 @@
-package partial
+// Package puzzle makes N-Queens puzzles: partial boards (package partial)
+// with exactly one completion. Puzzle and Puzzles draw a solution, then
+// remove its queens in random order as long as the board keeps exactly
+// one completion; Minimal tells whether no given queen can be removed.
+// A Sampler draws uniform solutions (Draw, At) from a list of classes
+// (the catalog's, or canonical.Classes'); Random finds a solution by a
+// randomized search where no list is at hand. Every puzzle is checked by
+// a second count that shares no code with the first.
+package puzzle
 
 import (
 	"context"
@@ -12,13 +20,14 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/partial"
 )
 
 // Result is a puzzle: a partial board with exactly one completion, that
 // completion, and how hard it is.
 type Result struct {
 	// Board is the puzzle: the given queens.
-	Board Board
+	Board partial.Board
 	// Solution is the board's one completion.
 	Solution nqueens.Placement
 	// Class is the number of the solution's class among the classes of n
@@ -28,7 +37,7 @@ type Result struct {
 	Class int64
 	// Symmetry is the symmetry of the solution's class.
 	Symmetry nqueens.Symmetry
-	// Difficulty is the number of nodes the search of CountCompletions
+	// Difficulty is the number of nodes the search of partial.CountCompletions
 	// visits on Board: the queens it places in the empty rows, top row
 	// first and each row's columns left to right, to find the solution and
 	// prove that there is no other. It counts dead ends, so it grows with
@@ -102,7 +111,7 @@ func Puzzle(rng *rand.Rand, n int, opts Options) (Result, error) {
 			tries = orders
 		}
 		for range tries {
-			b := reduce(rng, FromPlacement(sol.Placement, nil), opts.Givens)
+			b := reduce(rng, partial.FromPlacement(sol.Placement, nil), opts.Givens)
 			if opts.Givens > 0 && b.Givens() != opts.Givens {
 				fewest = min(fewest, b.Givens())
 				continue
@@ -115,7 +124,7 @@ func Puzzle(rng *rand.Rand, n int, opts Options) (Result, error) {
 				Solution:   sol.Placement,
 				Class:      sol.Class,
 				Symmetry:   sol.Symmetry,
-				Difficulty: CountCompletions(b).Nodes,
+				Difficulty: partial.CountCompletions(b).Nodes,
 			}, nil
 		}
 		sol = nqueens.Layout{}
@@ -126,7 +135,7 @@ func Puzzle(rng *rand.Rand, n int, opts Options) (Result, error) {
 // reduce removes queens from b, whose one completion is a solution, in an
 // order drawn with rng, keeping the board's completion unique, until it
 // has target queens (0: until no queen can go).
-func reduce(rng *rand.Rand, b Board, target int) Board {
+func reduce(rng *rand.Rand, b partial.Board, target int) partial.Board {
 	n := b.N()
 	order := perm(rng, n)
 	left := n
@@ -135,7 +144,7 @@ func reduce(rng *rand.Rand, b Board, target int) Board {
 			break
 		}
 		c := b.Without(r)
-		if countUpTo(c, 2).Completions == 1 {
+		if partial.CountUpTo(c, 2).Completions == 1 {
 			b = c
 			left--
 		}
@@ -382,12 +391,12 @@ func (s *Sampler) At(picks []uint64) ([]nqueens.Layout, error) {
 
 // Minimal reports whether b is a minimal puzzle: it has exactly one
 // completion, and removing any one of its queens leaves more than one.
-func Minimal(b Board) bool {
-	if countUpTo(b, 2).Completions != 1 {
+func Minimal(b partial.Board) bool {
+	if partial.CountUpTo(b, 2).Completions != 1 {
 		return false
 	}
 	for r := range b.N() {
-		if _, ok := b.Col(r); ok && countUpTo(b.Without(r), 2).Completions == 1 {
+		if _, ok := b.Col(r); ok && partial.CountUpTo(b.Without(r), 2).Completions == 1 {
 			return false
 		}
 	}

@@ -1,4 +1,4 @@
-package partial
+package puzzle
 
 import (
 	"math/bits"

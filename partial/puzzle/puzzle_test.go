@@ -1,4 +1,4 @@
-package partial
+package puzzle
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/partial"
 )
 
 // checkPuzzle checks r by counts independent of the one that made it.
@@ -33,7 +34,7 @@ func checkPuzzle(t *testing.T, n int, r Result, givens int) {
 	if r.Symmetry != canonical.SymmetryOf(r.Solution) {
 		t.Fatalf("n=%d: symmetry %v, want %v", n, r.Symmetry, canonical.SymmetryOf(r.Solution))
 	}
-	if r.Difficulty != CountCompletions(r.Board).Nodes {
+	if r.Difficulty != partial.CountCompletions(r.Board).Nodes {
 		t.Fatalf("n=%d: difficulty %d, want the nodes of the count", n, r.Difficulty)
 	}
 }
@@ -231,6 +232,42 @@ func TestUint64NUniform(t *testing.T) {
 	for v, f := range freq {
 		if f < 9500 || f > 10500 {
 			t.Errorf("%d drawn %d times of 70000, want about 10000", v, f)
+		}
+	}
+}
+
+// TestRecount checks the second search, which Puzzle checks its puzzles
+// with, against every solution of n: for each solution and each set of
+// its rows given (n <= 6: every set; n = 7, 8: the first k rows), the
+// number of solutions the board extends to.
+func TestRecount(t *testing.T) {
+	for n := 1; n <= 8; n++ {
+		all := slices.Collect(enumerate.Solutions(n))
+		for _, p := range all {
+			for mask := 0; mask < 1<<n; mask++ {
+				if n > 6 && mask&(mask+1) != 0 { // not the first k rows
+					continue
+				}
+				var rows []int
+				for r := range n {
+					if mask&(1<<r) != 0 {
+						rows = append(rows, r)
+					}
+				}
+				b := partial.FromPlacement(p, rows)
+				var want uint64
+				for _, q := range all {
+					if b.Extends(q) {
+						want++
+					}
+				}
+				if got := recount(b, 1<<62); got != want {
+					t.Fatalf("n=%d board %q: recount %d, want %d", n, b, got, want)
+				}
+				if got := recount(b, 2); got != min(want, 2) {
+					t.Fatalf("n=%d board %q: recount up to 2 = %d, want %d", n, b, got, min(want, 2))
+				}
+			}
 		}
 	}
 }

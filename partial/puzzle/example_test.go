@@ -1,0 +1,54 @@
+package puzzle_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/nqueens/nqueens/partial/puzzle"
+)
+
+func ExamplePuzzle() {
+	rng := rand.New(rand.NewPCG(1, 0))
+	p, err := puzzle.Puzzle(rng, 8, puzzle.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(p.Board.Grid())
+	fmt.Println("solution:", p.Solution, "givens:", p.Board.Givens(), "difficulty:", p.Difficulty)
+	fmt.Println("minimal:", puzzle.Minimal(p.Board))
+	// Output:
+	// _ _ _ _ Q _ _ _
+	// _ _ _ _ _ _ _ _
+	// _ _ _ _ _ _ _ _
+	// _ _ _ Q _ _ _ _
+	// _ _ _ _ _ _ _ _
+	// _ _ _ _ _ _ Q _
+	// _ _ _ _ _ _ _ _
+	// _ _ _ _ _ _ _ _
+	// solution: 4 0 7 3 1 6 2 5 givens: 3 difficulty: 14
+	// minimal: true
+}
+
+func ExamplePuzzles() {
+	ctx := context.Background()
+	opts := puzzle.Options{Givens: 4, Sampler: puzzle.SearchSampler(ctx, 8, 0)}
+	for p, err := range puzzle.Puzzles(ctx, 8, 3, 42, opts, 0) {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(p.Board, "class", p.Class, p.Symmetry, "difficulty", p.Difficulty)
+	}
+	// Output:
+	// 2 _ _ _ _ 0 3 5 class 11 none difficulty 7
+	// _ _ _ 7 2 _ 6 4 class 3 none difficulty 10
+	// 0 _ _ _ _ 1 4 2 class 2 none difficulty 10
+}
+
+func ExampleRandom() {
+	rng := rand.New(rand.NewPCG(7, 7))
+	p, _ := puzzle.Random(rng, 32)
+	fmt.Println(p.Valid() == nil, p.N())
+	// Output:
+	// true 32
+}

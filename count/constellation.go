@@ -582,11 +582,10 @@ type frame struct{ free, cols, ld, rd uint32 }
 // row i, and the columns and diagonals that the queens placed above take
 // (the border queens are in steps). Above the leaf row it looks one row
 // ahead: a square that leaves the next free row no free square is not
-// descended into. This is
-// the hot loop of Count. It keeps its own stack of frames rather than
-// recursing, and runs the free row p.leaf, whose children it looks up in
-// the table, and the row above it as two loops of their own, one in the
-// other: most of its nodes are there.
+// descended into. This is the hot loop of Count. It keeps its own stack
+// of frames rather than recursing, and runs the free row p.leaf, whose
+// children it looks up in the table, and the row above it as two loops of
+// their own, one in the other: most of its nodes are there.
 // Indexes &(MaxN-1) and %quadSlots spare the bounds checks; ps, the steps
 // of those two rows, is read from memory to spare registers.
 func (p *plan) deep(i uint, free, cols, ld, rd uint32) uint64 {

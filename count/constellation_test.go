@@ -292,7 +292,7 @@ func TestQuadIndex(t *testing.T) {
 // TestTablesCountAlike checks both indexes of the table of the last rows
 // against the published totals: the direct index that boards up to
 // directMaxN use, and quadIndex, which larger boards use, on boards small
-// enough to count here (the table starts at n = 13).
+// enough to count here (the table serves most constellations from n = 13).
 func TestTablesCountAlike(t *testing.T) {
 	for n := 13; n <= 15; n++ {
 		want, _ := nqueens.KnownCounts(n)

@@ -183,13 +183,42 @@ func TestSearchStops(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := CountContext(tt.ctx, tt.b)
-			if err != tt.err || (err == nil && c.Completions != tt.count) {
+			if err != tt.err || c.Completions != tt.count { // 0 when cancelled
 				t.Errorf("CountContext = %+v, %v; want %d, %v", c, err, tt.count, tt.err)
 			}
 			tallies, err := ClassesOf(tt.ctx, tt.b)
-			if err != tt.err || (err == nil && len(tallies) != tt.classes) {
+			if err != tt.err || len(tallies) != tt.classes { // none when cancelled
 				t.Errorf("ClassesOf = %d classes, %v; want %d, %v", len(tallies), err, tt.classes, tt.err)
 			}
 		})
+	}
+}
+
+// cancelledLater is a context whose Err is nil the first time it is asked
+// and context.Canceled after: a search cancelled midway, deterministically.
+type cancelledLater struct {
+	context.Context
+	asked int
+}
+
+func (c *cancelledLater) Err() error {
+	if c.asked++; c.asked > 1 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestSearchStopsMidway checks that a search cancelled after it has found
+// completions returns none of them: no count and no tallies that would
+// pass for the whole.
+func TestSearchStopsMidway(t *testing.T) {
+	b, _ := Empty(16)
+	c, err := CountContext(&cancelledLater{Context: context.Background()}, b)
+	if err != context.Canceled || c.Completions != 0 || c.Nodes == 0 {
+		t.Errorf("CountContext = %+v, %v; want no completions, some nodes, %v", c, err, context.Canceled)
+	}
+	tallies, err := ClassesOf(&cancelledLater{Context: context.Background()}, b)
+	if err != context.Canceled || tallies != nil {
+		t.Errorf("ClassesOf = %d classes, %v; want none, %v", len(tallies), err, context.Canceled)
 	}
 }

@@ -76,16 +76,19 @@ func (db *DB) Numbers() *Numbers {
 // Ready returns nil if the catalog can number the classes of n: it holds
 // n complete and whole. Otherwise it returns the error of DB.Complete: an
 // *IncompleteError saying why, or a read error. The answer for each n is
-// read once and remembered.
+// read once and remembered, but for a read error or a cancelled ctx,
+// which the next call asks again.
 func (c *Numbers) Ready(ctx context.Context, n int) error {
-	if c.finders[n] == nil && c.missing[n] == nil {
-		if b, err := c.db.Complete(ctx, n); err != nil {
-			c.missing[n] = err
-		} else {
-			c.finders[n] = c.db.Finder(b)
-		}
+	if c.finders[n] != nil || c.missing[n] != nil {
+		return c.missing[n]
 	}
-	return c.missing[n]
+	b, err := c.db.Complete(ctx, n)
+	if errors.As(err, new(*IncompleteError)) {
+		c.missing[n] = err
+	} else if err == nil {
+		c.finders[n] = c.db.Finder(b)
+	}
+	return err // a read error or a cancel is not remembered
 }
 
 // Find returns the number of the class whose canonical placement (see

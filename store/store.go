@@ -124,9 +124,15 @@ func CheckLimit(n, limit int) error {
 // of Run, before any catalog is opened: first the CheckLimit error of the
 // first n above limit (wrapping ErrOverLimit), then, for a shard, the
 // error of the first n whose work units do not split into it
-// (canonical.CheckShard), "n=14: ...". It does not say whether the
-// catalog can take the build (ErrShardMismatch, ErrComplete).
+// (canonical.CheckShard), "n=14: ...". An n outside 1..nqueens.MaxN
+// is an error before any of those. It does not say whether the catalog
+// can take the build (ErrShardMismatch, ErrComplete).
 func CheckBuild(ns []int, shard nqueens.Shard, limit int) error {
+	for _, n := range ns {
+		if err := nqueens.CheckN(n); err != nil {
+			return err
+		}
+	}
 	for _, n := range ns {
 		if err := CheckLimit(n, limit); err != nil {
 			return err

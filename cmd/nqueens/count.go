@@ -104,7 +104,7 @@ func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
 // with asJSON, a JSON array; it searches only the calibration sample.
 func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 	r, err := a.estimator().Rate(ctx)
-	if err != nil {
+	if err != nil || ctx.Err() != nil {
 		return rateError(ctx, err)
 	}
 	var out []estimate.Result

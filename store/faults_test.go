@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 	}
 	if v := os.Getenv(childEnv); v != "" {
 		point, path, _ := strings.Cut(v, ":")
-		store.SetTestHookCreate(func(p string) {
+		store.SetTestHook(func(p string) {
 			if p == point {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}
@@ -389,5 +389,39 @@ func buildWhole(t *testing.T, path string, n int) {
 	build(t, b, units, 0, len(units))
 	if _, err := b.Finish(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOpenWhileAnotherCloses opens a catalog while, between the open's
+// first look at the file and its read of the header, another connection
+// builds into it and closes, copying its log into the file and removing
+// the log: the open must read the grown file as the healthy catalog it is,
+// read-only and for writing.
+func TestOpenWhileAnotherCloses(t *testing.T) {
+	for _, opts := range []store.Options{{ReadOnly: true}, {}} {
+		path := filepath.Join(t.TempDir(), "c.db")
+		buildWhole(t, path, 4)
+		grown := false
+		store.SetTestHook(func(point string) {
+			if point != "header" || grown {
+				return
+			}
+			grown = true
+			other := open(t, path)
+			run(t, other, 12)
+			other.Close()
+			if _, err := os.Stat(path + "-wal"); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("the other connection closed and left its log: %v", err)
+			}
+		})
+		db, err := store.Open(ctx, path, opts)
+		store.SetTestHook(nil)
+		if err != nil {
+			t.Fatalf("read-only %v: %v", opts.ReadOnly, err)
+		}
+		if b, err := db.Build(ctx, 12); err != nil || b.Unique != 1787 {
+			t.Errorf("read-only %v: build of 12 reads %+v, %v", opts.ReadOnly, b, err)
+		}
+		db.Close()
 	}
 }

@@ -83,7 +83,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if opts.ReadOnly {
 		open = dbfile.OpenRead
 	}
-	x, version, err := open(ctx, abs, st.Size())
+	x, version, err := open(ctx, abs)
 	if err != nil {
 		return nil, fmt.Errorf("open catalog %s: %w", path, err)
 	}

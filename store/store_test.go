@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -184,20 +186,25 @@ func TestOpenRefusesForeignFilesUntouched(t *testing.T) {
 	db.Close()
 	data, _ := os.ReadFile(truncated)
 	os.WriteFile(truncated, data[:len(data)/2+100], 0o644)
+	// A catalog with text appended, as `export 8 >> nqueens.db` would.
+	appended := filepath.Join(dir, "appended.db")
+	os.WriteFile(appended, append(data, "[[0,4,7,5,2,6,1,3]]\n"...), 0o644)
 
 	for _, tt := range []struct {
 		path string
 		want error
+		says string
 	}{
-		{notSQLite, store.ErrNotCatalog},
-		{foreign, store.ErrNotCatalog},
-		{newer, store.ErrNewerSchema},
-		{truncated, store.ErrCorrupt},
+		{notSQLite, store.ErrNotCatalog, "not a SQLite database"},
+		{foreign, store.ErrNotCatalog, ""},
+		{newer, store.ErrNewerSchema, ""},
+		{truncated, store.ErrCorrupt, "shorter than the"},
+		{appended, store.ErrCorrupt, "20 more than the"},
 	} {
 		before := testutil.Sum(t, tt.path)
 		_, err := store.Open(ctx, tt.path, store.Options{Create: true})
-		if !errors.Is(err, tt.want) {
-			t.Errorf("Open(%s) error = %v, want %v", filepath.Base(tt.path), err, tt.want)
+		if !errors.Is(err, tt.want) || !strings.Contains(fmt.Sprint(err), tt.says) {
+			t.Errorf("Open(%s) error = %v, want %v saying %q", filepath.Base(tt.path), err, tt.want, tt.says)
 		}
 		if testutil.Sum(t, tt.path) != before {
 			t.Errorf("Open(%s) changed the file", filepath.Base(tt.path))

@@ -11,7 +11,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,41 +103,92 @@ func Resolve(path string) (string, error) {
 	return "", errors.New("too many levels of symbolic links")
 }
 
-// Header is what the first 100 bytes of a SQLite file say.
+// Header is what the first 100 bytes of a SQLite file say, with the size
+// of the file they were read from.
 type Header struct {
-	WAL bool // the file is in WAL mode: readers need its -shm index
+	WAL  bool  // the file is in WAL mode: readers need its -shm index
+	Size int64 // the file's size in bytes, taken after the header was read
 }
 
-// ReadHeader checks, without writing, that the file at abs of size bytes
-// is a SQLite database that is not cut short.
-func ReadHeader(abs string, size int64) (Header, error) {
+// ReadHeader checks, without writing, that the file at abs is a SQLite
+// database that is not cut short, and returns its header. An empty file
+// has a Header of Size 0 and no error: callers decide what it means.
+//
+// The size is taken from the open file after its header is read, so that
+// another process growing the file in between (a migration, or a
+// checkpoint when a writer closes) cannot make the header promise pages
+// the size has not seen. While a write is under way, its log or journal
+// beside the file, the size says nothing; and should the file look short
+// with neither there, a writer may have just finished copying its log
+// in and removed it, so the header and size are read again before the
+// file is called damaged.
+func ReadHeader(abs string) (Header, error) {
+	hook("header")
 	f, err := os.Open(abs)
 	if err != nil {
 		return Header{}, err
 	}
+	defer f.Close()
+	for try := 1; ; try++ {
+		h, err := readHeader(f)
+		if err != nil || h.Size == 0 || live(abs) {
+			return h.Header, err
+		}
+		if err = h.check(); err == nil || try == 3 {
+			return h.Header, err
+		}
+	}
+}
+
+// live reports whether a write to the catalog at abs may be under way:
+// its log or its journal is there and not empty.
+func live(abs string) bool { return Size(abs+"-wal") > 0 || Size(abs+"-journal") > 0 }
+
+// header holds the fields of a SQLite header that say how long its file
+// must be.
+type header struct {
+	Header
+	pageSize, pages int64
+}
+
+// readHeader reads the header of the open file f, then its size.
+func readHeader(f *os.File) (header, error) {
 	var hdr [100]byte
-	_, err = io.ReadFull(f, hdr[:])
-	f.Close()
-	if err != nil || string(hdr[:16]) != "SQLite format 3\x00" {
-		return Header{}, fmt.Errorf("%w: not a SQLite database", ErrNotCatalog)
+	_, rerr := f.ReadAt(hdr[:], 0)
+	st, err := f.Stat()
+	if err != nil {
+		return header{}, err
+	}
+	if st.Size() == 0 {
+		return header{}, nil
+	}
+	if rerr != nil || string(hdr[:16]) != "SQLite format 3\x00" {
+		return header{}, fmt.Errorf("%w: not a SQLite database", ErrNotCatalog)
 	}
 	pageSize := int64(hdr[16])<<8 | int64(hdr[17])
 	if pageSize == 1 {
 		pageSize = 65536
 	}
-	pages := int64(hdr[28])<<24 | int64(hdr[29])<<16 | int64(hdr[30])<<8 | int64(hdr[31])
 	if pageSize < 512 || pageSize&(pageSize-1) != 0 {
-		return Header{}, fmt.Errorf("%w: bad page size %d in the Header", ErrCorrupt, pageSize)
+		return header{}, fmt.Errorf("%w: bad page size %d in the header", ErrCorrupt, pageSize)
 	}
-	// While a build writes, a checkpoint copies pages from the write-ahead
-	// log into the file, page 1 (and its page count) first: the file is
-	// then shorter than its Header says until the checkpoint ends. The
-	// size says nothing while a log is there to hold the rest.
-	live := Size(abs+"-wal") > 0
-	if !live && (size%pageSize != 0 || (pages > 0 && size < pages*pageSize)) {
-		return Header{}, fmt.Errorf("%w: file is %d bytes, the Header promises %d pages of %d (truncated?)", ErrCorrupt, size, pages, pageSize)
+	return header{
+		Header:   Header{WAL: hdr[18] == 2 || hdr[19] == 2, Size: st.Size()},
+		pageSize: pageSize,
+		pages:    int64(hdr[28])<<24 | int64(hdr[29])<<16 | int64(hdr[30])<<8 | int64(hdr[31]),
+	}, nil
+}
+
+// check reports whether the file's size fits its header: whole pages, at
+// least as many as the header counts.
+func (h header) check() error {
+	switch {
+	case h.pages > 0 && h.Size < h.pages*h.pageSize:
+		return fmt.Errorf("%w: file is %d bytes, shorter than the %d pages of %d bytes its header promises (truncated)", ErrCorrupt, h.Size, h.pages, h.pageSize)
+	case h.Size%h.pageSize != 0:
+		return fmt.Errorf("%w: file is %d bytes, %d more than the %d pages of %d bytes its header promises, and not a whole page (something was appended to it)", ErrCorrupt, h.Size, h.Size-h.pages*h.pageSize, h.pages, h.pageSize)
 	}
-	return Header{WAL: hdr[18] == 2 || hdr[19] == 2}, nil
+	return nil
 }
 
 // Size returns the size of the file at path, or -1 if it cannot be

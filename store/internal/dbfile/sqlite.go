@@ -110,15 +110,14 @@ func rollBack(ctx context.Context, abs string) error {
 	return nil
 }
 
-// OpenRead opens the existing file at abs of size bytes without
-// writing anything.
-func OpenRead(ctx context.Context, abs string, size int64) (*sqlx.DB, int64, error) {
-	if size == 0 {
-		return nil, 0, fmt.Errorf("%w: the file is empty (run nqueens build to make it a catalog)", ErrNoCatalog)
-	}
-	h, err := ReadHeader(abs, size)
+// OpenRead opens the existing file at abs without writing anything.
+func OpenRead(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
+	h, err := ReadHeader(abs)
 	if err != nil {
 		return nil, 0, err
+	}
+	if h.Size == 0 {
+		return nil, 0, fmt.Errorf("%w: the file is empty (run nqueens build to make it a catalog)", ErrNoCatalog)
 	}
 	if HotJournal(abs) {
 		if Writable(abs) != nil {
@@ -168,19 +167,20 @@ func readMode(abs string, h Header) mode {
 	return immutable
 }
 
-// OpenWrite opens the existing file at abs of size bytes for writing,
-// migrating its schema if it is older than this program's.
-func OpenWrite(ctx context.Context, abs string, size int64) (*sqlx.DB, int64, error) {
+// OpenWrite opens the existing file at abs for writing, migrating its
+// schema if it is older than this program's; an empty file becomes a
+// catalog.
+func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
 	if err := Writable(abs); err != nil {
 		return nil, 0, err
 	}
 	RemoveStale(abs)
 	version := int64(0)
-	if size > 0 {
-		h, err := ReadHeader(abs, size)
-		if err != nil {
-			return nil, 0, err
-		}
+	h, err := ReadHeader(abs)
+	if err != nil {
+		return nil, 0, err
+	}
+	if h.Size > 0 {
 		if HotJournal(abs) {
 			if err := rollBack(ctx, abs); err != nil {
 				return nil, 0, err
@@ -302,12 +302,13 @@ func fillTemp(ctx context.Context, abs, tmp string, fill func(*sqlx.DB, string, 
 	return nil
 }
 
-// TestHookCreate, when set by a test, is called at named points of create.
-var TestHookCreate func(point string)
+// TestHook, when set by a test, is called at named points of create and
+// of the opens.
+var TestHook func(point string)
 
 func hook(point string) {
-	if TestHookCreate != nil {
-		TestHookCreate(point)
+	if TestHook != nil {
+		TestHook(point)
 	}
 }
 

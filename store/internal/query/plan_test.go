@@ -20,7 +20,7 @@ func TestSymmetricQueriesReadTheIndex(t *testing.T) {
 	if err := dbfile.Create(ctx, path, nil); err != nil {
 		t.Fatal(err)
 	}
-	x, version, err := dbfile.OpenWrite(ctx, path, dbfile.Size(path))
+	x, version, err := dbfile.OpenWrite(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,12 +117,19 @@ func IsStdout(path string) bool {
 
 // Check returns an error wrapping ErrProtected if path names one of
 // opts.Protect, compared with os.SameFile where both exist and otherwise
-// by absolute path, symbolic links resolved. It returns nil for "-". It is
-// the check Write makes first; a caller that creates a file itself (a
-// profile) or wants to refuse a path before doing any work calls it.
+// by the directory that would hold them (os.SameFile of the directories,
+// symbolic links resolved, so that a bind mount or any other spelling of
+// the directory is caught) and the name in it. For "-" it checks the file
+// that standard output is (Options.Stdout, where that is a file), which a
+// shell's `>> nqueens.db` makes one of them. It is the check Write makes
+// first; a caller that creates a file itself (a profile, a merged catalog)
+// or wants to refuse a path before doing any work calls it.
 func Check(path string, opts Options) error {
-	if path == "-" || len(opts.Protect) == 0 {
+	if len(opts.Protect) == 0 {
 		return nil
+	}
+	if path == "-" {
+		return checkStdout(opts)
 	}
 	st, err := os.Stat(path)
 	canon := ""
@@ -136,11 +143,51 @@ func Check(path string, opts Options) error {
 		if canon == "" {
 			canon = canonical(path)
 		}
-		if canon == canonical(p) {
+		if sameEntry(canon, canonical(p)) {
 			return &protectedError{path, opts.Protected}
 		}
 	}
 	return nil
+}
+
+// checkStdout returns an error wrapping ErrProtected if the process's
+// standard output, as opts gives it, is one of opts.Protect. A Stdout that
+// is no file is never one of them.
+func checkStdout(opts Options) error {
+	f, ok := opts.stdout().(*os.File)
+	if !ok {
+		return nil
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	for _, p := range opts.Protect {
+		if pst, err := os.Stat(p); err == nil && os.SameFile(st, pst) {
+			return &protectedError{"-", opts.Protected}
+		}
+	}
+	return nil
+}
+
+// sameEntry reports whether the paths a and b, resolved by canonical, name
+// the same entry: the same name in the same directory, however the
+// directory is reached.
+func sameEntry(a, b string) bool {
+	if a == b {
+		return true
+	}
+	da, na := filepath.Split(a)
+	db, nb := filepath.Split(b)
+	if na != nb {
+		return false
+	}
+	sa, err := os.Stat(da)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(db)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // protectedError is the error of a protected path.
@@ -150,6 +197,9 @@ func (e *protectedError) Error() string {
 	what := e.what
 	if what == "" {
 		what = "a protected file"
+	}
+	if e.path == "-" {
+		return fmt.Sprintf("output: standard output is %s; redirect it to another file", what)
 	}
 	return fmt.Sprintf("output %s: is %s; choose another file", e.path, what)
 }

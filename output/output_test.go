@@ -147,6 +147,39 @@ func TestProtected(t *testing.T) {
 	}
 }
 
+// TestProtectedThroughBindMount writes the catalog's journal, which does
+// not exist yet, through a bind mount of the catalog's directory: a path
+// that no string comparison ties to the catalog. It is refused, as the
+// directory is the same. Bind mounts need root; without it the test skips.
+func TestProtectedThroughBindMount(t *testing.T) {
+	root := t.TempDir()
+	dir, mnt := filepath.Join(root, "dir"), filepath.Join(root, "mnt")
+	os.Mkdir(dir, 0o755)
+	os.Mkdir(mnt, 0o755)
+	os.WriteFile(filepath.Join(dir, "nqueens.db"), []byte("catalog"), 0o644)
+	if err := syscall.Mount(dir, mnt, "", syscall.MS_BIND, ""); err != nil {
+		t.Skipf("cannot bind-mount (needs root): %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(mnt, syscall.MNT_DETACH) })
+	opts := catalog
+	opts.Protect = nil
+	for _, name := range catalog.Protect {
+		opts.Protect = append(opts.Protect, filepath.Join(dir, name))
+	}
+	for _, name := range []string{"nqueens.db", "nqueens.db-journal", "nqueens.db-wal"} {
+		path := filepath.Join(mnt, name)
+		if err := output.Write(path, opts, text("oops")); !errors.Is(err, output.ErrProtected) {
+			t.Errorf("Write(%s) through the mount = %v, want ErrProtected", name, err)
+		}
+	}
+	if got, _ := os.ReadDir(dir); len(got) != 1 {
+		t.Errorf("the catalog's directory holds %d entries, want the catalog alone", len(got))
+	}
+	if err := output.Write(filepath.Join(mnt, "other.csv"), opts, text("ok")); err != nil {
+		t.Errorf("Write(other.csv) through the mount = %v", err)
+	}
+}
+
 // TestStdout writes "-" and the process's own standard output to
 // Options.Stdout, creating nothing.
 func TestStdout(t *testing.T) {

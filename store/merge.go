@@ -9,6 +9,7 @@ import (
 
 	"github.com/jmoiron/sqlx"
 
+	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/merge"
 )
@@ -29,7 +30,15 @@ import (
 // complete. On any error, or when ctx is cancelled, the catalog at path is
 // left as it was, or not created. It returns the builds written, in
 // increasing n.
+//
+// A path that names one of the parts or one of their companion files (see
+// Files), however spelled, is refused before anything is read or created,
+// with an error wrapping ErrPartFile: SQLite would delete or overwrite the
+// merged catalog there.
 func Merge(ctx context.Context, path string, parts []*DB) ([]Build, error) {
+	if err := checkOutput(path, parts); err != nil {
+		return nil, err
+	}
 	plan, err := merge.Check(ctx, handles(parts))
 	if err != nil {
 		return nil, err
@@ -82,6 +91,9 @@ func MergeFiles(ctx context.Context, path string, parts []string, start func(ns 
 		}
 		dbs = append(dbs, db)
 	}
+	if err := checkOutput(path, dbs); err != nil {
+		return nil, err
+	}
 	ns, err := Mergeable(ctx, dbs)
 	if err != nil {
 		return nil, err
@@ -111,3 +123,25 @@ func handles(dbs []*DB) []*dbfile.Handle {
 	}
 	return out
 }
+
+// checkOutput returns an error wrapping ErrPartFile if path names one of
+// parts or one of their companion files, however spelled.
+func checkOutput(path string, parts []*DB) error {
+	for _, part := range parts {
+		err := output.Check(path, output.Options{Protect: Files(part.h.Path), Protected: "a file of the shard catalog " + part.h.Name})
+		if err != nil {
+			return fmt.Errorf("merge: %w", &partFileError{err})
+		}
+	}
+	return nil
+}
+
+// partFileError is the error of a merge into one of its parts' files: it
+// says which, and is ErrPartFile.
+type partFileError struct{ err error }
+
+func (e *partFileError) Error() string { return e.err.Error() }
+
+func (e *partFileError) Is(target error) bool { return target == ErrPartFile }
+
+func (e *partFileError) Unwrap() error { return e.err }

@@ -229,19 +229,27 @@ func TestMergeFiles(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		parts  []string
+		out    string // the output, or out.db in a directory of its own
 		err    error  // errors.Is, with text
 		text   string // in the error
 		starts bool   // start was called with n = 9
 	}{
-		{"two shards", []string{s0, s1}, nil, "", true},
-		{"named twice", []string{s0, s1, s0}, store.ErrNamedTwice, "merge: " + s0 + " is named twice", false},
-		{"does not open", []string{s0, missing}, store.ErrNoCatalog, missing, false},
-		{"not mergeable", []string{s0, whole}, nil, "whole, not a shard", false},
-		{"a shard missing", []string{s0}, nil, "shards 1 of 2 missing", true},
+		{"two shards", []string{s0, s1}, "", nil, "", true},
+		{"named twice", []string{s0, s1, s0}, "", store.ErrNamedTwice, "merge: " + s0 + " is named twice", false},
+		{"does not open", []string{s0, missing}, "", store.ErrNoCatalog, missing, false},
+		{"not mergeable", []string{s0, whole}, "", nil, "whole, not a shard", false},
+		{"a shard missing", []string{s0}, "", nil, "shards 1 of 2 missing", true},
+		{"into a part", []string{s0, s1}, s1, store.ErrPartFile, "output " + s1 + ": is a file of the shard catalog " + s1, false},
+		{"into a part's log", []string{s0, s1}, s0 + "-wal", store.ErrPartFile, "output " + s0 + "-wal: is a file of the shard catalog " + s0, false},
+		{"into a part's lock", []string{s0, s1}, s1 + ".lock", store.ErrPartFile, "output " + s1 + ".lock: is a file", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			out := tt.out
+			if out == "" {
+				out = filepath.Join(t.TempDir(), "out.db")
+			}
 			var started []int
-			builds, err := store.MergeFiles(ctx, filepath.Join(t.TempDir(), "out.db"), tt.parts, func(ns []int) { started = ns })
+			builds, err := store.MergeFiles(ctx, out, tt.parts, func(ns []int) { started = ns })
 			switch {
 			case tt.text == "" && (err != nil || len(builds) != 1 || builds[0].Unique != 46 || !builds[0].Complete):
 				t.Errorf("MergeFiles = %+v, %v; want n=9 complete with 46 classes", builds, err)

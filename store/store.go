@@ -81,6 +81,9 @@ var (
 	ErrOverLimit = errors.New("above the build limit")
 	// ErrNamedTwice: MergeFiles was given the same shard catalog twice.
 	ErrNamedTwice = errors.New("named twice")
+	// ErrPartFile: Merge was asked to write into one of its parts or one
+	// of their companion files.
+	ErrPartFile = errors.New("the output is a file of a part")
 )
 
 // Path returns the absolute path of the catalog file.

@@ -32,7 +32,7 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 	merged, err := store.MergeFiles(ctx, out, files, func(ns []int) {
 		a.logf("merging n=%s from %d shard catalogs into %s", strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", ","), "[]"), len(files), out)
 	})
-	if errors.Is(err, store.ErrNamedTwice) {
+	if errors.Is(err, store.ErrNamedTwice) || errors.Is(err, store.ErrPartFile) {
 		return usageError{err}
 	} else if err != nil {
 		return err

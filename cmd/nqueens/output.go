@@ -41,10 +41,10 @@ func outputFlag(cmd *cobra.Command, out *string) {
 }
 
 // checkOutput refuses path, as bad usage, if it is one of the catalog's
-// files; "" (stdout) is always allowed. Commands check before any work.
+// files; "" is stdout, as is "-". Commands check before any work.
 func (a *app) checkOutput(path string) error {
 	if path == "" {
-		return nil
+		path = "-"
 	}
 	if err := output.Check(path, a.outputOptions(nil)); err != nil {
 		return usageError{err}

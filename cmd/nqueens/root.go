@@ -88,6 +88,11 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			if err := a.load(cmd); err != nil {
 				return err
 			}
+			// A shell's `>> nqueens.db` would append what any command
+			// prints to the catalog.
+			if err := a.checkOutput("-"); err != nil {
+				return err
+			}
 			return a.startProfile(cmd)
 		},
 		PersistentPostRun: func(*cobra.Command, []string) { a.stopProfile() },

@@ -65,18 +65,19 @@ func TestCombineFiles(t *testing.T) {
 		t.Errorf("combine with an altered part: err = %v, want a mismatch naming 14201 solutions", err)
 	}
 
-	// Totals that wrap past 2^64 when added are refused, naming the part
-	// and the key: even when they wrap round to the right sum, which would
-	// otherwise match OEIS.
+	// A part whose total is more than the whole board's is refused, naming
+	// that part and not an honest one added after it: also when the totals
+	// wrap past 2^64 round to the right sum, which would otherwise match
+	// OEIS.
 	for name, add := range map[string]uint64{"wraps to the right sum": 1 << 63, "overflows": math.MaxUint64 - 14200} {
 		files = writeParts(t, t.TempDir(), 12, 3, func(p *parts.Part) {
-			if p.Shard < 2 {
+			if p.Shard == 0 || name == "wraps to the right sum" && p.Shard == 1 {
 				p.Total += add
 			}
 		})
 		_, _, err = parts.CombineFiles(ctx, files, 2)
-		if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), filepath.Base(files[1])+`: "total" `) || !strings.Contains(err.Error(), "past 18446744073709551615") {
-			t.Errorf("combine with totals that %s: err = %v, want a mismatch naming %s and its total", name, err, files[1])
+		if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), filepath.Base(files[0])+`: "total" `) || !strings.Contains(err.Error(), "more than the 14200 solutions of the whole board") {
+			t.Errorf("combine with totals that %s: err = %v, want a mismatch naming %s and its total", name, err, files[0])
 		}
 	}
 
@@ -113,5 +114,32 @@ func TestCombineFiles(t *testing.T) {
 	files = writeParts(t, t.TempDir(), 14, 2, func(*parts.Part) {})
 	if _, _, err := parts.CombineFiles(cancelled, files, 2); err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("combine with a cancelled context: err = %v, want interrupted", err)
+	}
+}
+
+// TestCombineBlamesTheLargestOnOverflow combines parts of n = 28, whose
+// total OEIS does not know, where the first part's total was altered to
+// nearly 2^64: the sum overflows when an honest part is added, and the
+// error names the altered one, the largest.
+func TestCombineBlamesTheLargestOnOverflow(t *testing.T) {
+	const n, k = 28, 3
+	var ps []parts.Part
+	var names []string
+	for i := range k {
+		_, idx, err := count.ShardConstellations(n, i, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total := uint64(1_000_000 + i)
+		if i == 0 {
+			total = math.MaxUint64 - 10
+		}
+		ps = append(ps, parts.Part{N: n, Shards: k, Shard: i, UnitsTotal: len(count.Constellations(n)),
+			Units: len(idx), UnitsDigest: parts.Digest(idx), Total: total})
+		names = append(names, "part-"+string(rune('0'+i))+".json")
+	}
+	_, err := parts.Combine(context.Background(), ps, names, 1)
+	if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), `part-0.json: "total" 18446744073709551605, the largest of the parts`) {
+		t.Errorf("combine: %v, want a mismatch naming part-0.json, the largest", err)
 	}
 }

@@ -298,17 +298,30 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 	}
 	var total uint64
 	out := count.Result{N: first.N}
+	known, isKnown := nqueens.KnownCounts(first.N)
 	for i, p := range parts {
 		out.Seconds += p.Seconds
 		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != Digest(split[p.Shard]) {
 			return count.Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
 				names[i], p.Shard, p.Shards, p.N, len(cs))
 		}
+		if isKnown && p.Total > known.Total {
+			return count.Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d is more than the %d solutions of the whole board (OEIS A000170): was the part altered?",
+				first.N, names[i], p.Total, known.Total), ErrAltered}
+		}
 		var carry uint64
 		if total, carry = bits.Add64(total, p.Total, 0); carry != 0 {
-			// No board has 2^64 solutions: a total was altered.
-			return count.Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d takes the sum of the parts past %d: was a part altered?",
-				first.N, names[i], p.Total, uint64(math.MaxUint64)), ErrAltered}
+			// No board counted here has 2^64 solutions: a total was
+			// altered, and the largest is the one to doubt, not the part
+			// whose turn it was to be added.
+			big := 0
+			for j := range parts {
+				if parts[j].Total > parts[big].Total {
+					big = j
+				}
+			}
+			return count.Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d, the largest of the parts, takes their sum past %d: was the part altered?",
+				first.N, names[big], parts[big].Total, uint64(math.MaxUint64)), ErrAltered}
 		}
 	}
 	start := time.Now()

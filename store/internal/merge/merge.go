@@ -56,15 +56,10 @@ func Check(ctx context.Context, parts []*dbfile.Handle) (*Plan, error) {
 
 // Write writes the classes of each n of the plan from its parts into the
 // catalog db, in one transaction, and returns the builds written, in
-// increasing n. It refuses a catalog that is one of the parts, is
-// read-only, or holds one of the n already (record.ErrComplete if
+// increasing n. It refuses a catalog that is read-only or holds one of
+// the n already (record.ErrComplete if
 // complete); on any error, or when ctx is cancelled, it writes nothing.
 func (p *Plan) Write(ctx context.Context, db *dbfile.Handle) ([]record.Build, error) {
-	for _, part := range p.parts {
-		if part.Path == db.Path {
-			return nil, fmt.Errorf("merge: %s is both the output and a shard", db.Path)
-		}
-	}
 	if db.ReadOnly {
 		return nil, fmt.Errorf("merge: %w: %s was opened for reading only", dbfile.ErrReadOnly, db.Path)
 	}

@@ -291,20 +291,11 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 	if missing := nqueens.MissingShards(first.Shards, func(i int) bool { _, ok := seen[i]; return ok }); missing != "" {
 		return count.Result{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, missing, first.Shards)
 	}
-	cs := count.Constellations(first.N)
-	split, err := count.ConstellationShards(cs, first.Shards)
-	if err != nil {
-		return count.Result{}, fmt.Errorf("n=%d: %w", first.N, err)
-	}
+	// The totals first: no work unit needs listing to see that one was
+	// altered.
 	var total uint64
-	out := count.Result{N: first.N}
 	known, isKnown := nqueens.KnownCounts(first.N)
 	for i, p := range parts {
-		out.Seconds += p.Seconds
-		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != Digest(split[p.Shard]) {
-			return count.Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
-				names[i], p.Shard, p.Shards, p.N, len(cs))
-		}
 		if isKnown && p.Total > known.Total {
 			return count.Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d is more than the %d solutions of the whole board (OEIS A000170): was the part altered?",
 				first.N, names[i], p.Total, known.Total), ErrAltered}
@@ -322,6 +313,19 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 			}
 			return count.Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d, the largest of the parts, takes their sum past %d: was the part altered?",
 				first.N, names[big], parts[big].Total, uint64(math.MaxUint64)), ErrAltered}
+		}
+	}
+	cs := count.Constellations(first.N)
+	split, err := count.ConstellationShards(cs, first.Shards)
+	if err != nil {
+		return count.Result{}, fmt.Errorf("n=%d: %w", first.N, err)
+	}
+	out := count.Result{N: first.N}
+	for i, p := range parts {
+		out.Seconds += p.Seconds
+		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != Digest(split[p.Shard]) {
+			return count.Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
+				names[i], p.Shard, p.Shards, p.N, len(cs))
 		}
 	}
 	start := time.Now()

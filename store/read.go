@@ -76,6 +76,11 @@ type Selection = query.Selection
 // Want): a damaged catalog (verify.Catalog names the fault).
 type CountError = query.CountError
 
+// RowError is the error of a class row that a read finds is not what the
+// catalog promises: N, the Layout as stored, its Key, and its Problems. It
+// matches ErrBadRow; Detail says what is wrong without n.
+type RowError = record.RowError
+
 // Layouts returns the layouts of the build b that sel selects and how many
 // there are: classes in order, each class's solutions in lexicographic
 // order (canonical.Orbit) with its class number, orbit and symmetry, or

@@ -76,6 +76,11 @@ var (
 	// ErrNoClass: the catalog holds no such class of n: a class number
 	// out of range, or a placement whose class it lacks.
 	ErrNoClass = query.ErrNoClass
+	// ErrBadRow: a class row read is not what the catalog promises (not a
+	// solution, not canonical, a wrong orbit, out of order or numbered out
+	// of turn): the file was changed by hand or damaged. The error is a
+	// *RowError naming n, the class and the fault.
+	ErrBadRow = record.ErrBadRow
 	// ErrOverLimit: n is above the largest n the caller builds (see
 	// CheckLimit).
 	ErrOverLimit = errors.New("above the build limit")

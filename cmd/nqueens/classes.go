@@ -50,7 +50,9 @@ func (c *classNumbers) ready(ctx context.Context, n int) error {
 	}
 	if c.openErr != nil {
 		return noNumbers{c.openErr}
-	} else if err := c.nums.Ready(ctx, n); err != nil {
+	} else if err := c.nums.Ready(ctx, n); errors.Is(err, store.ErrBadRow) {
+		return err // a damaged catalog is no reason to go on without numbers
+	} else if err != nil {
 		return noNumbers{advise(err)}
 	}
 	return nil

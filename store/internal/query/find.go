@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/nqueens/nqueens"
@@ -97,6 +98,11 @@ func (f *Finder) class(ctx context.Context, k int64) (nqueens.Placement, error) 
 		return p, nil
 	}
 	l, err := Class(ctx, f.h, f.b.N, k)
+	if errors.Is(err, ErrNoClass) {
+		// The build records f.b.Unique classes, numbered from 1.
+		return nqueens.Placement{}, &record.RowError{N: f.b.N, Layout: nqueens.Layout{Class: k},
+			Problems: []string{fmt.Sprintf("is missing: the build records classes 1 to %d", f.b.Unique)}}
+	}
 	if err != nil {
 		return nqueens.Placement{}, err
 	}

@@ -72,8 +72,13 @@ func (f Filter) hasOrbit(orbit int) bool {
 // of no symmetry says so in the form classes_symmetric's WHERE has, so
 // that SQLite may read that small index (query names it).
 func (f Filter) where(n int) (string, []any) {
-	q := "n = ? AND class >= ?"
-	args := []any{n, max(f.From, 1)}
+	// With no lower bound, rows numbered 0 or below are read too, so that
+	// the reader sees them out of turn.
+	q, args := "n = ?", []any{n}
+	if f.From > 1 {
+		q += " AND class >= ?"
+		args = append(args, f.From)
+	}
 	if f.To > 0 {
 		q += " AND class <= ?"
 		args = append(args, f.To)

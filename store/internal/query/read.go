@@ -14,12 +14,20 @@ import (
 )
 
 // Classes returns an iterator over the stored classes of n in h that f
-// selects, in class order: store.DB.Classes, which documents it.
+// selects, in class order: store.DB.Classes, which documents it. Each row
+// is checked as it is read (record.Decode, record.Sequence), and the first
+// and last against the classes numbered next to them (neighbours); a bad
+// row is yielded with its *record.RowError, and the iteration goes on if
+// the caller asks for more.
 func Classes(ctx context.Context, h *dbfile.Handle, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
 	if h.Version < 3 {
 		return classesV2(ctx, h, n, f)
 	}
 	query, args := f.query(n)
+	seq := record.Sequence{N: n, Turns: len(f.Symmetry) == 0}
+	if seq.Turns {
+		seq.Next = max(f.From, 1) + f.Offset
+	}
 	return func(yield func(nqueens.Layout, error) bool) {
 		rows, err := h.DB.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -30,24 +38,97 @@ func Classes(ctx context.Context, h *dbfile.Handle, n int, f Filter) iter.Seq2[n
 		var k int64
 		var key string
 		var orbit int
+		var last nqueens.Layout // the last row read, to check against the class after it
+		var lastKey string
 		for rows.Next() {
 			if err := rows.Scan(&k, &key, &orbit); err != nil {
 				yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
 				return
 			}
-			if !yield(record.Decode(n, k, key, orbit)) {
+			l, err := record.Decode(n, k, key, orbit)
+			err = seq.Check(l, key, err)
+			if err == nil && last.Class == 0 && k > 1 {
+				err = neighbours(ctx, h, n, l, key, true, false)
+			}
+			if l.Placement.N() != 0 {
+				last, lastKey = l, key
+			}
+			if !yield(l, err) {
 				return
 			}
 		}
 		if err := rows.Err(); err != nil {
 			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
+			return
+		}
+		if seq.Turns && f.To > 0 && seq.Next != 0 {
+			// Every class of a closed range is due: the rows must reach its end.
+			end := f.To
+			if f.Limit > 0 {
+				end = min(end, max(f.From, 1)+f.Offset+f.Limit-1)
+			}
+			if seq.Next <= end {
+				missing := nqueens.Layout{Class: seq.Next}
+				yield(missing, &record.RowError{N: n, Layout: missing, Problems: []string{fmt.Sprintf("is missing: classes %d to %d were asked for", max(f.From, 1)+f.Offset, end)}})
+				return
+			}
+		}
+		if last.Class != 0 {
+			if err := neighbours(ctx, h, n, last, lastKey, false, true); err != nil {
+				yield(last, err)
+			}
 		}
 	}
 }
 
+// neighbours checks the class l, stored as key, read alone or at an end of
+// a run of classes, against the classes numbered next to it: with before,
+// class l.Class-1 must be there, its placement before l's; with after,
+// class l.Class+1, if there, must come after. It returns a
+// *record.RowError naming the fault.
+func neighbours(ctx context.Context, h *dbfile.Handle, n int, l nqueens.Layout, key string, before, after bool) error {
+	before = before && l.Class > 1
+	if !before && !after {
+		return nil
+	}
+	rows, err := h.DB.QueryContext(ctx, `SELECT class, placement FROM classes WHERE n = ? AND class IN (?, ?)`, n, l.Class-1, l.Class+1)
+	if err != nil {
+		return fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err))
+	}
+	defer rows.Close()
+	var problems []string
+	found := false
+	for rows.Next() {
+		var k int64
+		var p string
+		if err := rows.Scan(&k, &p); err != nil {
+			return fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err))
+		}
+		switch {
+		case k == l.Class-1 && before:
+			found = true
+			if p >= key {
+				problems = append(problems, fmt.Sprintf("is out of order or repeated after class %d (%s)", k, p))
+			}
+		case k == l.Class+1 && after && p <= key:
+			problems = append(problems, fmt.Sprintf("is out of order or repeated before class %d (%s)", k, p))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err))
+	}
+	if before && !found {
+		problems = append(problems, fmt.Sprintf("is numbered out of turn: class %d is missing", l.Class-1))
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return &record.RowError{N: n, Layout: l, Key: key, Problems: problems}
+}
+
 // classesV2 is Classes for a catalog of schema 1 or 2, opened read-only
 // and so not migrated: its classes have no stored numbers, so it numbers
-// them as it reads them all and filters here.
+// them as it reads them all, checking each, and filters here.
 func classesV2(ctx context.Context, h *dbfile.Handle, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
 	return func(yield func(nqueens.Layout, error) bool) {
 		rows, err := h.DB.QueryContext(ctx, `SELECT placement, orbit FROM classes WHERE n = ? ORDER BY placement`, n)
@@ -56,6 +137,7 @@ func classesV2(ctx context.Context, h *dbfile.Handle, n int, f Filter) iter.Seq2
 			return
 		}
 		defer rows.Close()
+		seq := record.Sequence{N: n}
 		var k, matched, yielded int64
 		var key string
 		var orbit int
@@ -65,6 +147,8 @@ func classesV2(ctx context.Context, h *dbfile.Handle, n int, f Filter) iter.Seq2
 				return
 			}
 			k++
+			l, err := record.Decode(n, k, key, orbit)
+			err = seq.Check(l, key, err)
 			if k < f.From || (f.To > 0 && k > f.To) || !f.hasOrbit(orbit) {
 				continue
 			}
@@ -72,7 +156,7 @@ func classesV2(ctx context.Context, h *dbfile.Handle, n int, f Filter) iter.Seq2
 				continue
 			}
 			yielded++
-			if !yield(record.Decode(n, k, key, orbit)) {
+			if !yield(l, err) {
 				return
 			}
 		}
@@ -102,7 +186,11 @@ func Class(ctx context.Context, h *dbfile.Handle, n int, k int64) (nqueens.Layou
 	if err != nil {
 		return nqueens.Layout{}, fmt.Errorf("read n=%d class %d: %w", n, k, dbfile.Translate(err))
 	}
-	return record.Decode(n, k, key, orbit)
+	l, err := record.Decode(n, k, key, orbit)
+	if err == nil && h.Version >= 3 {
+		err = neighbours(ctx, h, n, l, key, true, true)
+	}
+	return l, err
 }
 
 // Selection chooses what an export of one build holds: the classes the

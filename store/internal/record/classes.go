@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
@@ -133,19 +134,127 @@ func insertSQL(n, rows int) string {
 	return s.String()
 }
 
-// Decode turns a stored row of class k of n, its placement's key and its
-// orbit, into a layout, checking what the schema cannot.
-func Decode(n int, k int64, key string, orbit int) (nqueens.Layout, error) {
-	p, err := nqueens.ParseKey(key)
-	if err == nil && p.N() != n {
-		err = fmt.Errorf("placement %q has %d rows", key, p.N())
+// ErrBadRow is matched by the error of a class row that is not what a
+// catalog promises (see RowError). store re-exports it.
+var ErrBadRow = errors.New("damaged class row")
+
+// RowError is the error of a stored class row that is not what the catalog
+// promises: a valid solution of n in its class's canonical form, with the
+// orbit its symmetry gives, numbered in turn and in the order of its
+// placement. It matches ErrBadRow.
+type RowError struct {
+	N int
+	// Layout is the row as stored; its Placement is zero when the row
+	// could not be read (a bad key, or an orbit no class has).
+	Layout nqueens.Layout
+	// Key is the stored placement, as text; empty for a class that is
+	// missing.
+	Key string
+	// Problems says what is wrong, one phrase each: "is not a solution:
+	// ...", "is numbered out of turn: class 3 was due".
+	Problems []string
+}
+
+// Detail says what is wrong with the row, without n: "class 3 (13572046)
+// is not a solution: queens at ...".
+func (e *RowError) Detail() string {
+	if e.Key == "" {
+		return fmt.Sprintf("class %d %s", e.Layout.Class, strings.Join(e.Problems, "; "))
 	}
-	if err != nil {
-		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w", n, k, err)
+	return fmt.Sprintf("class %d (%s) %s", e.Layout.Class, e.Key, strings.Join(e.Problems, "; "))
+}
+
+// Error names n, the class and the fault, and says what to do: "n=8 class
+// 3 (13572046) is not a solution: ...: the catalog is damaged (nqueens
+// verify lists every fault)".
+func (e *RowError) Error() string {
+	return fmt.Sprintf("n=%d %s: the catalog is damaged (nqueens verify lists every fault)", e.N, e.Detail())
+}
+
+// Is reports whether target is ErrBadRow.
+func (e *RowError) Is(target error) bool { return target == ErrBadRow }
+
+// Decode turns a stored row of class k of n, its placement's key and its
+// orbit, into a layout, and checks it as far as one row can tell: the
+// placement has n rows and is a solution, the canonical representative of
+// its class (canonical.Classify), with the orbit its symmetry gives. It
+// costs O(n). A row that fails is a *RowError.
+func Decode(n int, k int64, key string, orbit int) (nqueens.Layout, error) {
+	l := nqueens.Layout{Class: k}
+	fail := func(format string, args ...any) (nqueens.Layout, error) {
+		return l, &RowError{N: n, Layout: l, Key: key, Problems: []string{fmt.Sprintf(format, args...)}}
+	}
+	p, err := nqueens.ParseKey(key)
+	switch {
+	case err != nil:
+		return fail("cannot be read: %v", err)
+	case p.N() != n:
+		return fail("cannot be read: it has %d rows", p.N())
 	}
 	sym, err := nqueens.SymmetryOfOrbit(orbit)
 	if err != nil {
-		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w", n, k, err)
+		return fail("cannot be read: %v", err)
 	}
-	return nqueens.Layout{Class: k, Placement: p, Symmetry: sym}, nil
+	l.Placement, l.Symmetry = p, sym
+	if err := p.Valid(); err != nil {
+		return fail("is not a solution: %v", err)
+	}
+	got, ok := canonical.Classify(p)
+	if !ok {
+		return fail("is not canonical: its class's representative is %s", canonical.Fold(p))
+	}
+	if got != sym {
+		return fail("has orbit %d recorded, but its orbit is %d", orbit, got.Orbit())
+	}
+	return l, nil
+}
+
+// Sequence checks that the rows of one n, read in class order, follow
+// each other as the catalog promises: placements increasing (so none is
+// repeated), and class numbers increasing with them, in turn where the
+// reader reads every class of a range. The zero Sequence checks the order
+// alone.
+type Sequence struct {
+	N int
+	// Next is the class number due next, 0 for any: a reader of every
+	// class from class K on sets it to K; Check keeps it, and sets it to 0
+	// after a row it cannot read.
+	Next int64
+	// Turns is set when the rows read are every class of a range, so
+	// that each must be numbered one more than the last.
+	Turns bool
+	prev  nqueens.Layout
+}
+
+// Check checks the row l, as Decode returned it with err, against the
+// rows before it, and returns nil or a *RowError naming every fault found
+// in the row (Decode's first). Every row read must be given, bad ones too.
+// An err that is no *RowError is returned as it is.
+func (s *Sequence) Check(l nqueens.Layout, key string, err error) error {
+	var re *RowError
+	if err != nil && !errors.As(err, &re) {
+		return err
+	}
+	if re != nil && l.Placement.N() == 0 {
+		s.Next = 0 // its number says nothing of the turn
+		return err
+	}
+	var problems []string
+	switch {
+	case s.Turns && s.Next != 0 && l.Class != s.Next:
+		problems = append(problems, fmt.Sprintf("is numbered out of turn: class %d was due", s.Next))
+	case !s.Turns && s.prev.Class != 0 && l.Class <= s.prev.Class:
+		problems = append(problems, fmt.Sprintf("is numbered out of order after class %d", s.prev.Class))
+	}
+	if re != nil {
+		problems = append(problems, re.Problems...)
+	}
+	if s.prev.Placement.N() != 0 && l.Placement.Compare(s.prev.Placement) <= 0 {
+		problems = append(problems, fmt.Sprintf("is out of order or repeated after %s", s.prev.Placement))
+	}
+	s.prev, s.Next = l, l.Class+1
+	if len(problems) == 0 {
+		return nil
+	}
+	return &RowError{N: s.N, Layout: l, Key: key, Problems: problems}
 }

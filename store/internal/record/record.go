@@ -176,7 +176,9 @@ func Get(ctx context.Context, q sqlx.QueryerContext, version int64, n int) (Buil
 // Complete returns the build of n in h if it is Finished. Otherwise it
 // returns the build, if any, with an error wrapping ErrNotBuilt when the
 // catalog has no build of n, or ErrIncomplete when it holds a build in
-// progress, an interrupted one, or one shard of a sharded build.
+// progress, an interrupted one, or one shard of a sharded build. A
+// finished build whose counts are not the published ones (for n <= 27)
+// is an error wrapping ErrBadRow.
 func Complete(ctx context.Context, h *dbfile.Handle, n int) (Build, error) {
 	b, err := Get(ctx, h.DB, h.Version, n)
 	switch {
@@ -186,6 +188,12 @@ func Complete(ctx context.Context, h *dbfile.Handle, n int) (Build, error) {
 		return b, fmt.Errorf("n=%d is shard %s of a sharded build: %w", n, b.Shard, ErrIncomplete)
 	case !b.Complete:
 		return b, fmt.Errorf("n=%d is built %d of %d work units: %w", n, b.UnitsDone, b.UnitsTotal, ErrIncomplete)
+	}
+	// Rows deleted or added by hand, with the counts made to agree, can
+	// be told only from the published counts.
+	if k, ok := nqueens.KnownCounts(n); ok && (b.Total != k.Total || b.Unique != k.Unique) {
+		return b, fmt.Errorf("n=%d: the build records %s in %s, OEIS A000170/A002562 count %d in %d: classes were removed or added; the catalog is damaged (nqueens verify lists every fault): %w",
+			n, nqueens.Plural(b.Total, "solution"), nqueens.Plural(b.Unique, "class"), k.Total, k.Unique, ErrBadRow)
 	}
 	return b, nil
 }

@@ -186,8 +186,8 @@ func (a *app) puzzleCmd() *cobra.Command {
 		f, err := export.PuzzleFormat(format)
 		switch {
 		case err != nil:
-		case count < 1:
-			err = fmt.Errorf("--count must be 1 or more, got %d", count)
+		case count < 1 || int64(count) > puzzle.MaxCount:
+			err = fmt.Errorf("--count must be between 1 and %d, got %d", int64(puzzle.MaxCount), count)
 		case cmd.Flags().Changed("given") && minimal:
 			err = errors.New("--given K and --minimal exclude each other: choose one")
 		case cmd.Flags().Changed("given") && (given < 1 || given > n):

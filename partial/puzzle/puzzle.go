@@ -167,56 +167,75 @@ func draw(rng *rand.Rand, n int, s *Sampler) (nqueens.Layout, error) {
 // Puzzles returns an iterator over count puzzles of n made as Puzzle makes
 // them, puzzle i with its own generator, rand.NewPCG(seed, i), so that
 // the same seed gives the same puzzles in the same order whatever the
-// number of workers. With opts.Sampler it first draws every puzzle's first
-// solution in one pass over the sampler's classes. The puzzles are made on
-// workers goroutines (all cores when workers < 1) and yielded in order;
-// the first error is yielded and ends the iteration, as do breaking out of
-// the loop and cancelling ctx (which yields ctx's error). The iterator is
-// single-use.
+// number of workers. The puzzles are made in batches of batchSize, so that
+// memory stays flat however large count is; with opts.Sampler, each batch
+// first draws its puzzles' first solutions in one pass over the sampler's
+// classes. The puzzles are made on workers goroutines (all cores when
+// workers < 1) and yielded in order; the first error is yielded and ends
+// the iteration, as do breaking out of the loop and cancelling ctx (which
+// yields ctx's error). A count above MaxCount yields ErrTooMany and
+// nothing else. The iterator is single-use.
 func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, workers int) iter.Seq2[Result, error] {
 	return func(yield func(Result, error) bool) {
-		if count <= 0 {
+		if int64(count) > MaxCount {
+			yield(Result{}, fmt.Errorf("puzzle: %w: %d puzzles asked for, at most %d", ErrTooMany, count, MaxCount))
 			return
 		}
-		rngs := make([]*rand.Rand, count)
-		for i := range rngs {
-			rngs[i] = rand.New(rand.NewPCG(seed, uint64(i)))
-		}
-		var first []nqueens.Layout
-		if opts.Sampler != nil {
-			picks := make([]uint64, count)
-			for i, r := range rngs {
-				picks[i] = opts.Sampler.pick(r)
-			}
-			var err error
-			if first, err = opts.Sampler.At(picks); err != nil {
-				yield(Result{}, fmt.Errorf("puzzle: %w", err))
-				return
-			}
-		}
+		rngs := make([]*rand.Rand, min(count, batchSize))
+		picks := make([]uint64, len(rngs))
 		type made struct {
 			r   Result
 			err error
 		}
-		work := func(_ context.Context, i int) made {
-			o := opts
-			if first != nil {
-				o.Solution = first[i]
+		for start := 0; start < count; start += batchSize {
+			size := min(batchSize, count-start)
+			for i := range size {
+				rngs[i] = rand.New(rand.NewPCG(seed, uint64(start+i)))
 			}
-			r, err := Puzzle(rngs[i], n, o)
-			rngs[i] = nil
-			return made{r, err}
-		}
-		for _, m := range enumerate.Ordered(ctx, count, workers, work) {
-			if !yield(m.r, m.err) || m.err != nil {
+			var first []nqueens.Layout
+			if opts.Sampler != nil {
+				for i := range size {
+					picks[i] = opts.Sampler.pick(rngs[i])
+				}
+				var err error
+				if first, err = opts.Sampler.At(picks[:size]); err != nil {
+					yield(Result{}, fmt.Errorf("puzzle: %w", err))
+					return
+				}
+			}
+			work := func(_ context.Context, i int) made {
+				o := opts
+				if first != nil {
+					o.Solution = first[i]
+				}
+				r, err := Puzzle(rngs[i], n, o)
+				rngs[i] = nil
+				return made{r, err}
+			}
+			for _, m := range enumerate.Ordered(ctx, size, workers, work) {
+				if !yield(m.r, m.err) || m.err != nil {
+					return
+				}
+			}
+			if err := ctx.Err(); err != nil {
+				yield(Result{}, err)
 				return
 			}
 		}
-		if err := ctx.Err(); err != nil {
-			yield(Result{}, err)
-		}
 	}
 }
+
+// batchSize is how many puzzles Puzzles makes at a time: a pass over the
+// sampler's classes for each batch, and about 100 bytes of state a puzzle.
+const batchSize = 1 << 16
+
+// MaxCount is the most puzzles Puzzles makes in one run: about 10^12,
+// which at a million puzzles a second would take twelve days.
+const MaxCount = 1 << 40
+
+// ErrTooMany is matched by the error of Puzzles for a count above
+// MaxCount.
+var ErrTooMany = errors.New("too many puzzles")
 
 // Random returns a solution of n found by a randomized search: a
 // backtracking search that tries the free columns of each row in an order

@@ -122,6 +122,45 @@ func TestPuzzlesDeterministic(t *testing.T) {
 	}
 }
 
+// TestPuzzlesAcrossBatches makes puzzles past the first batch: puzzle i,
+// made in a later batch, is the puzzle its own generator makes alone
+// (first solution drawn from the sampler, then Puzzle), so batches change
+// nothing of what a seed gives. A count above MaxCount is refused.
+func TestPuzzlesAcrossBatches(t *testing.T) {
+	ctx := context.Background()
+	const n, seed = 6, 9
+	opts := Options{Sampler: SearchSampler(ctx, n, 1)}
+	count := batchSize + 3
+	var got []Result
+	for r, err := range Puzzles(ctx, n, count, seed, opts, 2) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	if len(got) != count {
+		t.Fatalf("%d puzzles, want %d", len(got), count)
+	}
+	for _, i := range []int{0, batchSize - 1, batchSize, count - 1} {
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		first, err := opts.Sampler.At([]uint64{opts.Sampler.pick(rng)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := opts
+		o.Solution = first[0]
+		want, err := Puzzle(rng, n, o)
+		if err != nil || got[i] != want {
+			t.Errorf("puzzle %d: %+v, made alone %+v (%v)", i, got[i], want, err)
+		}
+	}
+	for _, err := range Puzzles(ctx, n, MaxCount+1, seed, opts, 1) {
+		if !errors.Is(err, ErrTooMany) {
+			t.Errorf("count MaxCount+1: %v, want ErrTooMany", err)
+		}
+	}
+}
+
 // TestSamplerAt: numbering every solution through At lists each solution
 // of n exactly once, so a uniform number is a uniform solution.
 func TestSamplerAt(t *testing.T) {

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bufio"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// maxRSS returns the peak resident memory of a child that has exited, in
+// bytes (Linux reports ru_maxrss in KiB).
+func maxRSS(t *testing.T, state interface{ SysUsage() any }) int64 {
+	t.Helper()
+	ru, ok := state.SysUsage().(*syscall.Rusage)
+	if !ok {
+		t.Skip("no resource usage on this system")
+	}
+	return ru.Maxrss << 10
+}
+
+// TestPuzzleCountStreams makes a million puzzles of n = 4 and reads them
+// as they come: every puzzle is printed, and the process's memory stays
+// far below what holding a million puzzles' state at once took (about 200
+// MB), as puzzles are made in batches.
+func TestPuzzleCountStreams(t *testing.T) {
+	t.Parallel()
+	const count = 1_000_000
+	cmd := command(t, t.TempDir(), "puzzle", "4", "--count", "1000000", "--seed", "7", "--format", "ndjson", "-q")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if lines++; lines == 1 && !strings.HasPrefix(sc.Text(), `{"n":4,`) {
+			t.Errorf("first line %q", sc.Text())
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if lines != count {
+		t.Errorf("%d puzzles printed, want %d", lines, count)
+	}
+	if rss := maxRSS(t, cmd.ProcessState); rss > 100<<20 {
+		t.Errorf("peak memory %d MB for %d puzzles, want under 100 MB", rss>>20, count)
+	}
+}

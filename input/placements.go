@@ -134,45 +134,162 @@ func parseColumns(text []byte) (nqueens.Placement, bool) {
 	return nqueens.FromBytes(cols[:n]), true
 }
 
-// readGrids reads the JSON values of ReadPlacements' leetcode format.
+// readGrids reads the JSON values of ReadPlacements' leetcode format, a
+// board at a time: a document of any length is read in memory bounded by
+// one board (at most nqueens.MaxN rows of at most nqueens.MaxN squares).
 func readGrids(r io.Reader) iter.Seq2[nqueens.Placement, error] {
 	return func(yield func(nqueens.Placement, error) bool) {
-		dec := json.NewDecoder(r)
-		for value := 1; ; value++ {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err == io.EOF {
+		g := gridScanner{r: bufio.NewReader(r)}
+		fail := func(err error) { yield(nqueens.Placement{}, fmt.Errorf("value %d: %w", g.value, err)) }
+		for g.value = 1; ; g.value++ {
+			c, err := g.next()
+			if err == io.EOF {
 				return
 			} else if err != nil {
-				yield(nqueens.Placement{}, fmt.Errorf("value %d: not JSON: %v", value, err))
+				fail(err)
 				return
 			}
-			var boards [][]string
-			var board []string
-			if err := json.Unmarshal(raw, &board); err == nil {
-				boards = [][]string{board}
-			} else if err := json.Unmarshal(raw, &boards); err != nil {
-				yield(nqueens.Placement{}, fmt.Errorf(`value %d: want a board (an array of rows such as ".Q..") or an array of boards`, value))
+			if c != '[' {
+				fail(errNotBoards)
 				return
 			}
-			for i, rows := range boards {
-				p, err := nqueens.ParseGrid(rows)
-				if err == nil {
-					err = p.CheckPermutation()
+			switch c, err := g.next(); {
+			case err != nil:
+				fail(err)
+				return
+			case c == ']': // no boards
+			case c == '"':
+				g.r.UnreadByte()
+				if !g.board(yield, 0) {
+					return
 				}
-				if err != nil {
-					where := fmt.Sprintf("value %d", value)
-					if len(boards) > 1 {
-						where += fmt.Sprintf(", board %d", i+1)
+			case c == '[':
+				for i := 1; ; i++ {
+					if !g.board(yield, i) {
+						return
 					}
-					yield(p, fmt.Errorf("%s: %w", where, err))
-					return
+					c, err := g.next()
+					if err != nil {
+						fail(err)
+						return
+					} else if c == ']' {
+						break
+					} else if c != ',' {
+						fail(fmt.Errorf("not JSON: want ',' or ']' after board %d", i))
+						return
+					}
+					if c, err := g.next(); err != nil || c != '[' {
+						fail(errNotBoards)
+						return
+					}
 				}
-				if !yield(p, nil) {
-					return
-				}
+			default:
+				fail(errNotBoards)
+				return
 			}
 		}
 	}
+}
+
+// errNotBoards is readGrids' error for a value of another shape.
+var errNotBoards = errors.New(`want a board (an array of rows such as ".Q..") or an array of boards`)
+
+// gridScanner reads the JSON of LeetCode boards byte by byte.
+type gridScanner struct {
+	r     *bufio.Reader
+	value int // the number of the value being read, from 1
+}
+
+// next returns the next byte that is not white space, or io.EOF where
+// the input ends.
+func (g *gridScanner) next() (byte, error) {
+	for {
+		c, err := g.r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return c, nil
+		}
+	}
+}
+
+// board reads one board, its opening '[' read already, and yields its
+// placement or an error; i is the board's number in an array of boards, 0
+// for a board alone. It reports whether to go on.
+func (g *gridScanner) board(yield func(nqueens.Placement, error) bool, i int) bool {
+	where := fmt.Sprintf("value %d", g.value)
+	if i > 0 {
+		where += fmt.Sprintf(", board %d", i)
+	}
+	fail := func(err error) bool {
+		yield(nqueens.Placement{}, fmt.Errorf("%s: %w", where, err))
+		return false
+	}
+	var rows []string
+	for {
+		c, err := g.next()
+		if err != nil {
+			return fail(unexpected(err))
+		}
+		if c == ']' && len(rows) == 0 {
+			break
+		}
+		if c != '"' {
+			return fail(errNotBoards)
+		}
+		if len(rows) == nqueens.MaxN {
+			return fail(fmt.Errorf("a board has at most %d rows", nqueens.MaxN))
+		}
+		row, err := g.row()
+		if err != nil {
+			return fail(err)
+		}
+		rows = append(rows, row)
+		if c, err = g.next(); err != nil {
+			return fail(unexpected(err))
+		} else if c == ']' {
+			break
+		} else if c != ',' {
+			return fail(errors.New("not JSON: want ',' or ']' after a row"))
+		}
+	}
+	p, err := nqueens.ParseGrid(rows)
+	if err == nil {
+		err = p.CheckPermutation()
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return yield(p, nil)
+}
+
+// row reads a row's string, its opening quote read already: at most
+// nqueens.MaxN squares, with no escapes.
+func (g *gridScanner) row() (string, error) {
+	var b [nqueens.MaxN]byte
+	for k := 0; ; k++ {
+		c, err := g.r.ReadByte()
+		switch {
+		case err != nil:
+			return "", unexpected(err)
+		case c == '"':
+			return string(b[:k]), nil
+		case c == '\\':
+			return "", errors.New(`a row is made of "." and "Q" alone, with no escapes`)
+		case k == nqueens.MaxN:
+			return "", fmt.Errorf("a row is longer than %d squares", nqueens.MaxN)
+		}
+		b[k] = c
+	}
+}
+
+// unexpected words a read error inside a value.
+func unexpected(err error) error {
+	if err == io.EOF {
+		return errors.New("not JSON: the input ends inside a board")
+	}
+	return err
 }
 
 // ParsePlacement reads one placement written in one of ReadPlacements'

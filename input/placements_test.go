@@ -3,6 +3,7 @@ package input_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -47,6 +48,12 @@ func TestReadPlacementsForms(t *testing.T) {
 		{`[".Q..","...Q","Q...",".Q.."]`, "leetcode", "value 1: column 1 is in rows 0 and 3"},
 		{`[".Q.","...Q","Q...","..Q."]`, "leetcode", "value 1: grid: row 0"},
 		{`[1, 2]`, "leetcode", "value 1: want a board"},
+		{`[".Q..","...Q"`, "leetcode", "value 1: not JSON: the input ends inside a board"},
+		{`[["..Q.","Q...","...Q",".Q.."] [".Q.."]]`, "leetcode", "value 1: not JSON: want ',' or ']' after board 1"},
+		{`[["..Q.","Q...","...Q",".Q.."],[".Q.","...Q"]]`, "leetcode", "value 1, board 2: grid: row 0"},
+		{`["` + strings.Repeat(".", 1<<20) + `"]`, "leetcode", "value 1: a row is longer than 32 squares"},
+		{"[" + strings.Repeat(`"Q",`, 40) + `"Q"]`, "leetcode", "value 1: a board has at most 32 rows"},
+		{`["\u0051"]`, "leetcode", "with no escapes"},
 		{strings.Repeat("1 ", 40000), "", "longer than"},
 	} {
 		var last error
@@ -91,4 +98,43 @@ func ExampleReadPlacements() {
 	// 4 6 1 5 2 0 7 3 <nil>
 	// 1 3 0 2 <nil>
 	// 2 0 3 1 <nil>
+}
+
+// endless is a reader of the same text over and over, without end.
+type endless struct {
+	text string
+	off  int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		k := copy(p[n:], e.text[e.off:])
+		n += k
+		e.off = (e.off + k) % len(e.text)
+	}
+	return n, nil
+}
+
+// TestReadGridsStreams reads boards from an array of LeetCode boards that
+// never ends: the boards come one at a time, so the first ones arrive and
+// the reading stops when the caller stops, in memory bounded by one board;
+// and a row that never ends is refused once it passes 32 squares.
+func TestReadGridsStreams(t *testing.T) {
+	in := io.MultiReader(strings.NewReader("["), &endless{text: `["..Q.","Q...","...Q",".Q.."],`})
+	k := 0
+	for p, err := range input.ReadPlacements(in, "leetcode") {
+		if err != nil || p.String() != "2 0 3 1" {
+			t.Fatalf("board %d: %v, %v", k, p, err)
+		}
+		if k++; k == 100_000 {
+			break
+		}
+	}
+	in = io.MultiReader(strings.NewReader(`["`), &endless{text: "Q"})
+	for _, err := range input.ReadPlacements(in, "leetcode") {
+		if err == nil || !strings.Contains(err.Error(), "a row is longer than 32 squares") {
+			t.Errorf("an endless row: %v", err)
+		}
+	}
 }

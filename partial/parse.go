@@ -154,8 +154,9 @@ type Input struct {
 // (a single such line with no Q is the columns form: "_ _ _ _" is the empty
 // board of 4). A board that does not parse is yielded as a *ParseError
 // naming the line at fault and what is allowed, and the iteration goes on;
-// a line longer than MaxLine or a read error is yielded as a *ParseError
-// and ends it. The iterator is single-use: it consumes r.
+// so is a grid of more than nqueens.MaxN rows, whose rows are dropped as
+// they come, so that memory stays bounded; a line longer than MaxLine or a
+// read error is yielded as a *ParseError and ends it. The iterator is single-use: it consumes r.
 func Boards(r io.Reader) iter.Seq2[Input, error] {
 	return func(yield func(Input, error) bool) {
 		sc := bufio.NewScanner(r)
@@ -187,15 +188,20 @@ func Boards(r io.Reader) iter.Seq2[Input, error] {
 			return yield(Input{Board: b, Line: start}, nil)
 		}
 		line := 0
+		skipping := false // dropping the rows of a grid that is too long
 		for sc.Scan() {
 			line++
 			text := strings.TrimSpace(sc.Text())
+			board := strings.ContainsAny(text, "0123456789/") || !gridRow(text)
+			if text == "" || board {
+				skipping = false
+			}
 			switch {
 			case text == "":
 				if !flush() {
 					return
 				}
-			case strings.ContainsAny(text, "0123456789/") || !gridRow(text):
+			case board:
 				if !flush() {
 					return
 				}
@@ -207,6 +213,15 @@ func Boards(r io.Reader) iter.Seq2[Input, error] {
 					continue
 				}
 				if !yield(Input{Board: b, Line: line}, nil) {
+					return
+				}
+			case skipping:
+				// The rest of a grid too long to be one.
+			case len(block) == nqueens.MaxN:
+				block = block[:0]
+				skipping = true
+				err := fmt.Errorf("a grid has at most %d rows, and the one from line %d has more (a blank line ends a grid)", nqueens.MaxN, start)
+				if !yield(Input{}, &ParseError{Line: line, Err: err}) {
 					return
 				}
 			default:

@@ -2,6 +2,7 @@ package partial
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -131,4 +132,42 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// rowsForever is a reader of the grid row "_ _" over and over, without
+// end, as `yes '_ _'` writes.
+type rowsForever struct{ off int }
+
+func (r *rowsForever) Read(p []byte) (int, error) {
+	const row = "_ _\n"
+	for i := range p {
+		p[i] = row[r.off]
+		r.off = (r.off + 1) % len(row)
+	}
+	return len(p), nil
+}
+
+// TestBoardsBoundsAGrid reads grid rows that never end: Boards says, at
+// row 33, that a grid has at most 32 rows, instead of gathering rows until
+// memory runs out; after a blank line, a grid is read again.
+func TestBoardsBoundsAGrid(t *testing.T) {
+	for in, err := range Boards(&rowsForever{}) {
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != 33 || !strings.Contains(err.Error(), "a grid has at most 32 rows, and the one from line 1 has more") {
+			t.Errorf("endless grid rows: %+v, %v", in, err)
+		}
+		break
+	}
+	text := strings.Repeat("_ _ _ _\n", 40) + "\n.Q..\n...Q\nQ...\n....\n"
+	var got []string
+	for in, err := range Boards(strings.NewReader(text)) {
+		if err != nil {
+			got = append(got, err.Error())
+		} else {
+			got = append(got, fmt.Sprintf("line %d: %v", in.Line, in.Board))
+		}
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], "line 33: a grid has at most 32 rows") || !strings.HasPrefix(got[1], "line 42: ") {
+		t.Errorf("boards %q", got)
+	}
 }

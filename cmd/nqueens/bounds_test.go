@@ -50,3 +50,34 @@ func TestPuzzleCountStreams(t *testing.T) {
 		t.Errorf("peak memory %d MB for %d puzzles, want under 100 MB", rss>>20, count)
 	}
 }
+
+// TestCompleteEndlessGrid feeds complete the grid row "_ _" without end,
+// as `yes '_ _' | nqueens complete -` does: it stops at row 33 with one
+// line saying a grid has at most 32 rows, exit status 2, instead of
+// gathering rows until memory runs out.
+func TestCompleteEndlessGrid(t *testing.T) {
+	t.Parallel()
+	cmd := command(t, t.TempDir(), "complete", "-")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		row := []byte(strings.Repeat("_ _\n", 1024))
+		for {
+			if _, err := in.Write(row); err != nil {
+				return // the command has exited and closed its end
+			}
+		}
+	}()
+	err = cmd.Wait()
+	in.Close()
+	if exitStatus(err) != exitUsage || !strings.Contains(stderr.String(), "line 33: a grid has at most 32 rows") {
+		t.Errorf("exit %d, stderr %q; want %d and the grid's bound", exitStatus(err), stderr.String(), exitUsage)
+	}
+}

@@ -175,34 +175,68 @@ func (p Placement) String() string {
 
 // Parse reads a placement written as 0-based columns, row by row, separated
 // by spaces or commas and optionally enclosed in brackets: "1 3 0 2",
-// "1,3,0,2" and "[1, 3, 0, 2]" are the same board. It checks the shape
+// "1,3,0,2" and "[1, 3, 0, 2]" are the same board. It also reads a board
+// drawn as a grid, one Q a row and '.' or '_' for an empty square, its rows
+// separated by '/' (".Q../...Q/Q.../..Q.", squares may be spaced: "_ Q _
+// _ / ...") or by spaces (".Q.. ...Q Q... ..Q."). It checks the shape
 // (1..MaxN rows, every column on the board) but not that the queens are
-// non-attacking; see Valid.
+// non-attacking; see Valid. Its errors say what is wrong in one sentence,
+// without repeating s.
 func Parse(s string) (Placement, error) {
 	const maxLen = 4 * MaxN * 4
 	if len(s) > maxLen {
-		return Placement{}, fmt.Errorf("parse placement: input of %d bytes is too long", len(s))
+		return Placement{}, fmt.Errorf("input of %d bytes is too long for a board", len(s))
 	}
 	t := strings.TrimSpace(s)
+	if strings.ContainsAny(t, "Q.") || strings.Contains(t, "_") {
+		return parseGridText(t)
+	}
 	if strings.HasPrefix(t, "[") && strings.HasSuffix(t, "]") {
 		t = t[1 : len(t)-1]
 	}
-	fields := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
-	if len(fields) == 0 {
-		return Placement{}, fmt.Errorf("parse placement %q: no columns", s)
+	var fields []string
+	for part := range strings.SplitSeq(t, ",") {
+		f := strings.Fields(part)
+		if len(f) == 0 && strings.Contains(t, ",") {
+			return Placement{}, errors.New("a comma with no column before or after it: columns are separated by one comma or by spaces")
+		}
+		fields = append(fields, f...)
 	}
-	if len(fields) > MaxN {
-		return Placement{}, fmt.Errorf("parse placement: %d columns, at most %d allowed", len(fields), MaxN)
+	n := len(fields)
+	switch {
+	case n == 0:
+		return Placement{}, errors.New("no columns")
+	case n > MaxN:
+		return Placement{}, fmt.Errorf("%d columns, at most %d allowed", n, MaxN)
 	}
-	cols := make([]int, len(fields))
+	cols := make([]int, n)
 	for i, f := range fields {
 		c, err := strconv.Atoi(f)
-		if err != nil || c < 0 || c >= len(fields) || f[0] == '+' {
-			return Placement{}, fmt.Errorf("parse placement %q: column %q in row %d is not a number in 0..%d", s, f, i, len(fields)-1)
+		switch {
+		case err != nil || c < 0 || f[0] == '+':
+			return Placement{}, fmt.Errorf("%s (row %d) is not a column: columns are whole numbers from 0 to n-1", Quote(f), i)
+		case c >= n:
+			return Placement{}, fmt.Errorf("%d columns make a board of n = %d, whose columns run from 0 to %d: %d (row %d) is off the board", n, n, n-1, c, i)
 		}
 		cols[i] = c
 	}
 	return New(cols)
+}
+
+// parseGridText reads the grid forms of Parse.
+func parseGridText(t string) (Placement, error) {
+	var rows []string
+	if strings.Contains(t, "/") {
+		for row := range strings.SplitSeq(t, "/") {
+			rows = append(rows, strings.Join(strings.Fields(row), ""))
+		}
+	} else {
+		rows = strings.Fields(t)
+	}
+	for i, row := range rows {
+		rows[i] = strings.ReplaceAll(row, "_", ".")
+	}
+	return ParseGrid(rows)
 }
 
 // digits are the base-32 digits of Key, in increasing byte order so that

@@ -73,6 +73,13 @@ var Formats = []string{"json", "ndjson", "csv", "leetcode", "grid", "svg", "html
 // OneBoard reports whether a format draws a single board (svg).
 func OneBoard(format string) bool { return strings.EqualFold(format, "svg") }
 
+// ForJudges reports whether a format is a judge's (leetcode, grid): the
+// answer a judge expects is every solution in lexicographic order, which
+// callers write unless asked for one board per class.
+func ForJudges(format string) bool {
+	return strings.EqualFold(format, "leetcode") || strings.EqualFold(format, "grid")
+}
+
 // Format returns the name of one of Formats as Formats spells it: format
 // names are not case-sensitive ("CSV" is "csv"). It returns an error
 // naming the formats allowed for an unknown name.
@@ -242,23 +249,28 @@ func (f *framed[T]) Close() error {
 	return f.finish(f.close)
 }
 
-// Grid writes each board as n lines of 'Q' and '.', top row first, and a
-// blank line after it, the form programming judges and code-golf holes
-// print:
+// Grid writes each board as n lines of 'Q' and '.', top row first, with a
+// blank line between two boards, the form programming judges and code-golf
+// holes print:
 //
 //	.Q..
 //	...Q
 //	Q...
 //	..Q.
 //
+//	..Q.
+//	Q...
+//	...Q
+//	.Q..
+//
 // Only the boards are written; class numbers and symmetries are not.
 type Grid struct{ framed[nqueens.Layout] }
 
 // NewGrid returns a Grid writer to w. The caller must call Close.
 func NewGrid(w io.Writer) *Grid {
-	return &Grid{framed[nqueens.Layout]{base: newBase(w), record: func(buf []byte, l nqueens.Layout) []byte {
+	return &Grid{framed[nqueens.Layout]{base: newBase(w), sep: "\n", record: func(buf []byte, l nqueens.Layout) []byte {
 		var a [nqueens.MaxN]int32
-		return append(appendGrid(buf, columns(&a, l.Placement), ""), '\n')
+		return appendGrid(buf, columns(&a, l.Placement), "")
 	}}}
 }
 

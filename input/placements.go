@@ -99,14 +99,20 @@ func parseColumns(text []byte) (nqueens.Placement, bool) {
 	}
 	var cols [nqueens.MaxN]uint8
 	n, c, inNum := 0, 0, false
+	comma := true // a comma here would follow no column
 	for _, b := range text {
 		switch {
 		case b >= '0' && b <= '9':
 			if c = c*10 + int(b-'0'); c >= nqueens.MaxN || (inNum && c == int(b-'0')) {
 				return nqueens.Placement{}, false // too large, or a leading zero
 			}
-			inNum = true
+			inNum, comma = true, false
+		case b == ',' && comma && !inNum:
+			return nqueens.Placement{}, false // two commas, or one first
 		case b == ' ' || b == ',' || b == '\t':
+			if b == ',' {
+				comma = true
+			}
 			if inNum {
 				if n == nqueens.MaxN {
 					return nqueens.Placement{}, false
@@ -122,6 +128,8 @@ func parseColumns(text []byte) (nqueens.Placement, bool) {
 			return nqueens.Placement{}, false
 		}
 		cols[n], n = uint8(c), n+1
+	} else if comma {
+		return nqueens.Placement{}, false // a comma last
 	}
 	if n == 0 {
 		return nqueens.Placement{}, false

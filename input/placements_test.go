@@ -40,7 +40,8 @@ func TestReadPlacementsForms(t *testing.T) {
 		t.Errorf("leetcode boards read as %q", got)
 	}
 	for _, tt := range []struct{ in, format, want string }{
-		{"0 1\n1 x\n", "", "line 2: parse placement"},
+		{"0 1\n1 x\n", "", `line 2: "x" (row 1) is not a column`},
+		{"0,,1\n", "", "line 1: a comma with no column before or after it"},
 		{"0 2 1 1\n", "", "line 1: column 1 is in rows 2 and 3"},
 		{`{"n":5,"placement":[1,3,0,2]}`, "", `line 1: "n" is 5 but "placement" has 4 columns`},
 		{`{"n":4}`, "", `line 1: the object has no "placement"`},

@@ -147,17 +147,41 @@ type Input struct {
 	Line  int
 }
 
-// Boards returns an iterator over the boards of r, in input order. A line
-// holding a digit or a / is one board in itself (columns, or a grid with /
-// between rows); consecutive lines of only Q, _, . and spaces are the rows
-// of one grid, ended by a blank line, a board line or the end of the input
-// (a single such line with no Q is the columns form: "_ _ _ _" is the empty
-// board of 4). A board that does not parse is yielded as a *ParseError
-// naming the line at fault and what is allowed, and the iteration goes on;
-// so is a grid of more than nqueens.MaxN rows, whose rows are dropped as
-// they come, so that memory stays bounded; a line longer than MaxLine or a
-// read error is yielded as a *ParseError and ends it. The iterator is single-use: it consumes r.
-func Boards(r io.Reader) iter.Seq2[Input, error] {
+// Form says how Boards reads its input: a board a line, or grids of
+// several lines.
+type Form int
+
+const (
+	// Lines reads one board a line: columns ("1 _ 5 _ _ _ _ 3", where a
+	// line of _ alone is the empty board), or a grid on one line with /
+	// between its rows. A line that is a row of a grid alone is refused,
+	// pointing to Grids.
+	Lines Form = iota
+	// Grids reads grids of several lines, a row a line, separated by
+	// blank lines: "_ Q _ _" then "_ _ _ Q" and so on.
+	Grids
+)
+
+// ParseForm reads the name of a Form: "lines" or "grids".
+func ParseForm(name string) (Form, error) {
+	switch strings.ToLower(name) {
+	case "lines":
+		return Lines, nil
+	case "grids":
+		return Grids, nil
+	}
+	return 0, fmt.Errorf("input form %s: want lines (a board a line) or grids (grids of several lines, separated by blank lines)", nqueens.Quote(name))
+}
+
+// Boards returns an iterator over the boards of r, in input order, read in
+// the given form (see Lines and Grids); blank lines are skipped. A board
+// that does not parse is yielded as a *ParseError naming the line at fault
+// and what is allowed, and the iteration goes on; so is a grid of more
+// than nqueens.MaxN rows, whose rows are dropped as they come, so that
+// memory stays bounded; a line longer than MaxLine or a read error is
+// yielded as a *ParseError and ends it. The iterator is single-use: it
+// consumes r.
+func Boards(r io.Reader, form Form) iter.Seq2[Input, error] {
 	return func(yield func(Input, error) bool) {
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 0, 4096), MaxLine)
@@ -167,13 +191,7 @@ func Boards(r io.Reader) iter.Seq2[Input, error] {
 			if len(block) == 0 {
 				return true
 			}
-			var b Board
-			var err error
-			if len(block) == 1 {
-				b, err = Parse(block[0])
-			} else {
-				b, err = parseGrid(block)
-			}
+			b, err := parseGrid(block)
 			rows := block
 			block = block[:0]
 			if err != nil {
@@ -192,20 +210,18 @@ func Boards(r io.Reader) iter.Seq2[Input, error] {
 		for sc.Scan() {
 			line++
 			text := strings.TrimSpace(sc.Text())
-			board := strings.ContainsAny(text, "0123456789/") || !gridRow(text)
-			if text == "" || board {
+			if text == "" {
 				skipping = false
+				if !flush() {
+					return
+				}
+				continue
 			}
-			switch {
-			case text == "":
-				if !flush() {
-					return
-				}
-			case board:
-				if !flush() {
-					return
-				}
+			if form == Lines {
 				b, err := Parse(text)
+				if err != nil && gridRow(text) && strings.Contains(text, "Q") {
+					err = fmt.Errorf("%s is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)", nqueens.Quote(text))
+				}
 				if err != nil {
 					if !yield(Input{}, &ParseError{Line: line, Err: err}) {
 						return
@@ -215,8 +231,17 @@ func Boards(r io.Reader) iter.Seq2[Input, error] {
 				if !yield(Input{Board: b, Line: line}, nil) {
 					return
 				}
+				continue
+			}
+			switch {
 			case skipping:
 				// The rest of a grid too long to be one.
+			case !gridRow(text):
+				block, skipping = block[:0], true
+				err := fmt.Errorf("%s is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid", nqueens.Quote(text))
+				if !yield(Input{}, &ParseError{Line: line, Err: err}) {
+					return
+				}
 			case len(block) == nqueens.MaxN:
 				block = block[:0]
 				skipping = true

@@ -62,37 +62,57 @@ func TestBoardForms(t *testing.T) {
 }
 
 func TestBoards(t *testing.T) {
-	in := "1 _ 5 _ _ _ _ 3\n\n_ Q _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _\n_ _ _ _\n.Q../..../..../....\n_ Q _ _\n_ Q Q _\n_ _ _ _\n_ _ _ _\n\n1 x\n0 _ _ _"
 	type got struct {
 		line int
 		s    string
 	}
-	var all []got
-	for in, err := range Boards(strings.NewReader(in)) {
-		if err != nil {
-			all = append(all, got{0, err.Error()})
-			continue
+	read := func(in string, form Form) []got {
+		var all []got
+		for in, err := range Boards(strings.NewReader(in), form) {
+			if err != nil {
+				all = append(all, got{0, err.Error()})
+				continue
+			}
+			all = append(all, got{in.Line, in.Board.String()})
 		}
-		all = append(all, got{in.Line, in.Board.String()})
+		return all
 	}
-	want := []got{
-		{1, "1 _ 5 _ _ _ _ 3"},
-		{0, "line 3: 4 squares in a grid of 5 rows: a board of n has n rows of n squares"},
-		{8, "1 _ _ _"},
-		{0, "line 10: two queens in one row: a row holds at most one"},
-		{0, `line 14: row 1: "x" is not a column: want 0..1, or _ or . for an empty row`},
-		{15, "0 _ _ _"},
-	}
-	if len(all) != len(want) {
-		t.Fatalf("got %v, want %v", all, want)
-	}
-	for i := range want {
-		if all[i] != want[i] {
-			t.Errorf("board %d: got %v, want %v", i, all[i], want[i])
+	for _, tt := range []struct {
+		name string
+		form Form
+		in   string
+		want []got
+	}{
+		{"lines", Lines, "1 _ 5 _ _ _ _ 3\n\n_ _ _ _\n_ _ _ _\n.Q../..../..../....\n_ Q _ _\n1 x\n0 _ _ _", []got{
+			{1, "1 _ 5 _ _ _ _ 3"},
+			{3, "_ _ _ _"},
+			{4, "_ _ _ _"},
+			{5, "1 _ _ _"},
+			{0, `line 6: "_ Q _ _" is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)`},
+			{0, `line 7: row 1: "x" is not a column: want 0..1, or _ or . for an empty row`},
+			{8, "0 _ _ _"},
+		}},
+		{"grids", Grids, "_ Q _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _\n\n_ _ _ _\n_ _ _ _\n_ _ _ _\n_ _ _ _\n\n_ Q _ _\n_ _ _ Q\n_ _ _ _\n_ _ _ _\n_ _ _ _\n\n_ Q _ _\n_ Q Q _\n_ _ _ _\n_ _ _ _\n\n1 _ _ _\n\n.Q\n..", []got{
+			{1, "1 3 _ _"},
+			{6, "_ _ _ _"},
+			{0, "line 11: 4 squares in a grid of 5 rows: a board of n has n rows of n squares"},
+			{0, "line 18: two queens in one row: a row holds at most one"},
+			{0, `line 22: "1 _ _ _" is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid`},
+			{24, "1 _"},
+		}},
+	} {
+		all := read(tt.in, tt.form)
+		if len(all) != len(tt.want) {
+			t.Fatalf("%s: got %v, want %v", tt.name, all, tt.want)
+		}
+		for i := range tt.want {
+			if all[i] != tt.want[i] {
+				t.Errorf("%s: board %d: got %v, want %v", tt.name, i, all[i], tt.want[i])
+			}
 		}
 	}
 	var pe *ParseError
-	for _, err := range Boards(strings.NewReader(strings.Repeat("_", MaxLine+1))) {
+	for _, err := range Boards(strings.NewReader(strings.Repeat("_", MaxLine+1)), Lines) {
 		if !errors.As(err, &pe) || pe.Line != 1 {
 			t.Errorf("long line: %v", err)
 		}
@@ -147,11 +167,11 @@ func (r *rowsForever) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestBoardsBoundsAGrid reads grid rows that never end: Boards says, at
+// TestBoardsBoundsAGrid reads grid rows that never end (--input grids): Boards says, at
 // row 33, that a grid has at most 32 rows, instead of gathering rows until
 // memory runs out; after a blank line, a grid is read again.
 func TestBoardsBoundsAGrid(t *testing.T) {
-	for in, err := range Boards(&rowsForever{}) {
+	for in, err := range Boards(&rowsForever{}, Grids) {
 		var pe *ParseError
 		if !errors.As(err, &pe) || pe.Line != 33 || !strings.Contains(err.Error(), "a grid has at most 32 rows, and the one from line 1 has more") {
 			t.Errorf("endless grid rows: %+v, %v", in, err)
@@ -160,7 +180,7 @@ func TestBoardsBoundsAGrid(t *testing.T) {
 	}
 	text := strings.Repeat("_ _ _ _\n", 40) + "\n.Q..\n...Q\nQ...\n....\n"
 	var got []string
-	for in, err := range Boards(strings.NewReader(text)) {
+	for in, err := range Boards(strings.NewReader(text), Grids) {
 		if err != nil {
 			got = append(got, err.Error())
 		} else {

@@ -51,13 +51,15 @@ func TestPuzzleCountStreams(t *testing.T) {
 	}
 }
 
-// TestCompleteEndlessGrid feeds complete the grid row "_ _" without end,
-// as `yes '_ _' | nqueens complete -` does: it stops at row 33 with one
-// line saying a grid has at most 32 rows, exit status 2, instead of
-// gathering rows until memory runs out.
+// TestCompleteEndlessGrid feeds complete --input grids the grid row "_ _"
+// without end, as `yes '_ _' | nqueens complete - --input grids` does: it
+// stops at row 33 with one line saying a grid has at most 32 rows, exit
+// status 2, instead of gathering rows until memory runs out. (Read a board
+// a line, the default, each "_ _" is an empty board of 2, answered as it
+// comes.)
 func TestCompleteEndlessGrid(t *testing.T) {
 	t.Parallel()
-	cmd := command(t, t.TempDir(), "complete", "-")
+	cmd := command(t, t.TempDir(), "complete", "-", "--input", "grids")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -27,11 +27,20 @@ func (a *app) exportCmd() *cobra.Command {
 				return usageError{err}
 			}
 			f, err := filter()
+			if export.ForJudges(format) && !cmd.Flags().Changed("all") {
+				// A judge's answer: every solution, in lexicographic order.
+				all = true
+				if !cmd.Flags().Changed("order") {
+					order = "lex"
+				}
+			}
 			switch {
 			case err != nil:
 				return err
 			case order != "class" && order != "lex":
 				return usageError{fmt.Errorf("--order %s: want class or lex", quote(order))}
+			case order == "lex" && !all:
+				return usageError{errors.New("--order lex orders every solution: add --all (one board per class comes in lexicographic order already)")}
 			case export.OneBoard(format) && (all || f.From != f.To):
 				return usageError{fmt.Errorf("format %s draws one board: drop --all, choose it with --class", format)}
 			case format == "html" && n > export.MaxHTMLN:
@@ -46,8 +55,8 @@ func (a *app) exportCmd() *cobra.Command {
 			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all, Lex: order == "lex", Workers: a.cfg.Workers}, out)
 		})
 	cmd.Flags().StringVarP(&format, "format", "f", "json", strings.Join(export.Formats, ", "))
-	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class")
-	cmd.Flags().StringVar(&order, "order", "class", "with --all: class (class by class) or lex (every solution in lexicographic order)")
+	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class (the default of leetcode and grid; --all=false for one per class)")
+	cmd.Flags().StringVar(&order, "order", "class", "with --all: class (class by class) or lex (every solution in lexicographic order; the default of leetcode and grid)")
 	outputFlag(cmd, &out)
 	filter = filterFlags(cmd)
 	return cmd

@@ -35,8 +35,8 @@ type completer struct {
 func (a *app) completeCmd() *cobra.Command {
 	var asJSON, list, classes bool
 	var limit int
-	var format, out string
-	cmd := &cobra.Command{Use: "complete BOARD|-", Short: "Count (or list) the solutions that extend a partial board",
+	var format, out, form string
+	cmd := &cobra.Command{Use: "complete BOARD|- [--input lines|grids]", Short: "Count (or list) the solutions that extend a partial board",
 		Args: exactArgs(1, "one board, or - to read boards from stdin"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			boards := func(yield func(partial.Input, error) bool) {
@@ -45,7 +45,11 @@ func (a *app) completeCmd() *cobra.Command {
 			}
 			_, perr := partial.Parse(args[0])
 			if args[0] == "-" {
-				boards, perr = partial.Boards(input.Reader(cmd.Context(), cmd.InOrStdin())), nil
+				var f partial.Form
+				f, perr = partial.ParseForm(form)
+				boards = partial.Boards(input.Reader(cmd.Context(), cmd.InOrStdin()), f)
+			} else if cmd.Flags().Changed("input") {
+				perr = errors.New("--input says how to read boards from stdin: it goes with -")
 			}
 			f, err := export.CompletionFormat(format)
 			switch {
@@ -75,6 +79,7 @@ func (a *app) completeCmd() *cobra.Command {
 	cmd.Flags().IntVar(&limit, "limit", 0, "with --list: at most this many completions a board (0: all)")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "with --list: "+strings.Join(export.CompletionFormats, ", "))
 	cmd.Flags().BoolVar(&classes, "classes", false, "name the classes of the completions (n must be in the catalog)")
+	cmd.Flags().StringVar(&form, "input", "lines", "with -: lines (a board a line) or grids (grids of several lines, separated by blank lines)")
 	outputFlag(cmd, &out)
 	return cmd
 }

@@ -24,8 +24,9 @@ type example struct {
 // readmeExamples returns the examples of README.md in order: every line
 // of a code block (indented, or fenced) that starts with "$ " and runs
 // nqueens (alone, or in a shell loop or pipe) or the sqlite3 shell, with
-// the lines under it up to the next command, a blank line, or the end of
-// the block as its output, less the command's indentation.
+// the lines under it up to the next command, an empty line, or the end of
+// the block as its output, less the command's indentation (a line of the
+// indentation alone is a blank line of the output).
 func readmeExamples(t *testing.T, path string) []example {
 	t.Helper()
 	data := testutil.ReadFile(t, path)
@@ -43,6 +44,10 @@ func readmeExamples(t *testing.T, path string) []example {
 			indent = line[:len(line)-len(trimmed)]
 		case cur != nil && trimmed != "" && !strings.HasPrefix(trimmed, "```") && strings.HasPrefix(line, indent):
 			cur.want = append(cur.want, strings.TrimPrefix(line, indent))
+		case cur != nil && indent != "" && line == indent:
+			// A line of the indentation alone is a blank line of output;
+			// an empty line ends the example.
+			cur.want = append(cur.want, "")
 		default:
 			cur = nil
 		}

@@ -105,7 +105,7 @@ func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, err
 	if err != nil {
 		return nil, store.Build{}, err
 	}
-	b, err := completeBuild(ctx, db, n)
+	b, err := a.completeBuild(ctx, db, n)
 	if err != nil {
 		db.Close()
 		return nil, b, err
@@ -115,23 +115,40 @@ func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, err
 
 // completeBuild returns the build of n, or an error saying how to make it
 // if the catalog lacks n or holds it incomplete.
-func completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error) {
+func (a *app) completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error) {
 	b, err := db.Complete(ctx, n)
-	return b, advise(err)
+	return b, a.advise(err)
 }
 
 // advise adds to a store.IncompleteError what to do about it.
-func advise(err error) error {
+func (a *app) advise(err error) error {
 	var ie *store.IncompleteError
 	switch {
 	case !errors.As(err, &ie):
 		return err
-	case errors.Is(err, store.ErrNotBuilt):
-		return fmt.Errorf("%w: run nqueens build %d first", err, ie.N)
 	case ie.Sharded():
 		return fmt.Errorf("%w: merge the shards first (nqueens merge)", err)
+	case ie.N > a.cfg.MaxBuildN:
+		return fmt.Errorf("%w: %s", err, a.overLimit(ie.N))
+	case errors.Is(err, store.ErrNotBuilt):
+		return fmt.Errorf("%w: run nqueens build %d first", err, ie.N)
 	}
 	return fmt.Errorf("%w: run nqueens build %d to finish it", err, ie.N)
+}
+
+// buildAdvice names the command that puts n in the catalog.
+func (a *app) buildAdvice(n int) string {
+	if n > a.cfg.MaxBuildN {
+		return a.overLimit(n)
+	}
+	return fmt.Sprintf("nqueens build %d makes it", n)
+}
+
+// overLimit says, for an n above the build limit, which commands work:
+// count for its counts, build with --max-n, and how large its catalog
+// would be.
+func (a *app) overLimit(n int) string {
+	return fmt.Sprintf("nqueens count %d gives its counts; nqueens build %d --max-n %d makes it (%v)", n, n, n, store.CheckLimit(n, a.cfg.MaxBuildN))
 }
 
 // progressFromLayouts is the smallest export that shows progress.

@@ -230,7 +230,7 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 	defer closeDB()
 	opts.Sampler = sampler
 	if sampler == nil {
-		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog)", n, puzzle.MaxSearchSampleN)
+		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: %s)", n, puzzle.MaxSearchSampleN, a.buildAdvice(n))
 	}
 	write := func(w io.Writer) error {
 		pw, _ := export.NewPuzzles(format, w)

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,15 +27,23 @@ func (a *app) stats(ctx context.Context, ns []int, asJSON bool) error {
 	} else if len(ns) > 0 {
 		builds = slices.DeleteFunc(builds, func(b store.Build) bool { return !slices.Contains(ns, b.N) })
 	}
+	var missing []string
 	for _, n := range ns {
 		if !slices.ContainsFunc(builds, func(b store.Build) bool { return b.N == n }) {
-			a.logf("n=%d is not in the catalog %s (nqueens build %d makes it)", n, db.Path(), n)
+			missing = append(missing, strconv.Itoa(n))
+			a.logf("n=%d is not in the catalog %s: %s", n, db.Path(), a.buildAdvice(n))
 		}
 	}
 	if asJSON {
-		return report.JSON(a.stdout, builds)
+		err = report.JSON(a.stdout, builds)
+	} else {
+		err = report.Builds(a.stdout, builds)
 	}
-	return report.Builds(a.stdout, builds)
+	if err == nil && len(missing) > 0 {
+		// Asked for by name: a missing n is a failure scripts can see.
+		err = fmt.Errorf("not in the catalog: n=%s", strings.Join(missing, ", "))
+	}
+	return err
 }
 
 func (a *app) statsCmd() *cobra.Command {

@@ -1,0 +1,122 @@
+package count
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nqueens/nqueens/enumerate"
+)
+
+// Engine searches constellations: CPU, this package's search on the
+// cores of the machine, or another device's search (count/gpu) that
+// gives the same numbers.
+type Engine interface {
+	// Search calls found(i, s) once for each constellation cs[i] it
+	// searches to the end, s being cs[i].Solutions(): in any order, from
+	// any goroutine, but one call at a time. A constellation cut short
+	// is not reported. It returns ctx.Err() if ctx is cancelled before
+	// every constellation is found, and an error saying what failed if
+	// the device does.
+	Search(ctx context.Context, cs []Constellation, found func(i int, solutions uint64)) error
+	// String names the engine and its device for the user, as count
+	// prints it: "cpu (2 goroutines)", "gpu (NVIDIA H100 80GB HBM3)".
+	String() string
+}
+
+// CPU is the Engine of this package's search on Workers goroutines (all
+// cores when less than 1).
+type CPU struct{ Workers int }
+
+// Search searches cs on c.Workers goroutines, as Engine describes.
+func (c CPU) Search(ctx context.Context, cs []Constellation, found func(i int, solutions uint64)) error {
+	var mu sync.Mutex
+	return eachUntilCancelled(ctx, len(cs), c.Workers, func(i int, stop *atomic.Bool) {
+		s := cs[i].solutions(stop)
+		if stop.Load() {
+			return // cut short, or possibly so
+		}
+		mu.Lock()
+		found(i, s)
+		mu.Unlock()
+	})
+}
+
+// String returns "cpu (K goroutines)".
+func (c CPU) String() string {
+	w := enumerate.Workers(c.Workers)
+	return fmt.Sprintf("cpu (%d goroutines on %d cores)", w, min(w, runtime.GOMAXPROCS(0)))
+}
+
+// Sum adds up the solutions in the orbits of constellations, the total
+// of a board or of a shard: each constellation's solutions times its
+// orbit size, the one rule by which every engine's counts are folded.
+// The zero Sum is empty.
+type Sum struct {
+	total    uint64
+	overflow bool
+}
+
+// Add adds the solutions in the orbit of c, given those of c itself
+// (c.Solutions()).
+func (s *Sum) Add(c Constellation, solutions uint64) {
+	hi, t := bits.Mul64(solutions, uint64(c.orbit))
+	var carry uint64
+	s.total, carry = bits.Add64(s.total, t, 0)
+	s.overflow = s.overflow || hi != 0 || carry != 0
+}
+
+// Total returns the sum, or an error if it does not fit in 64 bits (n =
+// 31 and 32 would not).
+func (s Sum) Total() (uint64, error) {
+	if s.overflow {
+		return 0, errors.New("count: the number of solutions exceeds 2^64")
+	}
+	return s.total, nil
+}
+
+// Search returns the number of solutions in the orbits of cs, searched by
+// o.Engine (CPU on o.Workers goroutines if nil), calling o's hooks as they
+// describe; the constellations o.Known holds are added, not searched. It
+// returns ctx.Err() with a partial total if ctx is cancelled first, the
+// engine's error if it fails, and an error if the total does not fit in
+// 64 bits.
+func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error) {
+	var sum Sum
+	todo := make([]int, 0, len(cs))
+	for i, c := range cs {
+		if s, ok := o.Known[i]; ok {
+			sum.Add(c, s)
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	if o.Start != nil {
+		o.Start(len(todo))
+	}
+	sub := make([]Constellation, len(todo))
+	for j, i := range todo {
+		sub[j] = cs[i]
+	}
+	e := o.Engine
+	if e == nil {
+		e = CPU{Workers: o.Workers}
+	}
+	err := e.Search(ctx, sub, func(j int, s uint64) {
+		sum.Add(sub[j], s)
+		if o.Found != nil {
+			o.Found(todo[j], s)
+		}
+		if o.Progress != nil {
+			o.Progress()
+		}
+	})
+	if err != nil {
+		return sum.total, err
+	}
+	return sum.Total()
+}

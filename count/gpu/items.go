@@ -74,8 +74,9 @@ func (s Split) rows(r int) int {
 
 // Items returns the work items of cs, in order of constellation and,
 // within one, of the squares of the rows placed (lowest column first),
-// and appends them to dst. A constellation with fewer than 2 free rows
-// has no item: Direct counts it.
+// and appends them to dst. A constellation that Direct counts has no
+// item, and one whose rows placed leave no square free below has none
+// either: it has no solution.
 func (s Split) Items(dst []Item, cs []count.Constellation) []Item {
 	for i, c := range cs {
 		dst = s.items(dst, int32(i), c.Rows())
@@ -108,19 +109,20 @@ func (s Split) items(dst []Item, con int32, r count.Rows) []Item {
 	return dst
 }
 
-// Direct returns the solutions of a constellation that has no item
-// (fewer than 2 free rows), and false for one that has.
+// Direct returns the solutions of a constellation the kernel does not
+// search: one with fewer than 2 free rows or none free in the first. It
+// returns false for the others.
 func (s Split) Direct(c count.Constellation) (uint64, bool) {
 	r := c.Rows()
 	switch {
-	case s.rows(r.Count) >= 0:
-		return 0, false
 	case r.Count == 0:
 		return 1, true
-	case r.First != 0:
+	case r.First == 0:
+		return 0, true
+	case s.rows(r.Count) < 0:
 		return 1, true // one free row, with a free square
 	}
-	return 0, true
+	return 0, false
 }
 
 // Sizes of the kernel's tables, in 32-bit words: a constellation's rows

@@ -59,6 +59,10 @@ type Result struct {
 	N int `json:"n"`
 	nqueens.Counts
 	Seconds float64 `json:"seconds"`
+	// Engine and Device say what counted (Engine.Name and Device, or
+	// "classes" for the class search); empty for a combined count.
+	Engine string `json:"engine,omitempty"`
+	Device string `json:"device,omitempty"`
 }
 
 // Board returns the tallies of a board of n: total solutions, classes,

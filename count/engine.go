@@ -23,9 +23,11 @@ type Engine interface {
 	// every constellation is found, and an error saying what failed if
 	// the device does.
 	Search(ctx context.Context, cs []Constellation, found func(i int, solutions uint64)) error
-	// String names the engine and its device for the user, as count
-	// prints it: "cpu (2 goroutines)", "gpu (NVIDIA H100 80GB HBM3)".
-	String() string
+	// Name names the engine: "cpu", "gpu".
+	Name() string
+	// Device says what the engine runs on: "16 goroutines on 16 cores",
+	// "NVIDIA H100 80GB HBM3, 132 SMs, compute 9.0, CUDA driver 12.4".
+	Device() string
 }
 
 // CPU is the Engine of this package's search on Workers goroutines (all
@@ -46,10 +48,14 @@ func (c CPU) Search(ctx context.Context, cs []Constellation, found func(i int, s
 	})
 }
 
-// String returns "cpu (K goroutines)".
-func (c CPU) String() string {
+// Name returns "cpu".
+func (CPU) Name() string { return "cpu" }
+
+// Device returns "W goroutines on C cores": the goroutines that search
+// and how many of them run at once.
+func (c CPU) Device() string {
 	w := enumerate.Workers(c.Workers)
-	return fmt.Sprintf("cpu (%d goroutines on %d cores)", w, min(w, runtime.GOMAXPROCS(0)))
+	return fmt.Sprintf("%d goroutines on %d cores", w, min(w, runtime.GOMAXPROCS(0)))
 }
 
 // Sum adds up the solutions in the orbits of constellations, the total

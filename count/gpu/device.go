@@ -25,8 +25,8 @@ func Open() (*Engine, error) {
 		}
 		return nil, fmt.Errorf("gpu: %w", err)
 	}
-	name := fmt.Sprintf("gpu (%s, %d SMs, compute %s, CUDA driver %s)", d.dv.Name, d.dv.SMs, d.dv.Capability, d.dv.Driver)
-	return &Engine{name: name, b: d, batch: MinBatch}, nil
+	dev := fmt.Sprintf("%s, %d SMs, compute %s, CUDA driver %s", d.dv.Name, d.dv.SMs, d.dv.Capability, d.dv.Driver)
+	return &Engine{name: "gpu", device: dev, b: d, batch: MinBatch}, nil
 }
 
 // device is the backend of a GPU: its calls run on serve's thread.

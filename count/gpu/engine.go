@@ -42,17 +42,23 @@ type backend interface {
 // (Split) on a backend: a GPU, or the kernel's twin on the CPU. Its
 // methods are safe for use by one goroutine at a time.
 type Engine struct {
-	name  string
-	b     backend
-	batch int
+	name, device string
+	b            backend
+	batch        int
 	// Launched, if not nil, is called after each launch with the number
 	// of items it counted (for tests and progress).
 	Launched func(items int)
 }
 
-// String names the engine and its device: "gpu (NVIDIA H100 80GB HBM3,
-// 132 SMs, compute 9.0, CUDA 12.4)".
-func (e *Engine) String() string { return e.name }
+// Name returns "gpu", or "gpu-twin" for the twin's engine.
+func (e *Engine) Name() string { return e.name }
+
+// Device names the GPU: "NVIDIA H100 80GB HBM3, 132 SMs, compute 9.0,
+// CUDA driver 12.4"; or the CPU, for the twin.
+func (e *Engine) Device() string { return e.device }
+
+// String returns the name and the device: "gpu (NVIDIA H100 ...)".
+func (e *Engine) String() string { return e.name + " (" + e.device + ")" }
 
 // Close releases the device.
 func (e *Engine) Close() error { return e.b.close() }
@@ -146,7 +152,7 @@ type twin struct {
 // GPU engine's host side (items, launches, folding) without a GPU, for
 // tests and to check a GPU's counts.
 func NewTwinEngine(batch int) *Engine {
-	return &Engine{name: "gpu twin (the kernel's search in Go, on the CPU)", b: new(twin), batch: batch}
+	return &Engine{name: "gpu-twin", device: "the kernel's search in Go, one goroutine", b: new(twin), batch: batch}
 }
 
 func (w *twin) load(rows, items []byte) error {

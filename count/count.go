@@ -38,14 +38,14 @@ type Options struct {
 	// Engine searches the constellations: CPU on Workers goroutines if
 	// nil.
 	Engine Engine
-	// Known, if not nil, holds the solutions of constellations searched
-	// before (Constellation.Solutions), by their index in the list
-	// counted: a resumed count adds them and searches the others.
-	Known map[int]uint64
-	// Found, if not nil, is called with the index and the solutions of
-	// each constellation searched, one call at a time, before Progress:
-	// what a count that may stop keeps to resume.
-	Found func(i int, solutions uint64)
+	// Resume, if not nil, is called by Search with the constellations
+	// it is about to count, and returns the solutions of those counted
+	// before, by index (Constellation.Solutions, added and not searched
+	// again), and a function that Search calls with the index and
+	// solutions of each one it searches, one call at a time, before
+	// Progress: what a count that may stop keeps to resume
+	// (count/resume). An error ends the search.
+	Resume func(cs []Constellation) (known map[int]uint64, found func(i int, solutions uint64), err error)
 	// Classes makes Board count with canonical's search for the classes
 	// (canonical.CountUnits) instead, about 1.4 times slower: an
 	// independent check of the same numbers. Its units of work are then

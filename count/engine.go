@@ -87,15 +87,23 @@ func (s Sum) Total() (uint64, error) {
 
 // Search returns the number of solutions in the orbits of cs, searched by
 // o.Engine (CPU on o.Workers goroutines if nil), calling o's hooks as they
-// describe; the constellations o.Known holds are added, not searched. It
+// describe; the constellations o.Resume knows are added, not searched. It
 // returns ctx.Err() with a partial total if ctx is cancelled first, the
-// engine's error if it fails, and an error if the total does not fit in
-// 64 bits.
+// engine's or o.Resume's error if it fails, and an error if the total
+// does not fit in 64 bits.
 func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error) {
+	var known map[int]uint64
+	var keep func(int, uint64)
+	if o.Resume != nil {
+		var err error
+		if known, keep, err = o.Resume(cs); err != nil {
+			return 0, err
+		}
+	}
 	var sum Sum
 	todo := make([]int, 0, len(cs))
 	for i, c := range cs {
-		if s, ok := o.Known[i]; ok {
+		if s, ok := known[i]; ok {
 			sum.Add(c, s)
 		} else {
 			todo = append(todo, i)
@@ -114,8 +122,8 @@ func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error)
 	}
 	err := e.Search(ctx, sub, func(j int, s uint64) {
 		sum.Add(sub[j], s)
-		if o.Found != nil {
-			o.Found(todo[j], s)
+		if keep != nil {
+			keep(todo[j], s)
 		}
 		if o.Progress != nil {
 			o.Progress()

@@ -3,12 +3,12 @@ package count
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/enumerate"
 )
 
@@ -55,7 +55,7 @@ func (CPU) Name() string { return "cpu" }
 // and how many of them run at once.
 func (c CPU) Device() string {
 	w := enumerate.Workers(c.Workers)
-	return fmt.Sprintf("%d goroutines on %d cores", w, min(w, runtime.GOMAXPROCS(0)))
+	return nqueens.Plural(w, "goroutine") + " on " + nqueens.Plural(min(w, runtime.GOMAXPROCS(0)), "core")
 }
 
 // Sum adds up the solutions in the orbits of constellations, the total

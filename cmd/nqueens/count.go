@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -73,7 +74,10 @@ func (a *app) countCmd() *cobra.Command {
 				return err
 			}
 			defer closeEngine()
-			a.logf("count: engine %s, %s", e.Name(), e.Device())
+			if e.Name() != "cpu" || slices.Max(ns) >= progressFromN {
+				// The GPU, or a count long enough to show progress: say what counts.
+				a.logf("count: engine %s, %s", e.Name(), e.Device())
+			}
 			if !shard.IsWhole() {
 				return a.countShard(cmd.Context(), ns[0], shard, e, state)
 			}

@@ -49,8 +49,7 @@ func (s Split) String() string { return fmt.Sprintf("%d rows placed", s.Rows) }
 // H100 runs about 270,000) to share the work evenly. Counted on this
 // version's constellations, 2 rows give 178,509 items for n = 16,
 // 1,199,335 for n = 20 and 2,584,219 for n = 22, and 3 rows 25,681,317
-// for n = 22; the host makes them at about 3e7 a second. No GPU has timed
-// these choices yet (docs/gpu.md).
+// for n = 22. No GPU has timed these choices yet (docs/gpu.md).
 func SplitFor(n int) Split {
 	switch {
 	case n <= 13:

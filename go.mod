@@ -3,6 +3,7 @@ module github.com/nqueens/nqueens
 go 1.26.8
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/jmoiron/sqlx v1.4.0
 	github.com/mattn/go-isatty v0.0.24
 	github.com/pressly/goose/v3 v3.28.0

@@ -16,10 +16,7 @@ package count
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/bits"
-	"sync"
 	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
@@ -35,9 +32,20 @@ type Options struct {
 	// Start, if not nil, is called once before the search with the
 	// number of constellations it will search.
 	Start func(units int)
-	// Progress, if not nil, is called after each constellation searched
-	// (or cut short by cancellation), from the worker goroutines.
+	// Progress, if not nil, is called after each constellation searched,
+	// one call at a time.
 	Progress func()
+	// Engine searches the constellations: CPU on Workers goroutines if
+	// nil.
+	Engine Engine
+	// Resume, if not nil, is called by Search with the constellations
+	// it is about to count, and returns the solutions of those counted
+	// before, by index (Constellation.Solutions, added and not searched
+	// again), and a function that Search calls with the index and
+	// solutions of each one it searches, one call at a time, before
+	// Progress: what a count that may stop keeps to resume
+	// (count/resume). An error ends the search.
+	Resume func(cs []Constellation) (known map[int]uint64, found func(i int, solutions uint64), err error)
 	// Classes makes Board count with canonical's search for the classes
 	// (canonical.CountUnits) instead, about 1.4 times slower: an
 	// independent check of the same numbers. Its units of work are then
@@ -51,6 +59,10 @@ type Result struct {
 	N int `json:"n"`
 	nqueens.Counts
 	Seconds float64 `json:"seconds"`
+	// Engine and Device say what counted (Engine.Name and Device, or
+	// "classes" for the class search); empty for a combined count.
+	Engine string `json:"engine,omitempty"`
+	Device string `json:"device,omitempty"`
 }
 
 // Board returns the tallies of a board of n: total solutions, classes,
@@ -67,7 +79,7 @@ func Board(ctx context.Context, n int, o Options) (nqueens.Counts, error) {
 		}
 		return canonical.CountUnits(ctx, units, o.Workers, o.Progress)
 	}
-	total, err := o.solutions(ctx, Constellations(n))
+	total, err := o.Search(ctx, Constellations(n))
 	switch {
 	case ctx.Err() != nil:
 		return nqueens.Counts{}, ctx.Err()
@@ -77,40 +89,14 @@ func Board(ctx context.Context, n int, o Options) (nqueens.Counts, error) {
 	return TallyTotal(ctx, n, total, o.Workers)
 }
 
-// solutions is Solutions with o's hooks.
-func (o Options) solutions(ctx context.Context, cs []Constellation) (uint64, error) {
-	if o.Start != nil {
-		o.Start(len(cs))
-	}
-	return Solutions(ctx, cs, o.Workers, o.Progress)
-}
-
 // Solutions returns the number of solutions in the orbits of the given
 // constellations, searched on workers goroutines (all cores when
 // workers < 1). If done is not nil it is called after each constellation
-// searched (or cut short by cancellation), from the worker goroutines. It
-// returns ctx.Err() with a partial total if ctx is cancelled first, and an
-// error if the total does not fit in 64 bits (n = 31 and 32 would not).
-// The search allocates nothing per node.
+// searched, one call at a time. It returns ctx.Err() with a partial total
+// if ctx is cancelled first, and an error if the total does not fit in 64
+// bits (n = 31 and 32 would not). The search allocates nothing per node.
 func Solutions(ctx context.Context, cs []Constellation, workers int, done func()) (uint64, error) {
-	var mu sync.Mutex
-	var total uint64
-	var overflow bool
-	err := eachUntilCancelled(ctx, len(cs), workers, func(i int, stop *atomic.Bool) {
-		hi, t := bits.Mul64(cs[i].solutions(stop), uint64(cs[i].orbit))
-		mu.Lock()
-		var carry uint64
-		total, carry = bits.Add64(total, t, 0)
-		overflow = overflow || hi != 0 || carry != 0
-		mu.Unlock()
-		if done != nil {
-			done()
-		}
-	})
-	if err == nil && overflow {
-		err = errors.New("count: the number of solutions exceeds 2^64")
-	}
-	return total, err
+	return Options{Workers: workers, Progress: done}.Search(ctx, cs)
 }
 
 // eachUntilCancelled calls work(i, stop) for every i in [0, count) on

@@ -4,14 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/buildinfo"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/count/estimate"
+	"github.com/nqueens/nqueens/count/gpu"
 	"github.com/nqueens/nqueens/count/parts"
+	"github.com/nqueens/nqueens/count/resume"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/report"
 )
@@ -21,7 +25,7 @@ const progressFromN = 15
 
 func (a *app) countCmd() *cobra.Command {
 	var asJSON, combine, estimate bool
-	var engine string
+	var engine, state string
 	cmd := &cobra.Command{Use: "count N-LIST", Short: "Count solutions and classes by search alone, no catalog needed",
 		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -29,17 +33,22 @@ func (a *app) countCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if engine == "constellations" {
+				engine = "cpu" // the name of the CPU engine before there was a GPU one
+			}
 			switch sharded := combine || !shard.IsWhole(); {
-			case engine != "constellations" && engine != "classes":
-				err = fmt.Errorf("--engine %s: want constellations or classes", quote(engine))
+			case engine != "cpu" && engine != "gpu" && engine != "classes":
+				err = fmt.Errorf("--engine %s: want cpu, gpu or classes", quote(engine))
 			case engine == "classes" && sharded:
 				err = errors.New("--shard and --combine count by constellations: leave out --engine classes")
 			case estimate && sharded:
 				err = errors.New("--estimate estimates a whole count: leave out --shard and --combine")
-			case estimate && engine == "classes":
-				err = errors.New("--estimate estimates the count by constellations: leave out --engine classes")
+			case estimate && engine != "cpu":
+				err = fmt.Errorf("--estimate estimates the count by constellations on the CPU: leave out --engine %s", engine)
 			case combine && !shard.IsWhole():
 				err = errors.New("--combine and --shard do not go together")
+			case state != "" && (combine || engine == "classes"):
+				err = errors.New("--state keeps the work of a count by constellations: leave out --combine and --engine classes")
 			}
 			if err != nil {
 				return usageError{fmt.Errorf("count: %w", err)}
@@ -52,29 +61,50 @@ func (a *app) countCmd() *cobra.Command {
 				return err
 			case !shard.IsWhole() && len(ns) != 1:
 				return usageError{fmt.Errorf("count --shard: want one n, got %d", len(ns))}
-			case !shard.IsWhole():
-				return a.countShard(cmd.Context(), ns[0], shard)
+			case state != "" && state != "off" && len(ns) != 1:
+				return usageError{fmt.Errorf("count --state: want one n, got %d (each n keeps a state of its own)", len(ns))}
 			case estimate:
 				return a.countEstimate(cmd.Context(), ns, asJSON)
 			}
+			if engine == "classes" {
+				return a.countClasses(cmd.Context(), ns, asJSON)
+			}
+			e, closeEngine, err := a.openEngine(engine)
+			if err != nil {
+				return err
+			}
+			defer closeEngine()
+			if e.Name() != "cpu" || slices.Max(ns) >= progressFromN {
+				// The GPU, or a count long enough to show progress: say what counts.
+				a.logf("count: engine %s, %s", e.Name(), e.Device())
+			}
+			if !shard.IsWhole() {
+				return a.countShard(cmd.Context(), ns[0], shard, e, state)
+			}
 			var results []count.Result
 			for _, n := range ns {
-				if engine != "classes" {
+				if e.Name() == "cpu" {
 					if err := a.warnLong(cmd.Context(), n); err != nil {
 						return err
 					}
 				}
 				start := time.Now()
 				o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
-				o.Classes = engine == "classes"
-				c, err := count.Board(cmd.Context(), n, o)
+				o.Engine = e
+				keep := a.keeper(n, nqueens.Shard{}, e, state)
+				o.Resume = keep.resume
+				total, err := o.Search(cmd.Context(), count.Constellations(n))
 				done()
+				if err := keep.end(cmd.Context(), fmt.Sprintf("count n=%d", n), err); err != nil {
+					return err
+				}
+				c, err := count.TallyTotal(cmd.Context(), n, total, a.cfg.Workers)
 				if cmd.Context().Err() != nil {
 					return fmt.Errorf("count n=%d: interrupted", n)
 				} else if err != nil {
-					return err
+					return fmt.Errorf("count n=%d: %w", n, err)
 				}
-				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds()})
+				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(), Engine: e.Name(), Device: e.Device()})
 			}
 			return report.Counts(a.stdout, results, asJSON)
 		},
@@ -83,8 +113,148 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
-	cmd.Flags().StringVar(&engine, "engine", "constellations", "constellations, or classes (the class search, to check)")
+	cmd.Flags().StringVar(&engine, "engine", "cpu", "cpu, gpu (CUDA), or classes (the class search, to check)")
+	cmd.Flags().StringVar(&state, "state", "", "keep the count's finished work in this file to resume (default: in the user cache directory for long counts; off: none)")
 	return cmd
+}
+
+// countClasses counts each n of ns with the class search and prints the
+// table or JSON.
+func (a *app) countClasses(ctx context.Context, ns []int, asJSON bool) error {
+	var results []count.Result
+	for _, n := range ns {
+		start := time.Now()
+		o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
+		o.Classes = true
+		c, err := count.Board(ctx, n, o)
+		done()
+		if ctx.Err() != nil {
+			return fmt.Errorf("count n=%d: interrupted", n)
+		} else if err != nil {
+			return err
+		}
+		results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(),
+			Engine: "classes", Device: count.CPU{Workers: a.cfg.Workers}.Device()})
+	}
+	return report.Counts(a.stdout, results, asJSON)
+}
+
+// openEngine returns the engine called name, cpu or gpu, and the function
+// that releases it. Without a GPU, gpu is an error of one line that says
+// what was looked for and that the CPU engine is the default.
+func (a *app) openEngine(name string) (count.Engine, func(), error) {
+	if name == "cpu" {
+		return count.CPU{Workers: a.cfg.Workers}, func() {}, nil
+	}
+	e, err := gpu.Open()
+	if errors.Is(err, gpu.ErrNoDevice) {
+		return nil, nil, fmt.Errorf("count --engine gpu: no GPU to count on: %v; the default engine, cpu, needs none: leave out --engine gpu", err)
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("count --engine gpu: %w", err)
+	}
+	return e, func() {
+		if err := e.Close(); err != nil {
+			a.logf("count: %v", err)
+		}
+	}, nil
+}
+
+// resumeFromN is, by engine, the smallest n whose count keeps its state
+// when --state names no file: the counts of minutes (CPU n = 19 takes
+// about 2 minutes on 2 cores; the GPU's n = 22 is aimed at 100 s).
+var resumeFromN = map[string]int{"cpu": 19, "gpu": 22}
+
+// keeper keeps the state of one count (count/resume), if it has one: a
+// count of --state FILE, or a long count without --state.
+type keeper struct {
+	a     *app
+	path  string // "" if the count keeps none
+	label string
+	hdr   func(cs []count.Constellation) resume.Header
+	st    *resume.State
+	units int
+	fail  error // the first error writing the state
+}
+
+// keeper returns the keeper of the count of n (or shard s of it) by e,
+// with the --state flag.
+func (a *app) keeper(n int, s nqueens.Shard, e count.Engine, flag string) *keeper {
+	k := &keeper{a: a, label: fmt.Sprintf("count n=%d%s", n, shardSuffix(s))}
+	k.hdr = func(cs []count.Constellation) resume.Header {
+		return resume.NewHeader(n, s, cs, buildinfo.Version(commit))
+	}
+	switch {
+	case flag == "off":
+	case flag != "":
+		k.path = flag
+	case n >= resumeFromN[e.Name()]:
+		if p, err := resume.DefaultPath(n, s); err != nil {
+			a.logf("%s: the work is not kept for a resume: %v", k.label, err)
+		} else {
+			k.path = p
+		}
+	}
+	return k
+}
+
+// resume is count.Options.Resume: it opens the state and says on stderr
+// what it resumes from.
+func (k *keeper) resume(cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
+	k.units = len(cs)
+	if k.path == "" {
+		return nil, nil, nil
+	}
+	st, err := resume.Open(k.path, k.hdr(cs))
+	if err != nil {
+		return nil, nil, err
+	}
+	k.st = st
+	if st.Replaced != "" {
+		k.a.logf("%s: replacing the state in %s: %s", k.label, st.Path(), st.Replaced)
+	}
+	if st.Len() > 0 {
+		k.a.logf("%s: resuming with %d of %d work units kept in %s", k.label, st.Len(), len(cs), st.Path())
+	}
+	return st.Known(), func(i int, solutions uint64) {
+		if err := st.Record(i, solutions); err != nil && k.fail == nil {
+			k.fail = err
+			k.a.logf("%s: %v: the work from here on is not kept", k.label, err)
+		}
+		if testHookCountFound != nil {
+			testHookCountFound(st.Len())
+		}
+	}, nil
+}
+
+// testHookCountFound, when set by a test, is called after each work unit
+// a count with a state finds, with the number of units the state holds.
+var testHookCountFound func(kept int)
+
+// end closes the state once the search returned err: it removes it after
+// a whole search, keeps it otherwise, and returns the error to report,
+// which says where the work is kept.
+func (k *keeper) end(ctx context.Context, label string, err error) error {
+	kept := func() string {
+		return fmt.Sprintf("%d of %d work units kept in %s: run the same count again to resume", k.st.Len(), k.units, k.st.Path())
+	}
+	switch {
+	case err == nil && k.st != nil:
+		if err := k.st.Remove(); err != nil {
+			k.a.logf("%s: %v", label, err)
+		}
+		return nil
+	case err == nil:
+		return nil
+	case k.st == nil && ctx.Err() != nil:
+		return fmt.Errorf("%s: interrupted", label)
+	case k.st == nil:
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	k.st.Close()
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: interrupted; %s", label, kept())
+	}
+	return fmt.Errorf("%s: %w; %s", label, err, kept())
 }
 
 // countOptions returns the options of a count of n with the configured
@@ -153,19 +323,26 @@ func rateError(ctx context.Context, err error) error {
 	return fmt.Errorf("count: %w", err)
 }
 
-// countShard counts one shard of n and prints its part as JSON.
-func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard) error {
-	o, done := a.countOptions(fmt.Sprintf("count n=%d%s", n, shardSuffix(s)), n)
+// countShard counts one shard of n with e and prints its part as JSON.
+func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.Engine, state string) error {
+	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
+	o, done := a.countOptions(label, n)
+	o.Engine = e
+	keep := a.keeper(n, s, e, state)
+	o.Resume = keep.resume
 	p, err := parts.Make(ctx, n, s, o)
 	done()
 	switch {
 	case errors.Is(err, count.ErrNoShard):
 		return usageError{err}
-	case ctx.Err() != nil:
-		return fmt.Errorf("count n=%d%s: interrupted", n, shardSuffix(s))
-	case err != nil:
+	case err != nil && keep.st == nil && ctx.Err() != nil:
+		return fmt.Errorf("%s: interrupted", label)
+	case err != nil && keep.st == nil:
 		return err
+	case err != nil:
+		return keep.end(ctx, label, err)
 	}
+	keep.end(ctx, label, nil)
 	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
 		n, s, p.Units, p.UnitsTotal, nqueens.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
 	return report.JSONLine(a.stdout, p)

@@ -76,8 +76,9 @@ func (m marked) Error() string   { return m.err.Error() }
 func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 
 // Make counts shard s of the constellations of a board of n (see
-// count.ShardConstellations) as count.Board does the whole board, and returns its
-// part, timed. It returns an error matching count.ErrNoShard if there is no such
+// count.ShardConstellations) as count.Board does the whole board, with
+// o's engine and hooks (count.Options.Search), and returns its part,
+// timed: the same part whichever engine counts. It returns an error matching count.ErrNoShard if there is no such
 // shard, ctx.Err() if ctx is cancelled first, and an error naming the
 // shard if its total does not fit in 64 bits.
 func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, error) {
@@ -87,10 +88,7 @@ func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, e
 		return Part{}, fmt.Errorf("n=%d: %w", n, err)
 	}
 	search := time.Now()
-	if o.Start != nil {
-		o.Start(len(cs))
-	}
-	total, err := count.Solutions(ctx, cs, o.Workers, o.Progress)
+	total, err := o.Search(ctx, cs)
 	switch {
 	case ctx.Err() != nil:
 		return Part{}, ctx.Err()

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/nqueens/nqueens/count"
+)
+
+// pauseCountEnv names the number of work units at which a child count with
+// a state (started by startPausedCount) pauses: once its state holds that
+// many, it writes pausedCountLine and the number on stderr and blocks
+// until its stdin closes or it gets SIGINT or SIGTERM.
+const pauseCountEnv = "NQUEENS_TEST_PAUSE_AT_COUNT_UNIT"
+
+const pausedCountLine = "test: count paused with work units kept:"
+
+func init() {
+	k, err := strconv.Atoi(os.Getenv(pauseCountEnv))
+	if err != nil {
+		return
+	}
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	testHookCountFound = func(kept int) {
+		if kept != k {
+			return
+		}
+		fmt.Fprintln(os.Stderr, pausedCountLine, kept)
+		released := make(chan struct{})
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			close(released)
+		}()
+		select {
+		case <-released:
+		case <-signals:
+		}
+	}
+}
+
+// startPausedCount starts nqueens count n on one worker with its state in
+// state, and returns once the state holds units work units and the count
+// has paused. It fails t if the count ends first.
+func startPausedCount(t *testing.T, state, n string, units int) *pausedBuild {
+	t.Helper()
+	cmd := command(t, filepath.Dir(state), "count", n, "--workers", "1", "--state", state)
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", pauseCountEnv, units))
+	b := &pausedBuild{cmd: cmd, stderr: &watchWriter{want: fmt.Sprintln(pausedCountLine, units), seen: make(chan struct{})}, exited: make(chan error, 1)}
+	cmd.Stderr = b.stderr
+	var err error
+	if b.stdin, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { b.exited <- cmd.Wait() }()
+	select {
+	case <-b.stderr.seen:
+	case err := <-b.exited:
+		t.Fatalf("count %s ended before pausing at %d work units: %v\n%s", n, units, err, b.stderr)
+	}
+	return b
+}
+
+// records returns the number of work units the state file at path holds.
+func records(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Count(data, []byte("\n")) - 1
+}
+
+// TestStoppedCountResumes kills nqueens count 16 with SIGKILL while it is
+// paused in the middle of its work, then stops the next run with SIGINT:
+// each run keeps every work unit it found in its state file and the next
+// resumes from them; the last run counts the rest, prints the published
+// counts and removes the state.
+func TestStoppedCountResumes(t *testing.T) {
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "count-16.state")
+	total := len(count.Constellations(16))
+	b := startPausedCount(t, state, "16", total/4)
+	b.stop()
+	if got := records(t, state); got != total/4 {
+		t.Fatalf("after the kill at %d work units the state holds %d", total/4, got)
+	}
+
+	b = startPausedCount(t, state, "16", total/2)
+	if want := fmt.Sprintf("count n=16: resuming with %d of %d work units kept in %s", total/4, total, state); !strings.Contains(b.stderr.String(), want) {
+		t.Errorf("the second run did not say %q:\n%s", want, b.stderr)
+	}
+	b.cmd.Process.Signal(os.Interrupt)
+	err := b.wait()
+	kept := records(t, state)
+	want := fmt.Sprintf("nqueens: count n=16: interrupted; %d of %d work units kept in %s: run the same count again to resume\n", kept, total, state)
+	switch {
+	case exitStatus(err) != exitError:
+		t.Errorf("SIGINT: exit %v, want status %d", err, exitError)
+	case kept < total/2:
+		t.Errorf("SIGINT at %d work units: the state holds %d", total/2, kept)
+	case !strings.HasSuffix(b.stderr.String(), want):
+		t.Errorf("SIGINT: stderr does not end with %q:\n%s", want, b.stderr)
+	}
+
+	last := command(t, filepath.Dir(state), "count", "16", "--state", state)
+	var stderr bytes.Buffer
+	last.Stderr = &stderr
+	out, err := last.Output()
+	if err != nil {
+		t.Fatalf("last run: %v\n%s", err, stderr.Bytes())
+	}
+	if want := fmt.Sprintf("resuming with %d of %d work units kept", kept, total); !strings.Contains(stderr.String(), want) {
+		t.Errorf("last run did not say %q:\n%s", want, stderr.Bytes())
+	}
+	if !bytes.Contains(out, []byte("14772512  1846955")) {
+		t.Errorf("last run's counts:\n%s", out)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("the state of a finished count is still there: %v", err)
+	}
+}
+
+// TestCountStateOfAnotherCount gives count 12 the state file of count 11:
+// the count replaces it, says why, and counts the whole board.
+func TestCountStateOfAnotherCount(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "st")
+	b := startPausedCount(t, state, "11", 10)
+	b.stop()
+	cmd := command(t, dir, "count", "12", "--state", state)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || !bytes.Contains(out, []byte("14200")) {
+		t.Fatalf("count 12: %v\n%s%s", err, out, stderr.Bytes())
+	}
+	if want := "count n=12: replacing the state in " + state + ": it was the state of n=11"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr does not say %q:\n%s", want, stderr.Bytes())
+	}
+}

@@ -1,0 +1,136 @@
+package count
+
+import (
+	"context"
+	"errors"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/enumerate"
+)
+
+// Engine searches constellations: CPU, this package's search on the
+// cores of the machine, or another device's search (count/gpu) that
+// gives the same numbers.
+type Engine interface {
+	// Search calls found(i, s) once for each constellation cs[i] it
+	// searches to the end, s being cs[i].Solutions(): in any order, from
+	// any goroutine, but one call at a time. A constellation cut short
+	// is not reported. It returns ctx.Err() if ctx is cancelled before
+	// every constellation is found, and an error saying what failed if
+	// the device does.
+	Search(ctx context.Context, cs []Constellation, found func(i int, solutions uint64)) error
+	// Name names the engine: "cpu", "gpu".
+	Name() string
+	// Device says what the engine runs on: "16 goroutines on 16 cores",
+	// "NVIDIA H100 80GB HBM3, 132 SMs, compute 9.0, CUDA driver 12.4".
+	Device() string
+}
+
+// CPU is the Engine of this package's search on Workers goroutines (all
+// cores when less than 1).
+type CPU struct{ Workers int }
+
+// Search searches cs on c.Workers goroutines, as Engine describes.
+func (c CPU) Search(ctx context.Context, cs []Constellation, found func(i int, solutions uint64)) error {
+	var mu sync.Mutex
+	return eachUntilCancelled(ctx, len(cs), c.Workers, func(i int, stop *atomic.Bool) {
+		s := cs[i].solutions(stop)
+		if stop.Load() {
+			return // cut short, or possibly so
+		}
+		mu.Lock()
+		found(i, s)
+		mu.Unlock()
+	})
+}
+
+// Name returns "cpu".
+func (CPU) Name() string { return "cpu" }
+
+// Device returns "W goroutines on C cores": the goroutines that search
+// and how many of them run at once.
+func (c CPU) Device() string {
+	w := enumerate.Workers(c.Workers)
+	return nqueens.Plural(w, "goroutine") + " on " + nqueens.Plural(min(w, runtime.GOMAXPROCS(0)), "core")
+}
+
+// Sum adds up the solutions in the orbits of constellations, the total
+// of a board or of a shard: each constellation's solutions times its
+// orbit size, the one rule by which every engine's counts are folded.
+// The zero Sum is empty.
+type Sum struct {
+	total    uint64
+	overflow bool
+}
+
+// Add adds the solutions in the orbit of c, given those of c itself
+// (c.Solutions()).
+func (s *Sum) Add(c Constellation, solutions uint64) {
+	hi, t := bits.Mul64(solutions, uint64(c.orbit))
+	var carry uint64
+	s.total, carry = bits.Add64(s.total, t, 0)
+	s.overflow = s.overflow || hi != 0 || carry != 0
+}
+
+// Total returns the sum, or an error if it does not fit in 64 bits (n =
+// 31 and 32 would not).
+func (s Sum) Total() (uint64, error) {
+	if s.overflow {
+		return 0, errors.New("count: the number of solutions exceeds 2^64")
+	}
+	return s.total, nil
+}
+
+// Search returns the number of solutions in the orbits of cs, searched by
+// o.Engine (CPU on o.Workers goroutines if nil), calling o's hooks as they
+// describe; the constellations o.Resume knows are added, not searched. It
+// returns ctx.Err() with a partial total if ctx is cancelled first, the
+// engine's or o.Resume's error if it fails, and an error if the total
+// does not fit in 64 bits.
+func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error) {
+	var known map[int]uint64
+	var keep func(int, uint64)
+	if o.Resume != nil {
+		var err error
+		if known, keep, err = o.Resume(cs); err != nil {
+			return 0, err
+		}
+	}
+	var sum Sum
+	todo := make([]int, 0, len(cs))
+	for i, c := range cs {
+		if s, ok := known[i]; ok {
+			sum.Add(c, s)
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	if o.Start != nil {
+		o.Start(len(todo))
+	}
+	sub := make([]Constellation, len(todo))
+	for j, i := range todo {
+		sub[j] = cs[i]
+	}
+	e := o.Engine
+	if e == nil {
+		e = CPU{Workers: o.Workers}
+	}
+	err := e.Search(ctx, sub, func(j int, s uint64) {
+		sum.Add(sub[j], s)
+		if keep != nil {
+			keep(todo[j], s)
+		}
+		if o.Progress != nil {
+			o.Progress()
+		}
+	})
+	if err != nil {
+		return sum.total, err
+	}
+	return sum.Total()
+}

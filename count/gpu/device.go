@@ -1,0 +1,143 @@
+//go:build linux && !nogpu
+
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/nqueens/nqueens/count/gpu/internal/cuda"
+)
+
+// Open opens the first GPU of the machine and loads the kernel: the
+// engine's launches run on an OS thread of their own, which holds the
+// device's context. It returns an error matching ErrNoDevice if there is
+// no driver library or no GPU, saying what it looked for, and one naming
+// the driver call that failed otherwise. The caller calls Close.
+func Open() (*Engine, error) {
+	d := &device{calls: make(chan func())}
+	ready := make(chan error)
+	go d.serve(ready)
+	if err := <-ready; err != nil {
+		if errors.Is(err, cuda.ErrNoDriver) {
+			return nil, marked{err, ErrNoDevice}
+		}
+		return nil, fmt.Errorf("gpu: %w", err)
+	}
+	dev := fmt.Sprintf("%s, %d SMs, compute %s, CUDA driver %s", d.dv.Name, d.dv.SMs, d.dv.Capability, d.dv.Driver)
+	return &Engine{name: "gpu", device: dev, b: d, batch: MinBatch}, nil
+}
+
+// device is the backend of a GPU: its calls run on serve's thread.
+type device struct {
+	calls chan func()
+	dv    *cuda.Device
+	k     *cuda.Kernel
+	// The tables of the last load, the counts and the work counter.
+	rows, items, counts, next cuda.Buffer
+	loaded                    bool
+	threads                   uint32 // the blocks of a launch
+}
+
+// serve locks its goroutine to its thread, opens the device and loads the
+// kernel, says on ready whether it could, then runs the calls sent on
+// d.calls until it is closed.
+func (d *device) serve(ready chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	dv, err := cuda.Open()
+	if err != nil {
+		ready <- err
+		return
+	}
+	k, err := dv.Load(PTX(), kernelName)
+	if err != nil {
+		dv.Close()
+		ready <- err
+		return
+	}
+	d.dv, d.k = dv, k
+	// Persistent threads: as many blocks as the device runs at once.
+	d.threads = uint32(max(1, dv.SMs*dv.ThreadsPerSM/blockThreads))
+	if d.next, err = dv.Alloc(4); err != nil {
+		k.Unload()
+		dv.Close()
+		ready <- err
+		return
+	}
+	ready <- nil
+	for f := range d.calls {
+		f()
+	}
+}
+
+// do runs f on the device's thread and returns its error.
+func (d *device) do(f func() error) error {
+	done := make(chan error)
+	d.calls <- func() { done <- f() }
+	return <-done
+}
+
+func (d *device) load(rows, items []byte) error {
+	return d.do(func() error {
+		d.freeTables()
+		var err error
+		if d.rows, err = d.dv.Alloc(len(rows)); err != nil {
+			return err
+		}
+		if d.items, err = d.dv.Alloc(len(items)); err != nil {
+			d.dv.Free(d.rows)
+			return err
+		}
+		if d.counts, err = d.dv.Alloc(8 * (len(items) / (4 * itemWords))); err != nil {
+			d.dv.Free(d.rows)
+			d.dv.Free(d.items)
+			return err
+		}
+		d.loaded = true
+		if err := d.dv.Write(d.rows, rows); err != nil {
+			return err
+		}
+		return d.dv.Write(d.items, items)
+	})
+}
+
+// freeTables frees the tables of the last load, if any.
+func (d *device) freeTables() {
+	if d.loaded {
+		d.dv.Free(d.rows)
+		d.dv.Free(d.items)
+		d.dv.Free(d.counts)
+		d.loaded = false
+	}
+}
+
+func (d *device) run(first, end int, counts []uint64) error {
+	return d.do(func() error {
+		if err := d.dv.Write(d.next, make([]byte, 4)); err != nil {
+			return err
+		}
+		if err := d.k.Launch(d.threads, blockThreads, d.rows, d.items, d.counts, uint32(first), uint32(end), d.next); err != nil {
+			return err
+		}
+		out := make([]byte, 8*(end-first))
+		if err := d.dv.Read(out, d.counts.At(8*first)); err != nil {
+			return err
+		}
+		got, err := DecodeCounts(out, end-first)
+		copy(counts[first:end], got)
+		return err
+	})
+}
+
+func (d *device) close() error {
+	err := d.do(func() error {
+		d.freeTables()
+		d.dv.Free(d.next)
+		d.k.Unload()
+		return d.dv.Close()
+	})
+	close(d.calls)
+	return err
+}

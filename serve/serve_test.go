@@ -161,7 +161,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/lookup?placement=4,6,1,5,2,0,7,3", 303, redirect, []string{"/n/8/9"}},
 		{"GET", "/lookup?placement=%5B4%2C+6%2C+1%2C+5%2C+2%2C+0%2C+7%2C+3%5D", 303, redirect, []string{"/n/8/9"}},
 		{"GET", "/lookup?placement=0+2+4+1+3+5+6+7", 200, htmlType, []string{"is not a solution: queens at row 0 column 0 and row 5 column 5 attack each other"}},
-		{"GET", "/lookup?placement=1+2", 400, htmlType, []string{"placement &#34;1 2&#34;"}},
+		{"GET", "/lookup?placement=1+2", 400, htmlType, []string{"2 columns make a board of n = 2, whose columns run from 0 to 1: 2 (row 1) is off the board"}},
 		{"GET", "/lookup?placement=1+1", 400, htmlType, []string{"placement: column 1 is in rows 0 and 1"}},
 		{"GET", "/lookup?placement=0+2+4+6+8+10+1+3+5+7+9", 404, htmlType, []string{"but n=11 is being built: 1 of 203 work units so far"}},
 		{"GET", "/style.css", 200, cssType, []string{"figure.board"}},

@@ -144,7 +144,7 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 		switch {
 		case errors.As(err, &bad):
 			for _, p := range bad.Problems {
-				problem("class %d (%s) %s", l.Class, bad.Key, p)
+				problem("class %d%s %s", l.Class, bad.Stored(), p)
 			}
 		case err != nil && (errors.Is(err, store.ErrCorrupt) || ctx.Err() != nil):
 			return r, err

@@ -83,6 +83,9 @@ func (a *app) countCmd() *cobra.Command {
 			}
 			var results []count.Result
 			for _, n := range ns {
+				if testHookCountStart != nil {
+					testHookCountStart(n)
+				}
 				if e.Name() == "cpu" {
 					if err := a.warnLong(cmd.Context(), n); err != nil {
 						return err
@@ -96,13 +99,13 @@ func (a *app) countCmd() *cobra.Command {
 				total, err := o.Search(cmd.Context(), count.Constellations(n))
 				done()
 				if err := keep.end(cmd.Context(), fmt.Sprintf("count n=%d", n), err); err != nil {
-					return err
+					return a.finished(results, asJSON, err)
 				}
 				c, err := count.TallyTotal(cmd.Context(), n, total, a.cfg.Workers)
 				if cmd.Context().Err() != nil {
-					return fmt.Errorf("count n=%d: interrupted", n)
+					return a.finished(results, asJSON, fmt.Errorf("count n=%d: interrupted", n))
 				} else if err != nil {
-					return fmt.Errorf("count n=%d: %w", n, err)
+					return a.finished(results, asJSON, fmt.Errorf("count n=%d: %w", n, err))
 				}
 				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(), Engine: e.Name(), Device: e.Device()})
 			}
@@ -118,6 +121,28 @@ func (a *app) countCmd() *cobra.Command {
 	return cmd
 }
 
+// testHookCountStart, when set by a test, is called as count starts each
+// n of its list.
+var testHookCountStart func(n int)
+
+// finished prints the counts of results, the n finished before a count
+// failed with err (none: nothing printed), and returns err, saying that
+// those rows are complete.
+func (a *app) finished(results []count.Result, asJSON bool, err error) error {
+	if len(results) == 0 {
+		return err
+	}
+	if perr := report.Counts(a.stdout, results, asJSON); perr != nil {
+		return perr
+	}
+	first, last := results[0].N, results[len(results)-1].N
+	done := fmt.Sprintf("n=%d", first)
+	if last != first {
+		done = fmt.Sprintf("n=%d to %d", first, last)
+	}
+	return fmt.Errorf("%w (the counts of %s, printed, are complete)", err, done)
+}
+
 // countClasses counts each n of ns with the class search and prints the
 // table or JSON.
 func (a *app) countClasses(ctx context.Context, ns []int, asJSON bool) error {
@@ -129,9 +154,9 @@ func (a *app) countClasses(ctx context.Context, ns []int, asJSON bool) error {
 		c, err := count.Board(ctx, n, o)
 		done()
 		if ctx.Err() != nil {
-			return fmt.Errorf("count n=%d: interrupted", n)
+			return a.finished(results, asJSON, fmt.Errorf("count n=%d: interrupted", n))
 		} else if err != nil {
-			return err
+			return a.finished(results, asJSON, err)
 		}
 		results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(),
 			Engine: "classes", Device: count.CPU{Workers: a.cfg.Workers}.Device()})

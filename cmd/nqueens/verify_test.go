@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 		{"non-canonical placement", `UPDATE classes SET placement = '46152037' WHERE n = 8 AND placement = '04752613'`, "(4 6 1 5 2 0 3 7) is not canonical: its class's representative is 0 4 7 5 2 6 1 3"},
 		{"deleted row", `DELETE FROM classes WHERE n = 8 AND placement = '05726314'`, "stored classes add up to total 84, unique 11"},
 		{"duplicated class (another member stored)", `INSERT INTO classes VALUES (8, 13, '73025164', 8)`, "(7 3 0 2 5 1 6 4) is not canonical: its class's representative is 0 4 7 5 2 6 1 3"},
-		{"short placement", `INSERT INTO classes VALUES (8, 13, '0475261', 8)`, `unreadable row: n=8 class 13: parse key "0475261"`},
+		{"short placement", `INSERT INTO classes VALUES (8, 13, '0475261', 8)`, `class 13 (0475261) cannot be read: parse key "0475261"`},
 		{"class numbered out of turn", `UPDATE classes SET class = 20 WHERE n = 8 AND class = 12`, "class 20 (2 5 1 4 7 0 6 3) is numbered out of turn: class 12 was due"},
 		{"classes out of order", `UPDATE classes SET class = -class WHERE n = 8 AND class IN (1, 2); UPDATE classes SET class = 3 + class WHERE n = 8 AND class IN (-1, -2)`, "is out of order or repeated after"},
 		{"wrong orbit", `UPDATE classes SET orbit = 4 WHERE n = 8 AND placement = '04752613'`, "has orbit 4 recorded, but its orbit is 8"},
@@ -209,5 +210,44 @@ func edit(t *testing.T, db, stmts string) {
 	defer sdb.Close()
 	if _, err := sdb.Exec(stmts); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestInterruptedCountKeepsFinishedRows cancels count 10-13 as it starts
+// n = 13, as Ctrl-C does: the rows of n = 10 to 12 are printed, in the
+// table and in --json, and the error names the n interrupted and says the
+// rows printed are complete. It sets testHookCountStart, which every count
+// in this process calls, so it does not run in parallel.
+func TestInterruptedCountKeepsFinishedRows(t *testing.T) {
+	defer func() { testHookCountStart = nil }()
+	for _, asJSON := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		testHookCountStart = func(n int) {
+			if n == 13 {
+				cancel()
+			}
+		}
+		args := []string{"count", "10-13", "-q"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		var out, errOut bytes.Buffer
+		err := run(ctx, args, &out, &errOut)
+		cancel()
+		if err == nil || err.Error() != "count n=13: interrupted (the counts of n=10 to 12, printed, are complete)" {
+			t.Errorf("json %v: err = %v", asJSON, err)
+		}
+		if !asJSON {
+			for _, row := range []string{"10 724 92 ", "11 2680 341 ", "12 14200 1787 "} {
+				if !strings.Contains(strings.Join(strings.Fields(out.String()), " "), row) {
+					t.Errorf("no row %q in\n%s", row, out.String())
+				}
+			}
+			continue
+		}
+		var rows []struct{ N, Total int }
+		if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 3 || rows[2].N != 12 || rows[2].Total != 14200 {
+			t.Errorf("--json: %v, %+v\n%s", err, rows, out.String())
+		}
 	}
 }

@@ -155,18 +155,28 @@ type RowError struct {
 	Problems []string
 }
 
-// Detail says what is wrong with the row, without n: "class 3 (13572046)
-// is not a solution: queens at ...".
+// Detail says what is wrong with the row, without n: "class 3 (1 3 5 7 2
+// 0 4 6) is not a solution: queens at ...".
 func (e *RowError) Detail() string {
-	if e.Key == "" {
-		return fmt.Sprintf("class %d %s", e.Layout.Class, strings.Join(e.Problems, "; "))
+	return fmt.Sprintf("class %d%s %s", e.Layout.Class, e.Stored(), strings.Join(e.Problems, "; "))
+}
+
+// Stored is the row's placement in parentheses, as columns where it could
+// be read and as the stored key where not: " (1 3 5 7 2 0 4 6)", or ""
+// for a class that is missing.
+func (e *RowError) Stored() string {
+	switch {
+	case e.Layout.Placement.N() != 0:
+		return " (" + e.Layout.Placement.String() + ")"
+	case e.Key != "":
+		return " (" + e.Key + ")"
 	}
-	return fmt.Sprintf("class %d (%s) %s", e.Layout.Class, e.Key, strings.Join(e.Problems, "; "))
+	return ""
 }
 
 // Error names n, the class and the fault, and says what to do: "n=8 class
-// 3 (13572046) is not a solution: ...: the catalog is damaged (nqueens
-// verify lists every fault)".
+// 3 (1 3 5 7 2 0 4 6) is not a solution: ...: the catalog is damaged
+// (nqueens verify lists every fault)".
 func (e *RowError) Error() string {
 	return fmt.Sprintf("n=%d %s: the catalog is damaged (nqueens verify lists every fault)", e.N, e.Detail())
 }

@@ -84,17 +84,11 @@ func jobScripts(t *testing.T) map[string]jobScript {
 
 // slurmCluster returns the slurm.conf of the cluster the tests submit to,
 // named by SLURM_CONF, after scontrol has reached its controller; it skips
-// the test if there is none, unless NQUEENS_REQUIRE_SLURM=1 (as in CI,
-// which runs the test under scripts/slurm-cluster) makes that a failure.
+// the test if there is none (see noSlurm).
 func slurmCluster(t *testing.T) string {
 	t.Helper()
-	why := ""
+	why := missing("sbatch", "squeue", "scancel", "scontrol")
 	conf := os.Getenv("SLURM_CONF")
-	for _, bin := range []string{"sbatch", "squeue", "scancel", "scontrol"} {
-		if _, err := exec.LookPath(bin); err != nil && why == "" {
-			why = bin + " not on PATH (install slurm-wlm)"
-		}
-	}
 	if why == "" && conf == "" {
 		why = "SLURM_CONF is not set"
 	}
@@ -105,14 +99,32 @@ func slurmCluster(t *testing.T) string {
 			why = fmt.Sprintf("scontrol ping (SLURM_CONF=%s): %v: %s", conf, err, bytes.TrimSpace(out))
 		}
 	}
-	if why == "" {
-		return conf
+	if why != "" {
+		noSlurm(t, why+" (run the test under scripts/slurm-cluster)")
 	}
+	return conf
+}
+
+// missing returns why the programs named cannot run ("sbatch not on
+// PATH"), or "" if all are on PATH.
+func missing(programs ...string) string {
+	for _, p := range programs {
+		if _, err := exec.LookPath(p); err != nil {
+			return p + " not on PATH (install slurm-wlm and munge)"
+		}
+	}
+	return ""
+}
+
+// noSlurm skips the test, saying why there is no Slurm cluster for it,
+// unless NQUEENS_REQUIRE_SLURM=1 (as in CI, which runs the Slurm tests under
+// scripts/slurm-cluster) makes that a failure.
+func noSlurm(t *testing.T, why string) {
+	t.Helper()
 	if os.Getenv("NQUEENS_REQUIRE_SLURM") == "1" {
 		t.Fatalf("no Slurm cluster: %s, and NQUEENS_REQUIRE_SLURM=1", why)
 	}
-	t.Skipf("no Slurm cluster: %s (run under scripts/slurm-cluster, or set NQUEENS_REQUIRE_SLURM=1 to make this a failure)", why)
-	return ""
+	t.Skipf("no Slurm cluster: %s; set NQUEENS_REQUIRE_SLURM=1 to make this a failure", why)
 }
 
 // slurmRun is a directory the test submits jobs from, as a user's shell
@@ -407,4 +419,88 @@ func TestSlurmGPURecipe(t *testing.T) {
 		t.Errorf("%s:%d: count-gpu.sh is not count.sh (line %d) with --gres=gpu:1 and --engine gpu:\n%s\nwant:\n%s",
 			clusterDoc, gpu.line, cpu.line, gpu.text, w)
 	}
+}
+
+// TestSlurmClusterStopsEverything runs scripts/slurm-cluster with a
+// command that leaves a job running and a process of its own behind (one
+// whose environment names the cluster), and checks that the script
+// cancels the job, stops munged, slurmctld and slurmd, kills the process,
+// reports it and fails, and removes its directory.
+func TestSlurmClusterStopsEverything(t *testing.T) {
+	if why := missing("mungekey", "munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol"); why != "" {
+		noSlurm(t, why)
+	}
+	if os.Geteuid() != 0 {
+		noSlurm(t, "scripts/slurm-cluster runs as root")
+	}
+	dir := t.TempDir()
+	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "slurm-cluster"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The command prints the pids of the daemons, of the job's shell and
+	// of the process it leaves, each once it is running.
+	const leave = `set -eu
+d=$(dirname "$SLURM_CONF")
+echo "dir $d"
+for f in slurmctld.pid slurmd.pid munge/munged.pid; do echo "daemon $(cat "$d/$f")"; done
+job=$(sbatch --parsable --output=/dev/null --wrap 'echo $$ >job.pid; exec sleep 600')
+until [ -s job.pid ]; do sleep 0.05; done
+echo "job $(cat job.pid)"
+setsid sleep 600 </dev/null >/dev/null 2>&1 &
+echo "stray $!"
+`
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, script, "bash", "-c", leave)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if exitStatus(err) != 1 {
+		t.Fatalf("slurm-cluster with a process left behind: %v, want exit status 1\nstdout:\n%s\nstderr:\n%s", err, stdout.Bytes(), stderr.Bytes())
+	}
+	pids := map[string][]int{}
+	var clusterDir string
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		kind, value, _ := strings.Cut(line, " ")
+		if kind == "dir" {
+			clusterDir = value
+			continue
+		}
+		pid, err := strconv.Atoi(value)
+		if err != nil {
+			t.Fatalf("the command printed %q\nstderr:\n%s", line, stderr.Bytes())
+		}
+		pids[kind] = append(pids[kind], pid)
+	}
+	if len(pids["daemon"]) != 3 || len(pids["job"]) != 1 || len(pids["stray"]) != 1 || clusterDir == "" {
+		t.Fatalf("the command printed:\n%s\nstderr:\n%s", stdout.Bytes(), stderr.Bytes())
+	}
+	if !strings.Contains(stderr.String(), "still running after the cluster stopped, killed:\n"+strconv.Itoa(pids["stray"][0])+" sleep 600") {
+		t.Errorf("slurm-cluster does not report the process left behind (pid %d):\n%s", pids["stray"][0], stderr.Bytes())
+	}
+	for kind, list := range pids {
+		for _, pid := range list {
+			if running(pid) {
+				t.Errorf("%s pid %d still runs after slurm-cluster exited", kind, pid)
+			}
+		}
+	}
+	if _, err := os.Stat(clusterDir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the cluster's directory %s is still there (%v)", clusterDir, err)
+	}
+}
+
+// running reports whether process pid runs: it exists and is not a
+// zombie (a killed process whose parent has not reaped it).
+func running(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	// pid (comm) STATE ...: comm may hold spaces and parentheses.
+	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
+	fields := strings.Fields(string(rest))
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
 }

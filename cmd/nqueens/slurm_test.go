@@ -427,6 +427,9 @@ func TestSlurmGPURecipe(t *testing.T) {
 // cancels the job, stops munged, slurmctld and slurmd, kills the process,
 // reports it and fails, and removes its directory.
 func TestSlurmClusterStopsEverything(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Slurm cluster")
+	}
 	if why := missing("mungekey", "munged", "slurmctld", "slurmd", "sbatch", "squeue", "scancel", "scontrol"); why != "" {
 		noSlurm(t, why)
 	}

@@ -13,15 +13,15 @@ import (
 	"github.com/nqueens/nqueens/internal/testutil"
 )
 
-// example is one command of README.md, a line "$ COMMAND" in a code block,
-// and the output printed under it.
+// example is one command of a Markdown file (README.md, docs/*.md), a
+// line "$ COMMAND" in a code block, and the output printed under it.
 type example struct {
-	line    int    // of the command in README.md, from 1
+	line    int    // of the command in its file, from 1
 	command string // for sh -c
 	want    []string
 }
 
-// readmeExamples returns the examples of README.md in order: every line
+// readmeExamples returns the examples of the Markdown file at path in order: every line
 // of a code block (indented, or fenced) that starts with "$ " and runs
 // nqueens (alone, or in a shell loop or pipe) or the sqlite3 shell, with
 // the lines under it up to the next command, an empty line, or the end of
@@ -109,20 +109,56 @@ func matchLines(want, got []string) bool {
 	return matchLines(want[1:], got[1:])
 }
 
-// TestREADMEExamples runs every example of README.md, in order, in one new
-// directory, with nqueens (this test binary) on PATH, and compares what it
-// prints (stdout and stderr, as a terminal shows them) with the README's
-// output under it: the README cannot drift from the program.
+// TestREADMEExamples runs every example of README.md and of the manual
+// pages in docs/, each file's in order in one new directory, with nqueens
+// (this test binary) on PATH, and compares what it prints (stdout and
+// stderr, as a terminal shows them) with the output under it in the file:
+// the documentation cannot drift from the program.
 func TestREADMEExamples(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds catalogs")
 	}
-	examples := readmeExamples(t, filepath.Join("..", "..", "README.md"))
-	if len(examples) < 20 {
-		t.Fatalf("found %d examples in README.md; the parser lost them?", len(examples))
+	for _, doc := range []struct {
+		path string
+		min  int // examples, fewer meaning the parser lost some
+	}{
+		{"README.md", 20},
+		{"docs/cluster.md", 7},
+	} {
+		t.Run(doc.path, func(t *testing.T) {
+			t.Parallel()
+			examples := readmeExamples(t, filepath.Join("..", "..", doc.path))
+			if len(examples) < doc.min {
+				t.Fatalf("found %d examples in %s, want %d or more; the parser lost them?", len(examples), doc.path, doc.min)
+			}
+			dir := t.TempDir()
+			env := nqueensOnPath(t, dir)
+			for _, ex := range examples {
+				cmd := exec.Command("sh", "-c", ex.command)
+				cmd.Dir = dir
+				cmd.Env = env
+				out, _ := cmd.CombinedOutput()
+				got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+				if len(out) == 0 {
+					got = nil
+				}
+				if !matchLines(ex.want, got) {
+					t.Errorf("%s:%d: $ %s\nwant:\n\t%s\ngot:\n\t%s", doc.path, ex.line, ex.command,
+						strings.Join(ex.want, "\n\t"), strings.Join(got, "\n\t"))
+				}
+			}
+		})
 	}
-	dir := t.TempDir()
+}
+
+// nqueensOnPath returns the environment of a shell command that runs
+// nqueens and sqlite3 as a user does, from PATH: both are this test binary
+// (see TestMain and sqlite3Main), through wrappers it writes to dir/.bin,
+// so that the SQL examples run where the shell is not installed. The
+// NQUEENS_ variables of the test's own environment are left out.
+func nqueensOnPath(t *testing.T, dir string) []string {
+	t.Helper()
 	bin := filepath.Join(dir, ".bin")
 	if err := os.Mkdir(bin, 0o755); err != nil {
 		t.Fatal(err)
@@ -131,8 +167,6 @@ func TestREADMEExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// nqueens is this test binary, and so is sqlite3 (sqlite3Main), so
-	// that the SQL examples run where the shell is not installed.
 	for name, env := range map[string]string{"nqueens": "NQUEENS_TEST_AS_MAIN", "sqlite3": "NQUEENS_TEST_AS_SQLITE3"} {
 		wrapper := "#!/bin/sh\n" + env + "=1 exec '" + exe + "' \"$@\"\n"
 		if err := os.WriteFile(filepath.Join(bin, name), []byte(wrapper), 0o755); err != nil {
@@ -145,19 +179,5 @@ func TestREADMEExamples(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), childGORACE())
-	for _, ex := range examples {
-		cmd := exec.Command("sh", "-c", ex.command)
-		cmd.Dir = dir
-		cmd.Env = env
-		out, _ := cmd.CombinedOutput()
-		got := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-		if len(out) == 0 {
-			got = nil
-		}
-		if !matchLines(ex.want, got) {
-			t.Errorf("README.md:%d: $ %s\nwant:\n\t%s\ngot:\n\t%s", ex.line, ex.command,
-				strings.Join(ex.want, "\n\t"), strings.Join(got, "\n\t"))
-		}
-	}
+	return append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), childGORACE())
 }

@@ -113,9 +113,9 @@ func readFile(ctx context.Context, path string, explicit bool) (map[string]any, 
 	return ParseYAML(path, data)
 }
 
-// FlagError rewrites pflag's message for a flag of the command called
-// command, whose flags are fs, so that it reads as the other sources'
-// messages do. An unknown flag gets the nearest known one suggested:
+// FlagError rewrites pflag's message for a flag of the command whose path
+// is command ("nqueens build") and whose flags are fs, so that it reads as
+// the other sources' messages do. An unknown flag gets the nearest known one suggested:
 // unknown flag --worker (did you mean --workers?): run nqueens build
 // --help for the list. A bad value is quoted whole, with what the flag
 // wants instead of the strconv error behind it: --workers "many": want a
@@ -133,7 +133,15 @@ func FlagError(fs *pflag.FlagSet, command string, err error) error {
 		if s := Nearest(ne.GetSpecifiedName(), names); s != "" {
 			msg += fmt.Sprintf(" (did you mean --%s?)", s)
 		}
-		return fmt.Errorf("%s: run nqueens %s --help for the list", msg, command)
+		return fmt.Errorf("%s: run %s --help for the list", msg, command)
+	}
+	if errors.As(err, &ne) && len(ne.GetSpecifiedShortnames()) > 0 {
+		short := ne.GetSpecifiedShortnames()
+		msg := fmt.Sprintf("unknown flag -%s", short)
+		if (short == "V" || short == "v") && fs.Lookup("version") != nil {
+			msg += " (did you mean --version?)"
+		}
+		return fmt.Errorf("%s: run %s --help for the list", msg, command)
 	}
 	var ie *pflag.InvalidValueError
 	if !errors.As(err, &ie) {

@@ -34,6 +34,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/spf13/cobra"
+
 	"github.com/nqueens/nqueens/verify"
 )
 
@@ -124,6 +126,32 @@ var runCommand = run
 // progress and messages to stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	root := newRoot(stdout, stderr)
+	if err := singleDash(root, args); err != nil {
+		return usageError{err}
+	}
 	root.SetArgs(args)
 	return root.ExecuteContext(ctx)
+}
+
+// singleDash refuses a long flag written with one dash, "-format csv",
+// which pflag would read as -f with the value "ormat", leaving "csv" an
+// argument and the error far from the mistake.
+func singleDash(root *cobra.Command, args []string) error {
+	cmd, _, err := root.Find(args)
+	if err != nil {
+		cmd = root
+	}
+	for _, arg := range args {
+		if arg == "--" {
+			return nil
+		}
+		if len(arg) < 3 || arg[0] != '-' || arg[1] == '-' {
+			continue
+		}
+		name, _, _ := strings.Cut(arg[1:], "=")
+		if cmd.Flags().Lookup(name) != nil || cmd.InheritedFlags().Lookup(name) != nil {
+			return fmt.Errorf("%s: a flag's long name takes two dashes: --%s", arg, arg[1:])
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/buildinfo"
@@ -85,6 +86,9 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if cmd.Annotations[noCatalog] != "" && cmd.Flags().Changed("db") {
+				return usageError{fmt.Errorf("--db: %s reads no catalog (%s)", cmd.CommandPath(), cmd.Annotations[noCatalog])}
+			}
 			if err := a.load(cmd); err != nil {
 				return err
 			}
@@ -100,7 +104,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usageError{config.FlagError(cmd.Flags(), cmd.Name(), err)}
+		return usageError{config.FlagError(cmd.Flags(), cmd.CommandPath(), err)}
 	})
 	root.SuggestionsMinimumDistance = 2
 	pf := root.PersistentFlags()
@@ -110,11 +114,65 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")
 	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.lookupCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completeCmd(), a.serveCmd(), workersFlag(a.puzzleCmd()), a.completionCmd())
+	for _, c := range root.Commands() {
+		if why, ok := catalogFree[c.Name()]; ok {
+			c.Annotations = map[string]string{noCatalog: why}
+		}
+	}
 	a.addCompletions(root)
 	setHelp(root)
+	root.SetHelpCommand(helpCmd(root))
+	cobra.AddTemplateFunc("globalFlags", globalFlags)
+	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), "{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}", "{{globalFlags . | trimTrailingWhitespaces}}", 1))
 	root.Version = buildinfo.Version(commit)
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
 	return root
+}
+
+// noCatalog annotates the commands that read no catalog, with why: their
+// help lists no --db, and a --db given to them is refused.
+const noCatalog = "nqueens/no-catalog"
+
+// catalogFree names the commands that read no catalog, and why.
+var catalogFree = map[string]string{
+	"count":      "it counts by searching",
+	"solve":      "it constructs its solution",
+	"merge":      "its catalogs are its arguments",
+	"completion": "it writes a shell script",
+}
+
+// globalFlags writes the usage of the flags cmd inherits, less --db where
+// cmd reads no catalog.
+func globalFlags(cmd *cobra.Command) string {
+	fs := pflag.NewFlagSet(cmd.Name(), pflag.ContinueOnError)
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if f.Name != "db" || cmd.Annotations[noCatalog] == "" {
+			fs.AddFlag(f)
+		}
+	})
+	return fs.FlagUsages()
+}
+
+// helpCmd is nqueens help [COMMAND]: the help of the command named, and
+// for a name that is none, an error suggesting the nearest (exit status 2)
+// rather than the root's help.
+func helpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "Help about any command",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 || c == nil {
+				name := strings.Join(args, " ")
+				msg := fmt.Sprintf("no help topic %q: run nqueens --help for the commands", name)
+				if s := root.SuggestionsFor(args[len(args)-1]); len(s) > 0 {
+					msg = fmt.Sprintf("no help topic %q (did you mean %s?)", name, strings.Join(s, ", "))
+				}
+				return usageError{errors.New(msg)}
+			}
+			return c.Help()
+		},
+	}
 }
 
 // commit is the revision the binary was built from, when the build sets

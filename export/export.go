@@ -294,8 +294,10 @@ func NewJSON(w io.Writer) *JSON {
 func appendObject(buf []byte, l nqueens.Layout) []byte {
 	buf = append(buf, `{"n":`...)
 	buf = strconv.AppendInt(buf, int64(l.N()), 10)
-	buf = append(buf, `,"class":`...)
-	buf = strconv.AppendInt(buf, l.Class, 10)
+	if l.Class > 0 { // 0: not known, as for a completion listed without --classes
+		buf = append(buf, `,"class":`...)
+		buf = strconv.AppendInt(buf, l.Class, 10)
+	}
 	buf = append(buf, `,"placement":[`...)
 	var a [nqueens.MaxN]int32
 	buf = appendCols(buf, columns(&a, l.Placement), ',')
@@ -343,7 +345,9 @@ func NewCSV(w io.Writer) *CSV {
 func appendCSVRow(buf []byte, l nqueens.Layout) []byte {
 	buf = strconv.AppendInt(buf, int64(l.N()), 10)
 	buf = append(buf, ',')
-	buf = strconv.AppendInt(buf, l.Class, 10)
+	if l.Class > 0 { // 0: not known, an empty field
+		buf = strconv.AppendInt(buf, l.Class, 10)
+	}
 	buf = append(buf, ',')
 	buf = strconv.AppendInt(buf, int64(l.Symmetry.Orbit()), 10)
 	buf = append(buf, ',')

@@ -2,10 +2,12 @@ package export
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nqueens/nqueens"
 )
@@ -120,7 +122,8 @@ func rowColumns(n int, given [][2]int) []int {
 
 // Puzzle is one puzzle as the puzzle formats write it: a partial board
 // with exactly one completion, its solution, the solution's class (0 when
-// not known) and symmetry, and its difficulty.
+// not known) and symmetry, and its difficulty; Seed and Index say how to
+// make it again (puzzle Index, from 0, of nqueens puzzle --seed Seed).
 type Puzzle struct {
 	N          int
 	Given      [][2]int
@@ -128,6 +131,37 @@ type Puzzle struct {
 	Class      int64
 	Symmetry   nqueens.Symmetry
 	Difficulty uint64
+	Seed       uint64
+	Index      int
+}
+
+// Answers says what the puzzle formats write of each puzzle and its
+// solution.
+type Answers int
+
+const (
+	// WithAnswers writes each puzzle with its solution.
+	WithAnswers Answers = iota
+	// NoAnswers writes the puzzles alone, as a puzzle book prints them:
+	// no solution, class or symmetry.
+	NoAnswers
+	// AnswersOnly writes the solutions alone, numbered as their puzzles,
+	// as an answer key printed apart (the same seed makes the same
+	// puzzles).
+	AnswersOnly
+)
+
+// AnswerChoices lists the names ParseAnswers reads.
+var AnswerChoices = []string{"with", "none", "only"}
+
+// ParseAnswers reads the name of an Answers: with, none or only.
+func ParseAnswers(name string) (Answers, error) {
+	for i, c := range AnswerChoices {
+		if strings.EqualFold(name, c) {
+			return Answers(i), nil
+		}
+	}
+	return 0, fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", nqueens.Quote(name))
 }
 
 // PuzzleFormats lists the names NewPuzzles accepts:
@@ -137,18 +171,45 @@ type Puzzle struct {
 //     and the solution; a blank line between puzzles;
 //   - json: an array of objects, one a line;
 //   - ndjson: the same objects, one a line, with no array;
-//   - csv: a header row (PuzzleCSVHeader), then a row a puzzle.
+//   - csv: a header row (PuzzleCSVHeader), then a row a puzzle;
+//   - dataset: a JSON object a line for reasoning datasets (see
+//     DatasetRecord), the boards drawn as text.
 //
 // The object is, with class left out when it is not known:
 //
 //	{"n":8,"given":[[3,7],[5,6],[6,2]],"solution":[3,0,4,7,1,6,2,5],"class":5,"symmetry":"none","givens":3,"difficulty":23}
-var PuzzleFormats = []string{"text", "json", "ndjson", "csv"}
+//
+// The difficulty is the number of nodes the completion search visits on
+// the puzzle (queens placed in its empty rows) to find the solution and
+// prove it is the only one.
+var PuzzleFormats = []string{"text", "json", "ndjson", "csv", "dataset"}
 
 // PuzzleCSVHeader is the first row of the csv puzzle format: board is the
 // puzzle in columns form (each row's column, or _ for an empty row,
 // separated by spaces), solution the columns separated by spaces, class
 // empty when not known.
 const PuzzleCSVHeader = "n,givens,difficulty,class,symmetry,board,solution"
+
+// DatasetRecord is the record of the dataset puzzle format, one JSON
+// object a line, in the form reasoning datasets of N-Queens use: boards
+// as text, a row a line, squares separated by spaces, _ for an empty
+// square and Q for a queen.
+//
+//	{"n":4,"puzzle":"_ Q _ _\n_ _ _ _\n_ _ _ _\n_ _ _ _","answer":"_ Q _ _\n_ _ _ Q\nQ _ _ _\n_ _ Q _","queens_to_place":3,"unique":true,"seed":1,"index":0,"class":1}
+//
+// Answer (and class) are left out with NoAnswers, Puzzle and
+// QueensToPlace with AnswersOnly. Unique is always true: every puzzle has
+// exactly one completion, checked twice. Class is left out when not known.
+type DatasetRecord struct {
+	N             int    `json:"n"`
+	Puzzle        string `json:"puzzle,omitempty"`
+	Answer        string `json:"answer,omitempty"`
+	QueensToPlace *int   `json:"queens_to_place,omitempty"`
+	Unique        bool   `json:"unique"`
+	Seed          uint64 `json:"seed"`
+	Index         int    `json:"index"`
+	Class         int64  `json:"class,omitempty"`
+}
 
 // PuzzleFormat returns the name of one of PuzzleFormats as it is spelled
 // there (names are not case-sensitive), or an error naming those allowed.
@@ -160,33 +221,43 @@ func PuzzleFormat(name string) (string, error) { return lookup(name, PuzzleForma
 // alone for no puzzle); the caller must call Close and check its error.
 type PuzzleWriter struct{ framed[Puzzle] }
 
-// NewPuzzles returns a writer of puzzles in format (see PuzzleFormats) to
-// w. It returns an error naming the formats allowed for an unknown name.
-func NewPuzzles(format string, w io.Writer) (*PuzzleWriter, error) {
+// NewPuzzles returns a writer to w of puzzles in format (see
+// PuzzleFormats), writing of each what answers says. It returns an error
+// naming the formats allowed for an unknown name.
+func NewPuzzles(format string, answers Answers, w io.Writer) (*PuzzleWriter, error) {
 	format, err := PuzzleFormat(format)
 	if err != nil {
 		return nil, err
 	}
 	pw := &PuzzleWriter{framed[Puzzle]{base: newBase(w)}}
 	f := &pw.framed
+	object := func(buf []byte, p Puzzle) []byte { return appendPuzzleObject(buf, p, answers) }
 	switch format {
 	case "text":
-		f.sep, f.record = "\n", func(buf []byte, p Puzzle) []byte { return appendPuzzleText(buf, p, f.count) }
+		f.sep, f.record = "\n", func(buf []byte, p Puzzle) []byte { return appendPuzzleText(buf, p, f.count, answers) }
 	case "json":
-		f.open, f.sep, f.close, f.empty, f.record = "[\n", ",\n", "\n]\n", "[]\n", appendPuzzleObject
+		f.open, f.sep, f.close, f.empty, f.record = "[\n", ",\n", "\n]\n", "[]\n", object
 	case "ndjson":
-		f.record = func(buf []byte, p Puzzle) []byte { return append(appendPuzzleObject(buf, p), '\n') }
+		f.record = func(buf []byte, p Puzzle) []byte { return append(object(buf, p), '\n') }
 	case "csv":
-		f.open, f.empty, f.record = PuzzleCSVHeader+"\n", PuzzleCSVHeader+"\n", appendPuzzleCSV
+		f.open, f.empty = PuzzleCSVHeader+"\n", PuzzleCSVHeader+"\n"
+		f.record = func(buf []byte, p Puzzle) []byte { return appendPuzzleCSV(buf, p, answers) }
+	case "dataset":
+		f.record = func(buf []byte, p Puzzle) []byte { return appendDataset(buf, p, answers) }
 	}
 	return pw, nil
 }
 
-// appendPuzzleText appends puzzle k (from 1) in the text format.
-func appendPuzzleText(buf []byte, p Puzzle, k int64) []byte {
-	buf = fmt.Appendf(buf, "puzzle %d: n=%d, %s, difficulty %d\n", k, p.N, nqueens.Plural(len(p.Given), "given queen"), p.Difficulty)
-	for _, c := range rowColumns(p.N, p.Given) {
-		for k := range p.N {
+// appendBoardText appends the board of n with a queen in each row of cols
+// that holds a column (-1: none), a row a line, squares separated by
+// spaces, Q for a queen and _ for an empty square; the rows end with
+// newlines, and with last set the last row ends with none.
+func appendBoardText(buf []byte, cols []int, last bool) []byte {
+	for r, c := range cols {
+		if r > 0 {
+			buf = append(buf, '\n')
+		}
+		for k := range cols {
 			if k > 0 {
 				buf = append(buf, ' ')
 			}
@@ -196,7 +267,32 @@ func appendPuzzleText(buf []byte, p Puzzle, k int64) []byte {
 				buf = append(buf, '_')
 			}
 		}
+	}
+	if !last {
 		buf = append(buf, '\n')
+	}
+	return buf
+}
+
+// solutionColumns returns p's columns as ints.
+func solutionColumns(p nqueens.Placement) []int {
+	cols := make([]int, p.N())
+	for r := range cols {
+		cols[r] = p.Col(r)
+	}
+	return cols
+}
+
+// appendPuzzleText appends puzzle k (from 1) in the text format.
+func appendPuzzleText(buf []byte, p Puzzle, k int64, answers Answers) []byte {
+	if answers == AnswersOnly {
+		buf = fmt.Appendf(buf, "answer %d: n=%d, %s\n", k, p.N, p.Solution)
+		return appendBoardText(buf, solutionColumns(p.Solution), false)
+	}
+	buf = fmt.Appendf(buf, "puzzle %d: n=%d, %s, %d to place, difficulty %d (search nodes)\n", k, p.N, nqueens.Plural(len(p.Given), "given queen"), p.N-len(p.Given), p.Difficulty)
+	buf = appendBoardText(buf, rowColumns(p.N, p.Given), false)
+	if answers == NoAnswers {
+		return buf
 	}
 	buf = append(append(buf, "solution: "...), p.Solution.String()...)
 	if p.Class > 0 {
@@ -206,27 +302,72 @@ func appendPuzzleText(buf []byte, p Puzzle, k int64) []byte {
 }
 
 // appendPuzzleObject appends the JSON object of a puzzle.
-func appendPuzzleObject(buf []byte, p Puzzle) []byte {
-	buf = fmt.Appendf(buf, `{"n":%d,"given":`, p.N)
-	buf = appendGiven(buf, p.Given)
-	buf = append(buf, `,"solution":[`...)
-	var a [nqueens.MaxN]int32
-	buf = append(appendCols(buf, columns(&a, p.Solution), ','), ']')
-	if p.Class > 0 {
-		buf = fmt.Appendf(buf, `,"class":%d`, p.Class)
+func appendPuzzleObject(buf []byte, p Puzzle, answers Answers) []byte {
+	buf = fmt.Appendf(buf, `{"n":%d`, p.N)
+	if answers != AnswersOnly {
+		buf = appendGiven(append(buf, `,"given":`...), p.Given)
 	}
-	return fmt.Appendf(buf, `,"symmetry":"%s","givens":%d,"difficulty":%d}`, p.Symmetry, len(p.Given), p.Difficulty)
+	if answers != NoAnswers {
+		buf = append(buf, `,"solution":[`...)
+		var a [nqueens.MaxN]int32
+		buf = append(appendCols(buf, columns(&a, p.Solution), ','), ']')
+		if p.Class > 0 {
+			buf = fmt.Appendf(buf, `,"class":%d`, p.Class)
+		}
+		buf = fmt.Appendf(buf, `,"symmetry":"%s"`, p.Symmetry)
+	}
+	if answers == AnswersOnly {
+		return append(buf, '}')
+	}
+	return fmt.Appendf(buf, `,"givens":%d,"difficulty":%d}`, len(p.Given), p.Difficulty)
 }
 
-// appendPuzzleCSV appends the CSV row of a puzzle.
-func appendPuzzleCSV(buf []byte, p Puzzle) []byte {
-	buf = fmt.Appendf(buf, "%d,%d,%d,", p.N, len(p.Given), p.Difficulty)
-	if p.Class > 0 {
-		buf = strconv.AppendInt(buf, p.Class, 10)
+// appendPuzzleCSV appends the CSV row of a puzzle: with NoAnswers the
+// class, symmetry and solution fields are empty, with AnswersOnly the
+// givens, difficulty and board.
+func appendPuzzleCSV(buf []byte, p Puzzle, answers Answers) []byte {
+	buf = fmt.Appendf(buf, "%d,", p.N)
+	if answers != AnswersOnly {
+		buf = fmt.Appendf(buf, "%d,%d", len(p.Given), p.Difficulty)
+	} else {
+		buf = append(buf, ',')
 	}
-	buf = fmt.Appendf(buf, ",%s,", p.Symmetry)
-	buf = append(appendColumnsForm(buf, p.N, p.Given), ',')
-	return append(append(buf, p.Solution.String()...), '\n')
+	buf = append(buf, ',')
+	if answers != NoAnswers {
+		if p.Class > 0 {
+			buf = strconv.AppendInt(buf, p.Class, 10)
+		}
+		buf = fmt.Appendf(buf, ",%s,", p.Symmetry)
+	} else {
+		buf = append(buf, ",,"...)
+	}
+	if answers != AnswersOnly {
+		buf = appendColumnsForm(buf, p.N, p.Given)
+	}
+	buf = append(buf, ',')
+	if answers != NoAnswers {
+		buf = append(buf, p.Solution.String()...)
+	}
+	return append(buf, '\n')
+}
+
+// appendDataset appends the dataset record of a puzzle and a newline.
+func appendDataset(buf []byte, p Puzzle, answers Answers) []byte {
+	r := DatasetRecord{N: p.N, Unique: true, Seed: p.Seed, Index: p.Index}
+	if answers != AnswersOnly {
+		r.Puzzle = string(appendBoardText(nil, rowColumns(p.N, p.Given), true))
+		k := p.N - len(p.Given)
+		r.QueensToPlace = &k
+	}
+	if answers != NoAnswers {
+		r.Answer = string(appendBoardText(nil, solutionColumns(p.Solution), true))
+		r.Class = p.Class
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		panic("export: a dataset record does not marshal: " + err.Error()) // strings and numbers only
+	}
+	return append(append(buf, b...), '\n')
 }
 
 // CompletionFormats are the formats of a list of completions (nqueens
@@ -249,6 +390,10 @@ func NewCompletions(format string, w io.Writer) (Writer, error) {
 	}
 	return &framed[nqueens.Layout]{base: base{w: bufio.NewWriter(w), through: true}, record: func(buf []byte, l nqueens.Layout) []byte {
 		var a [nqueens.MaxN]int32
-		return append(appendCols(buf, columns(&a, l.Placement), ' '), '\n')
+		buf = appendCols(buf, columns(&a, l.Placement), ' ')
+		if l.Class > 0 {
+			buf = fmt.Appendf(buf, " (class %d)", l.Class)
+		}
+		return append(buf, '\n')
 	}}, nil
 }

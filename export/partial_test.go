@@ -16,15 +16,15 @@ import (
 
 // puzzles are two puzzles of n = 8: one with its class known, one without.
 var puzzles = []Puzzle{
-	{N: 8, Given: [][2]int{{3, 7}, {5, 6}, {6, 2}}, Solution: nqueens.MustNew(3, 0, 4, 7, 1, 6, 2, 5), Class: 5, Symmetry: nqueens.SymNone, Difficulty: 23},
-	{N: 6, Given: [][2]int{{0, 1}, {1, 3}}, Solution: nqueens.MustNew(1, 3, 5, 0, 2, 4), Symmetry: nqueens.SymRot180, Difficulty: 7},
+	{N: 8, Given: [][2]int{{3, 7}, {5, 6}, {6, 2}}, Solution: nqueens.MustNew(3, 0, 4, 7, 1, 6, 2, 5), Class: 5, Symmetry: nqueens.SymNone, Difficulty: 23, Seed: 1, Index: 0},
+	{N: 6, Given: [][2]int{{0, 1}, {1, 3}}, Solution: nqueens.MustNew(1, 3, 5, 0, 2, 4), Symmetry: nqueens.SymRot180, Difficulty: 7, Seed: 1, Index: 1},
 }
 
 func TestPuzzleGolden(t *testing.T) {
 	for _, format := range PuzzleFormats {
 		for _, k := range []int{0, 2} {
 			var buf bytes.Buffer
-			w, err := NewPuzzles(strings.ToUpper(format), &buf)
+			w, err := NewPuzzles(strings.ToUpper(format), WithAnswers, &buf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,8 +58,58 @@ func TestPuzzleGolden(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewPuzzles("xml", nil); err == nil || err.Error() != `unknown format "xml": must be one of text, json, ndjson, csv` {
+	if _, err := NewPuzzles("xml", WithAnswers, nil); err == nil || err.Error() != `unknown format "xml": must be one of text, json, ndjson, csv, dataset` {
 		t.Errorf("NewPuzzles(xml): %v", err)
+	}
+}
+
+// TestPuzzleAnswers writes the two puzzles in every format with each
+// choice of answers, against golden files, and reads the dataset records
+// back: a puzzle book holds no solution, an answer key no puzzle.
+func TestPuzzleAnswers(t *testing.T) {
+	for _, format := range PuzzleFormats {
+		for _, name := range AnswerChoices[1:] {
+			answers, err := ParseAnswers(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			w, _ := NewPuzzles(format, answers, &buf)
+			for _, p := range puzzles {
+				w.Write(p)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "puzzle-"+format+"-answers-"+name, buf.Bytes())
+			text := buf.String()
+			if solution := "3 0 4 7 1 6 2 5"; (answers == NoAnswers) == strings.Contains(text, solution) && format != "dataset" && format != "json" && format != "ndjson" {
+				t.Errorf("%s, answers %s: solution written %v", format, name, strings.Contains(text, solution))
+			}
+		}
+	}
+	var buf bytes.Buffer
+	w, _ := NewPuzzles("dataset", WithAnswers, &buf)
+	for _, p := range puzzles {
+		w.Write(p)
+	}
+	w.Close()
+	dec := json.NewDecoder(&buf)
+	var got []DatasetRecord
+	for dec.More() {
+		var r DatasetRecord
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	if len(got) != 2 || got[1].N != 6 || *got[1].QueensToPlace != 4 || !got[1].Unique || got[1].Index != 1 || got[0].Class != 5 ||
+		got[1].Puzzle != "_ Q _ _ _ _\n_ _ _ Q _ _\n_ _ _ _ _ _\n_ _ _ _ _ _\n_ _ _ _ _ _\n_ _ _ _ _ _" ||
+		got[1].Answer != "_ Q _ _ _ _\n_ _ _ Q _ _\n_ _ _ _ _ Q\nQ _ _ _ _ _\n_ _ Q _ _ _\n_ _ _ _ Q _" {
+		t.Errorf("dataset records read back: %+v", got)
+	}
+	if _, err := ParseAnswers("some"); err == nil || err.Error() != `--answers "some": want with (puzzles and solutions), none (a puzzle book) or only (the answer key)` {
+		t.Errorf("ParseAnswers(some): %v", err)
 	}
 }
 

@@ -35,7 +35,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv(k, v)
 			return nil
 		},
-		Cmds: map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles, "checkdataset": checkDataset},
 	})
 }
 

@@ -186,11 +186,14 @@ func (a *app) puzzleCmd() *cobra.Command {
 	var count, given int
 	var minimal bool
 	var seed uint64
-	var format, out string
-	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--format text|json|ndjson|csv]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
+	var format, out, answersName string
+	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
 		f, err := export.PuzzleFormat(format)
+		answers, aerr := export.ParseAnswers(answersName)
 		switch {
 		case err != nil:
+		case aerr != nil:
+			err = aerr
 		case count < 1 || int64(count) > puzzle.MaxCount:
 			err = fmt.Errorf("--count must be between 1 and %d, got %d", int64(puzzle.MaxCount), count)
 		case cmd.Flags().Changed("given") && minimal:
@@ -211,18 +214,19 @@ func (a *app) puzzleCmd() *cobra.Command {
 			seed = binary.LittleEndian.Uint64(b[:])
 			a.logf("puzzle: seed %d", seed)
 		}
-		return a.makePuzzles(cmd.Context(), n, count, seed, puzzle.Options{Givens: given}, f, out)
+		return a.makePuzzles(cmd.Context(), n, count, seed, puzzle.Options{Givens: given}, f, answers, out)
 	})
 	cmd.Flags().IntVar(&count, "count", 1, "how many puzzles")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
 	cmd.Flags().IntVar(&given, "given", 0, "exactly K given queens")
 	cmd.Flags().BoolVar(&minimal, "minimal", false, "minimal puzzles: no given queen can be removed (the default)")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.PuzzleFormats, ", "))
+	cmd.Flags().StringVar(&answersName, "answers", "with", "with (each puzzle's solution), none (a puzzle book), only (the answer key, for the same --seed)")
 	outputFlag(cmd, &out)
 	return cmd
 }
 
-func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts puzzle.Options, format, out string) error {
+func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts puzzle.Options, format string, answers export.Answers, out string) error {
 	sampler, closeDB, err := a.sampler(ctx, n)
 	if err != nil {
 		return err
@@ -233,7 +237,8 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: %s)", n, puzzle.MaxSearchSampleN, a.buildAdvice(n))
 	}
 	write := func(w io.Writer) error {
-		pw, _ := export.NewPuzzles(format, w)
+		pw, _ := export.NewPuzzles(format, answers, w)
+		i := 0
 		for r, err := range puzzle.Puzzles(ctx, n, count, seed, opts, a.cfg.Workers) {
 			if ctx.Err() != nil {
 				return errors.New("puzzle interrupted")
@@ -241,7 +246,8 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 			if err != nil {
 				return err
 			}
-			err := pw.Write(export.Puzzle{N: n, Given: r.Board.Given(), Solution: r.Solution, Class: r.Class, Symmetry: r.Symmetry, Difficulty: r.Difficulty})
+			err := pw.Write(export.Puzzle{N: n, Given: r.Board.Given(), Solution: r.Solution, Class: r.Class, Symmetry: r.Symmetry, Difficulty: r.Difficulty, Seed: seed, Index: i})
+			i++
 			if err != nil {
 				return err
 			}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/partial"
 )
 
@@ -37,5 +39,41 @@ func checkPuzzles(ts *testscript.TestScript, neg bool, args []string) {
 		if len(got) != 1 || got[0] != sol {
 			ts.Fatalf("checkpuzzles: %q has completions %v, want only %v", b, got, sol)
 		}
+	}
+}
+
+// checkDataset is the script command "checkdataset FILE": FILE holds
+// puzzles in the dataset format of puzzle; each record's puzzle must have
+// exactly one completion, its answer, with queens_to_place queens to add.
+func checkDataset(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: checkdataset FILE")
+	}
+	dec := json.NewDecoder(strings.NewReader(ts.ReadFile(args[0])))
+	records := 0
+	for dec.More() {
+		var r export.DatasetRecord
+		if err := dec.Decode(&r); err != nil {
+			ts.Fatalf("checkdataset: record %d: %v", records+1, err)
+		}
+		records++
+		b, err := partial.Parse(strings.ReplaceAll(r.Puzzle, "\n", " / "))
+		if err != nil {
+			ts.Fatalf("checkdataset: record %d: puzzle: %v", records, err)
+		}
+		answer, err := nqueens.Parse(strings.ReplaceAll(r.Answer, "\n", " / "))
+		if err != nil {
+			ts.Fatalf("checkdataset: record %d: answer: %v", records, err)
+		}
+		var got []nqueens.Placement
+		for p := range partial.Completions(b) {
+			got = append(got, p)
+		}
+		if len(got) != 1 || got[0] != answer || r.QueensToPlace == nil || *r.QueensToPlace != r.N-len(b.Given()) || !r.Unique {
+			ts.Fatalf("checkdataset: record %d: %d completions %v, answer %v, to place %v", records, len(got), got, answer, r.QueensToPlace)
+		}
+	}
+	if records == 0 {
+		ts.Fatalf("checkdataset: %s holds no record", args[0])
 	}
 }

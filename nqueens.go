@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // MaxN is the largest board size any part of nqueens accepts: the search
@@ -214,7 +216,7 @@ func Parse(s string) (Placement, error) {
 		c, err := strconv.Atoi(f)
 		switch {
 		case err != nil || c < 0 || f[0] == '+':
-			return Placement{}, fmt.Errorf("%s (row %d) is not a column: columns are whole numbers from 0 to n-1", Quote(f), i)
+			return Placement{}, fmt.Errorf("%s (row %d) is not a column: columns are whole numbers from 0 to n-1", phrase.Quote(f), i)
 		case c >= n:
 			return Placement{}, fmt.Errorf("%d columns make a board of n = %d, whose columns run from 0 to %d: %d (row %d) is off the board", n, n, n-1, c, i)
 		}
@@ -320,10 +322,10 @@ func ParseGrid(rows []string) (Placement, error) {
 	cols := make([]int, len(rows))
 	for r, row := range rows {
 		if len(row) != len(rows) {
-			return Placement{}, fmt.Errorf("grid: row %d is %s, %d squares long: want %d", r, Quote(row), len(row), len(rows))
+			return Placement{}, fmt.Errorf("grid: row %d is %s, %d squares long: want %d", r, phrase.Quote(row), len(row), len(rows))
 		}
 		if strings.Count(row, "Q") != 1 || strings.Count(row, ".") != len(row)-1 {
-			return Placement{}, fmt.Errorf("grid: row %d is %s: want one Q and the rest '.'", r, Quote(row))
+			return Placement{}, fmt.Errorf("grid: row %d is %s: want one Q and the rest '.'", r, phrase.Quote(row))
 		}
 		cols[r] = strings.IndexByte(row, 'Q')
 	}

@@ -1,7 +1,7 @@
 package nqueens_test
 
 import (
-	"strconv"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -213,15 +213,17 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// TestQuoteCutsWholeCharacters checks that Quote cuts a long value at a
-// character boundary.
-func TestQuoteCutsWholeCharacters(t *testing.T) {
-	long := strings.Repeat("€", 20) // 60 bytes, 3 a character
-	got := nqueens.Quote(long)
-	if want := strconv.Quote(strings.Repeat("€", 13)) + "... (60 bytes)"; got != want {
-		t.Errorf("Quote(20 euro signs) = %s, want %s", got, want)
-	}
-	if got := nqueens.Quote("33"); got != `"33"` {
-		t.Errorf(`Quote("33") = %s`, got)
-	}
+// A placement is a board of n queens, one a row: parse it, check it, and
+// compare its n with the published counts.
+func Example() {
+	p, err := nqueens.Parse("4 6 1 5 2 0 7 3")
+	fmt.Println(p.N(), p, err, p.Valid())
+	_, err = nqueens.Parse("4 6 1 5 2 0 7")
+	fmt.Println(err)
+	k, _ := nqueens.KnownCounts(8)
+	fmt.Println(k.Total, "solutions in", k.Unique, "classes")
+	// Output:
+	// 8 4 6 1 5 2 0 7 3 <nil> <nil>
+	// 7 columns make a board of n = 7, whose columns run from 0 to 6: 7 (row 6) is off the board
+	// 92 solutions in 12 classes
 }

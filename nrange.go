@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // ParseN reads one board size written in decimal ASCII digits ("8") and
@@ -18,7 +19,7 @@ func ParseN(s string) (int, error) {
 	case s == "":
 		return 0, fmt.Errorf("n must be a number between 1 and %d, got an empty string", MaxN)
 	case !ok:
-		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(s))
+		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, phrase.Quote(s))
 	}
 	if err := CheckN(n); err != nil {
 		return 0, err
@@ -31,7 +32,7 @@ func ParseN(s string) (int, error) {
 func ParseConstructN(s string) (int, error) {
 	n, ok := parseDecimal(s, len(s)) // leading zeros are no harm
 	if !ok || n < 1 || n > MaxConstructN {
-		return 0, fmt.Errorf("n must be a whole number from 1 to %d, got %s", MaxConstructN, Quote(s))
+		return 0, fmt.Errorf("n must be a whole number from 1 to %d, got %s", MaxConstructN, phrase.Quote(s))
 	}
 	return n, nil
 }
@@ -62,26 +63,26 @@ func ParseNList(s string) ([]int, error) {
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
-			return nil, fmt.Errorf("list of n %s has an empty item", Quote(s))
+			return nil, fmt.Errorf("list of n %s has an empty item", phrase.Quote(s))
 		}
 		lo, hi, isRange := strings.Cut(part, "-")
 		if isRange && lo == "" {
-			return nil, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, Quote(part))
+			return nil, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, phrase.Quote(part))
 		}
 		if isRange && hi == "" {
-			return nil, fmt.Errorf("range %s has no end: write it like 4-12", Quote(part))
+			return nil, fmt.Errorf("range %s has no end: write it like 4-12", phrase.Quote(part))
 		}
 		a, err := ParseN(lo)
 		if err != nil {
-			return nil, fmt.Errorf("in %s: %w", Quote(part), err)
+			return nil, fmt.Errorf("in %s: %w", phrase.Quote(part), err)
 		}
 		b := a
 		if isRange {
 			if b, err = ParseN(hi); err != nil {
-				return nil, fmt.Errorf("in range %s: %w", Quote(part), err)
+				return nil, fmt.Errorf("in range %s: %w", phrase.Quote(part), err)
 			}
 			if b < a {
-				return nil, fmt.Errorf("range %s runs backwards: write %d-%d", Quote(part), b, a)
+				return nil, fmt.Errorf("range %s runs backwards: write %d-%d", phrase.Quote(part), b, a)
 			}
 		}
 		for n := a; n <= b; n++ {
@@ -124,7 +125,7 @@ type ListError struct {
 }
 
 func (e *ListError) Error() string {
-	return fmt.Sprintf("one n is wanted, got the list %s", Quote(e.List))
+	return fmt.Sprintf("one n is wanted, got the list %s", phrase.Quote(e.List))
 }
 
 // ParseOneN reads one board size, as ParseN does, and where it is given a
@@ -140,23 +141,6 @@ func ParseOneN(s string) (int, error) {
 	return 0, err
 }
 
-// Quote quotes a value for an error message, as strconv.Quote does, cut
-// to its first 40 bytes (and the length said) if it is longer, so that a
-// message stays one short line however long the value: Quote("33") is
-// "\"33\"", a 10 MB argument comes out as 40 bytes, "..." and its length.
-// Every package of nqueens quotes values in messages with it.
-func Quote(s string) string {
-	const max = 40
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut-- // not in the middle of a character
-		}
-		return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
-	}
-	return strconv.Quote(s)
-}
-
 // ParseClassRange reads an inclusive range of class numbers, "K-L", or one
 // class, "K": whole numbers from 1, K at most L.
 func ParseClassRange(s string) (from, to int64, err error) {
@@ -168,9 +152,9 @@ func ParseClassRange(s string) (from, to int64, err error) {
 	to, err2 := parseClass(hi)
 	switch {
 	case err1 != nil || err2 != nil:
-		return 0, 0, fmt.Errorf("classes %s: want K-L with whole numbers from 1, such as 10-19", Quote(s))
+		return 0, 0, fmt.Errorf("classes %s: want K-L with whole numbers from 1, such as 10-19", phrase.Quote(s))
 	case from > to:
-		return 0, 0, fmt.Errorf("classes %s: the range runs downwards: want K-L with K at most L", Quote(s))
+		return 0, 0, fmt.Errorf("classes %s: the range runs downwards: want K-L with K at most L", phrase.Quote(s))
 	}
 	return from, to, nil
 }
@@ -185,17 +169,4 @@ func parseClass(s string) (int64, error) {
 		return 0, errors.New("not a class number")
 	}
 	return k, nil
-}
-
-// Plural writes k and the noun for a message, the noun in the plural
-// unless k is 1: "1 class", "12 classes", "0 solutions" (a noun ending in
-// s takes "es").
-func Plural[T ~int | ~int64 | ~uint64](k T, noun string) string {
-	if k == 1 {
-		return fmt.Sprintf("%d %s", k, noun)
-	}
-	if strings.HasSuffix(noun, "s") {
-		return fmt.Sprintf("%d %ses", k, noun)
-	}
-	return fmt.Sprintf("%d %ss", k, noun)
 }

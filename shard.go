@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Shard names one of Count disjoint slices of the work of a board (the
@@ -40,43 +42,21 @@ func (s Shard) Describe() string {
 	return "shard " + s.String()
 }
 
-// MissingShards returns, for a message, the shards of K that present says
-// are missing: "1, 4" (shard numbers from 0), cut after the first ten
-// ("0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 990 more"), or "" if none is.
-func MissingShards(k int, present func(i int) bool) string {
-	var list []string
-	more := 0
-	for i := range k {
-		switch {
-		case present(i):
-		case len(list) < 10:
-			list = append(list, strconv.Itoa(i))
-		default:
-			more++
-		}
-	}
-	s := strings.Join(list, ", ")
-	if more > 0 {
-		s += fmt.Sprintf(" and %d more", more)
-	}
-	return s
-}
-
 // MaxShards bounds K in a shard I/K.
 const MaxShards = 1_000_000
 
-// ShardEnv lists the environment variables a shard "auto/K" takes I from:
+// shardEnv lists the environment variables a shard "auto/K" takes I from:
 // the index of a Kubernetes Indexed Job's pod and of a Slurm array task.
-var ShardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
+var shardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
 
 // ParseShard reads a shard as the command line writes it: "I/K", shard I
 // (from 0) of K, with 0 <= I < K <= MaxShards; or "auto/K", which takes I
-// from the first of ShardEnv that getenv (os.Getenv, say) finds set, and
+// from the first of shardEnv that getenv (os.Getenv, say) finds set, and
 // refuses two of them that disagree. The error quotes s and says what is
 // allowed.
 func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	bad := func(format string, args ...any) (Shard, error) {
-		return Shard{}, fmt.Errorf("%s: "+format, append([]any{Quote(s)}, args...)...)
+		return Shard{}, fmt.Errorf("%s: "+format, append([]any{phrase.Quote(s)}, args...)...)
 	}
 	is, ks, ok := strings.Cut(s, "/")
 	if !ok {
@@ -88,23 +68,23 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	}
 	if is == "auto" {
 		var from, val string
-		for _, name := range ShardEnv {
+		for _, name := range shardEnv {
 			v := getenv(name)
 			if v == "" {
 				continue
 			}
 			if from != "" && v != val {
-				return bad("%s=%s and %s=%s disagree", from, Quote(val), name, Quote(v))
+				return bad("%s=%s and %s=%s disagree", from, phrase.Quote(val), name, phrase.Quote(v))
 			}
 			from, val = name, v
 		}
 		if from == "" {
 			return bad("auto takes I from %s (Kubernetes Indexed Job) or %s (Slurm job array); neither is set",
-				ShardEnv[0], ShardEnv[1])
+				shardEnv[0], shardEnv[1])
 		}
 		i, err := strconv.Atoi(val)
 		if err != nil || i < 0 || i >= k {
-			return bad("%s=%s: want a shard index from 0 to %d (a Slurm array must run 0-%d)", from, Quote(val), k-1, k-1)
+			return bad("%s=%s: want a shard index from 0 to %d (a Slurm array must run 0-%d)", from, phrase.Quote(val), k-1, k-1)
 		}
 		return Shard{Index: i, Count: k}, nil
 	}

@@ -64,34 +64,6 @@ func ExampleParseShard() {
 	// "9/8": I must be a whole number from 0 to 7
 }
 
-func TestMissingShards(t *testing.T) {
-	have := func(set ...int) func(int) bool {
-		return func(i int) bool {
-			for _, s := range set {
-				if s == i {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	tests := []struct {
-		k       int
-		present func(int) bool
-		want    string
-	}{
-		{3, have(0, 1, 2), ""},
-		{3, have(0, 2), "1"},
-		{5, have(2), "0, 1, 3, 4"},
-		{1_000_000, have(), "0, 1, 2, 3, 4, 5, 6, 7, 8, 9 and 999990 more"},
-	}
-	for _, tt := range tests {
-		if got := nqueens.MissingShards(tt.k, tt.present); got != tt.want {
-			t.Errorf("MissingShards(%d) = %q, want %q", tt.k, got, tt.want)
-		}
-	}
-}
-
 func ExampleParseClassRange() {
 	fmt.Println(nqueens.ParseClassRange("1000-1099"))
 	fmt.Println(nqueens.ParseClassRange("7"))
@@ -110,9 +82,4 @@ func ExampleParseSymmetries() {
 	// Output:
 	// [rot180 rot90] <nil>
 	// symmetry "rot45": want none, rot180, rot90 or full (or a comma list of them)
-}
-
-func ExamplePlural() {
-	fmt.Println(nqueens.Plural(1, "class"), nqueens.Plural(12, "class"), nqueens.Plural(0, "solution"))
-	// Output: 1 class 12 classes 0 solutions
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Symmetry is the set of board symmetries that map a solution onto itself.
@@ -141,7 +143,7 @@ func ParseSymmetries(s string) ([]Symmetry, error) {
 		name = strings.ToLower(strings.TrimSpace(name))
 		i := slices.Index(symmetryNames[:], name)
 		if i < 0 {
-			return nil, fmt.Errorf("symmetry %s: want none, rot180, rot90 or full (or a comma list of them)", Quote(s))
+			return nil, fmt.Errorf("symmetry %s: want none, rot180, rot90 or full (or a comma list of them)", phrase.Quote(s))
 		}
 		if !slices.Contains(out, Symmetry(i)) {
 			out = append(out, Symmetry(i))

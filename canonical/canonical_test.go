@@ -334,3 +334,12 @@ func ExampleIdentify() {
 	// 1 6 4 7 0 3 5 2 none antitranspose
 	// 4 6 1 5 2 0 7 3
 }
+
+// Any solution folds to its class's canonical representative, the
+// smallest of its 8 images, which names the class: with its symmetry and
+// the transform that maps the representative back to the solution.
+func Example() {
+	id := canonical.Identify(nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3))
+	fmt.Println(id.Canonical, id.Symmetry, id.Symmetry.Orbit(), id.Transform)
+	// Output: 1 6 4 7 0 3 5 2 none 8 antitranspose
+}

@@ -24,6 +24,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Config is a resolved configuration.
@@ -149,7 +150,7 @@ func CheckEnv(lookup func(string) (string, bool)) error {
 			continue
 		}
 		if _, err := k.Parse(s); err != nil {
-			return fmt.Errorf("%s=%s: %w", k.Env, nqueens.Quote(s), err)
+			return fmt.Errorf("%s=%s: %w", k.Env, phrase.Quote(s), err)
 		}
 	}
 	return nil
@@ -203,9 +204,9 @@ func ParseYAML(name string, data []byte) (map[string]any, error) {
 		k, ok := Lookup(kn.Value)
 		if !ok {
 			if s := Suggest(kn.Value); s != "" {
-				return nil, fmt.Errorf("%s: unknown key %s (did you mean %q?)", name, nqueens.Quote(kn.Value), s)
+				return nil, fmt.Errorf("%s: unknown key %s (did you mean %q?)", name, phrase.Quote(kn.Value), s)
 			}
-			return nil, fmt.Errorf("%s: unknown key %s: want %s", name, nqueens.Quote(kn.Value), keyList(" or "))
+			return nil, fmt.Errorf("%s: unknown key %s: want %s", name, phrase.Quote(kn.Value), keyList(" or "))
 		}
 		if line, dup := lines[k.Name]; dup {
 			return nil, fmt.Errorf("%s: key %q given twice (lines %d and %d)", name, k.Name, line, kn.Line)
@@ -263,9 +264,9 @@ func show(n *yaml.Node) string {
 	case tag == "!!null" && n.Value == "":
 		return "no value"
 	case tag == "!!str":
-		return nqueens.Quote(n.Value)
+		return phrase.Quote(n.Value)
 	}
-	if q := nqueens.Quote(n.Value); q != strconv.Quote(n.Value) {
+	if q := phrase.Quote(n.Value); q != strconv.Quote(n.Value) {
 		return q // cut short
 	}
 	return n.Value

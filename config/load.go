@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
-	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/input"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // DefaultFile is the config file Load reads when none is named, if it is
@@ -48,7 +48,7 @@ func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
 		}
 		if f.Changed {
 			if _, err := k.Parse(f.Value.String()); err != nil {
-				return Config{}, fmt.Errorf("--%s %s: %w", f.Name, nqueens.Quote(f.Value.String()), err)
+				return Config{}, fmt.Errorf("--%s %s: %w", f.Name, phrase.Quote(f.Value.String()), err)
 			}
 		}
 		if err := v.BindPFlag(k.Name, f); err != nil {
@@ -150,14 +150,14 @@ func FlagError(fs *pflag.FlagSet, command string, err error) error {
 	f := ie.GetFlag()
 	for _, k := range Keys {
 		if k.Flag == f.Name {
-			return fmt.Errorf("--%s %s: want %s", k.Flag, nqueens.Quote(ie.GetValue()), k.Allowed())
+			return fmt.Errorf("--%s %s: want %s", k.Flag, phrase.Quote(ie.GetValue()), k.Allowed())
 		}
 	}
 	switch f.Value.Type() {
 	case "int", "int64":
-		return fmt.Errorf("--%s %s: want a whole number", f.Name, nqueens.Quote(ie.GetValue()))
+		return fmt.Errorf("--%s %s: want a whole number", f.Name, phrase.Quote(ie.GetValue()))
 	case "bool":
-		return fmt.Errorf("--%s %s: want true or false", f.Name, nqueens.Quote(ie.GetValue()))
+		return fmt.Errorf("--%s %s: want true or false", f.Name, phrase.Quote(ie.GetValue()))
 	}
 	return err
 }

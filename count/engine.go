@@ -8,8 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Engine searches constellations: CPU, this package's search on the
@@ -55,7 +55,7 @@ func (CPU) Name() string { return "cpu" }
 // and how many of them run at once.
 func (c CPU) Device() string {
 	w := enumerate.Workers(c.Workers)
-	return nqueens.Plural(w, "goroutine") + " on " + nqueens.Plural(min(w, runtime.GOMAXPROCS(0)), "core")
+	return phrase.Plural(w, "goroutine") + " on " + phrase.Plural(min(w, runtime.GOMAXPROCS(0)), "core")
 }
 
 // Sum adds up the solutions in the orbits of constellations, the total

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Writer writes layouts in one format.
@@ -93,7 +94,7 @@ func lookup(name string, formats []string) (string, error) {
 			return f, nil
 		}
 	}
-	return "", fmt.Errorf("unknown format %s: must be one of %s", nqueens.Quote(name), strings.Join(formats, ", "))
+	return "", fmt.Errorf("unknown format %s: must be one of %s", phrase.Quote(name), strings.Join(formats, ", "))
 }
 
 // New returns a writer of the named format (see Format) to w. It returns
@@ -264,11 +265,18 @@ func (f *framed[T]) Close() error {
 //	.Q..
 //
 // Only the boards are written; class numbers and symmetries are not.
-type Grid struct{ framed[nqueens.Layout] }
+type Grid struct{ f framed[nqueens.Layout] }
+
+// Write writes the record of one layout.
+func (w *Grid) Write(l nqueens.Layout) error { return w.f.Write(l) }
+
+// Close ends the document and flushes it, returning the first error of a
+// write. The caller must call it.
+func (w *Grid) Close() error { return w.f.Close() }
 
 // NewGrid returns a Grid writer to w. The caller must call Close.
 func NewGrid(w io.Writer) *Grid {
-	return &Grid{framed[nqueens.Layout]{base: newBase(w), sep: "\n", record: func(buf []byte, l nqueens.Layout) []byte {
+	return &Grid{f: framed[nqueens.Layout]{base: newBase(w), sep: "\n", record: func(buf []byte, l nqueens.Layout) []byte {
 		var a [nqueens.MaxN]int32
 		return appendGrid(buf, columns(&a, l.Placement), "")
 	}}}
@@ -283,11 +291,18 @@ func NewGrid(w io.Writer) *Grid {
 // placement holds the 0-based columns row by row; class is the class's
 // number (see nqueens.Layout); symmetry is one of none, rot180, rot90, full.
 // An empty export is "[]".
-type JSON struct{ framed[nqueens.Layout] }
+type JSON struct{ f framed[nqueens.Layout] }
+
+// Write writes the record of one layout.
+func (w *JSON) Write(l nqueens.Layout) error { return w.f.Write(l) }
+
+// Close ends the document and flushes it, returning the first error of a
+// write. The caller must call it.
+func (w *JSON) Close() error { return w.f.Close() }
 
 // NewJSON returns a JSON writer to w. The caller must call Close.
 func NewJSON(w io.Writer) *JSON {
-	return &JSON{framed[nqueens.Layout]{base: newBase(w), open: "[\n", sep: ",\n", close: "\n]\n", empty: "[]\n", record: appendObject}}
+	return &JSON{f: framed[nqueens.Layout]{base: newBase(w), open: "[\n", sep: ",\n", close: "\n]\n", empty: "[]\n", record: appendObject}}
 }
 
 // appendObject appends the JSON object of one layout.
@@ -315,11 +330,18 @@ func appendObject(buf []byte, l nqueens.Layout) []byte {
 //	{"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
 //
 // An empty export is an empty file.
-type NDJSON struct{ framed[nqueens.Layout] }
+type NDJSON struct{ f framed[nqueens.Layout] }
+
+// Write writes the record of one layout.
+func (w *NDJSON) Write(l nqueens.Layout) error { return w.f.Write(l) }
+
+// Close ends the document and flushes it, returning the first error of a
+// write. The caller must call it.
+func (w *NDJSON) Close() error { return w.f.Close() }
 
 // NewNDJSON returns an NDJSON writer to w. The caller must call Close.
 func NewNDJSON(w io.Writer) *NDJSON {
-	return &NDJSON{framed[nqueens.Layout]{base: newBase(w), record: func(buf []byte, l nqueens.Layout) []byte {
+	return &NDJSON{f: framed[nqueens.Layout]{base: newBase(w), record: func(buf []byte, l nqueens.Layout) []byte {
 		return append(appendObject(buf, l), '\n')
 	}}}
 }
@@ -334,11 +356,18 @@ const CSVHeader = "n,class,orbit,symmetry,placement"
 //
 // placement holds the 0-based columns row by row separated by single
 // spaces. No field ever needs quoting. An empty export is the header.
-type CSV struct{ framed[nqueens.Layout] }
+type CSV struct{ f framed[nqueens.Layout] }
+
+// Write writes the record of one layout.
+func (w *CSV) Write(l nqueens.Layout) error { return w.f.Write(l) }
+
+// Close ends the document and flushes it, returning the first error of a
+// write. The caller must call it.
+func (w *CSV) Close() error { return w.f.Close() }
 
 // NewCSV returns a CSV writer to w. The caller must call Close.
 func NewCSV(w io.Writer) *CSV {
-	return &CSV{framed[nqueens.Layout]{base: newBase(w), open: CSVHeader + "\n", empty: CSVHeader + "\n", record: appendCSVRow}}
+	return &CSV{f: framed[nqueens.Layout]{base: newBase(w), open: CSVHeader + "\n", empty: CSVHeader + "\n", record: appendCSVRow}}
 }
 
 // appendCSVRow appends the CSV row of one layout.
@@ -365,11 +394,18 @@ func appendCSVRow(buf []byte, l nqueens.Layout) []byte {
 //
 // Only the boards are written; class numbers and symmetries are not. An
 // empty export is "[]".
-type LeetCode struct{ framed[nqueens.Layout] }
+type LeetCode struct{ f framed[nqueens.Layout] }
+
+// Write writes the record of one layout.
+func (w *LeetCode) Write(l nqueens.Layout) error { return w.f.Write(l) }
+
+// Close ends the document and flushes it, returning the first error of a
+// write. The caller must call it.
+func (w *LeetCode) Close() error { return w.f.Close() }
 
 // NewLeetCode returns a LeetCode writer to w. The caller must call Close.
 func NewLeetCode(w io.Writer) *LeetCode {
-	return &LeetCode{framed[nqueens.Layout]{base: newBase(w), open: "[", sep: ",", close: "]\n", empty: "[]\n", record: func(buf []byte, l nqueens.Layout) []byte {
+	return &LeetCode{f: framed[nqueens.Layout]{base: newBase(w), open: "[", sep: ",", close: "]\n", empty: "[]\n", record: func(buf []byte, l nqueens.Layout) []byte {
 		var a [nqueens.MaxN]int32
 		return appendBoard(buf, columns(&a, l.Placement))
 	}}}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Partial boards: the records of nqueens complete and nqueens puzzle. A
@@ -73,9 +74,9 @@ func WriteCompletedJSON(w io.Writer, c Completed) error {
 // It returns the error of w.
 func WriteCompletedText(w io.Writer, c Completed) error {
 	buf := appendColumnsForm(nil, c.N, c.Given)
-	buf = fmt.Appendf(buf, ": %s (%d nodes)\n", nqueens.Plural(c.Count, "completion"), c.Nodes)
+	buf = fmt.Appendf(buf, ": %s (%d nodes)\n", phrase.Plural(c.Count, "completion"), c.Nodes)
 	for _, k := range c.Classes {
-		buf = fmt.Appendf(buf, "  class %d (%s): %s\n", k.Class, k.Symmetry, nqueens.Plural(k.Count, "completion"))
+		buf = fmt.Appendf(buf, "  class %d (%s): %s\n", k.Class, k.Symmetry, phrase.Plural(k.Count, "completion"))
 	}
 	_, err := w.Write(buf)
 	return err
@@ -161,7 +162,7 @@ func ParseAnswers(name string) (Answers, error) {
 			return Answers(i), nil
 		}
 	}
-	return 0, fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", nqueens.Quote(name))
+	return 0, fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", phrase.Quote(name))
 }
 
 // PuzzleFormats lists the names NewPuzzles accepts:
@@ -219,7 +220,14 @@ func PuzzleFormat(name string) (string, error) { return lookup(name, PuzzleForma
 // writers it follows encoding/csv: Write adds one puzzle, Close flushes and
 // ends the document (a JSON array's "]", "[]" for no puzzle; a CSV header
 // alone for no puzzle); the caller must call Close and check its error.
-type PuzzleWriter struct{ framed[Puzzle] }
+type PuzzleWriter struct{ f framed[Puzzle] }
+
+// Write writes the record of one puzzle.
+func (w *PuzzleWriter) Write(p Puzzle) error { return w.f.Write(p) }
+
+// Close ends the document and flushes it, returning the first error of a
+// write. The caller must call it.
+func (w *PuzzleWriter) Close() error { return w.f.Close() }
 
 // NewPuzzles returns a writer to w of puzzles in format (see
 // PuzzleFormats), writing of each what answers says. It returns an error
@@ -229,8 +237,8 @@ func NewPuzzles(format string, answers Answers, w io.Writer) (*PuzzleWriter, err
 	if err != nil {
 		return nil, err
 	}
-	pw := &PuzzleWriter{framed[Puzzle]{base: newBase(w)}}
-	f := &pw.framed
+	pw := &PuzzleWriter{f: framed[Puzzle]{base: newBase(w)}}
+	f := &pw.f
 	object := func(buf []byte, p Puzzle) []byte { return appendPuzzleObject(buf, p, answers) }
 	switch format {
 	case "text":
@@ -289,7 +297,7 @@ func appendPuzzleText(buf []byte, p Puzzle, k int64, answers Answers) []byte {
 		buf = fmt.Appendf(buf, "answer %d: n=%d, %s\n", k, p.N, p.Solution)
 		return appendBoardText(buf, solutionColumns(p.Solution), false)
 	}
-	buf = fmt.Appendf(buf, "puzzle %d: n=%d, %s, %d to place, difficulty %d (search nodes)\n", k, p.N, nqueens.Plural(len(p.Given), "given queen"), p.N-len(p.Given), p.Difficulty)
+	buf = fmt.Appendf(buf, "puzzle %d: n=%d, %s, %d to place, difficulty %d (search nodes)\n", k, p.N, phrase.Plural(len(p.Given), "given queen"), p.N-len(p.Given), p.Difficulty)
 	buf = appendBoardText(buf, rowColumns(p.N, p.Given), false)
 	if answers == NoAnswers {
 		return buf

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // MaxLine is the longest line, in bytes, that Parse and Boards read. A
@@ -86,7 +87,7 @@ func parseColumns(t string) (Board, error) {
 		}
 		c, err := strconv.Atoi(f)
 		if err != nil || f[0] == '+' || f[0] == '-' {
-			return Board{}, &rowError{r, fmt.Errorf("%s is not a column: want 0..%d, or _ or . for an empty row", nqueens.Quote(f), n-1)}
+			return Board{}, &rowError{r, fmt.Errorf("%s is not a column: want 0..%d, or _ or . for an empty row", phrase.Quote(f), n-1)}
 		}
 		if c >= n {
 			return Board{}, &rowError{r, fmt.Errorf("column %d is off the board of %d: want 0..%d", c, n, n-1)}
@@ -116,7 +117,7 @@ func parseGrid(rows []string) (Board, error) {
 				c = squares
 			case '_', '.':
 			default:
-				return Board{}, &rowError{r, fmt.Errorf("%s is not a square: want Q, _ or .", nqueens.Quote(string(ch)))}
+				return Board{}, &rowError{r, fmt.Errorf("%s is not a square: want Q, _ or .", phrase.Quote(string(ch)))}
 			}
 			squares++
 		}
@@ -170,7 +171,7 @@ func ParseForm(name string) (Form, error) {
 	case "grids":
 		return Grids, nil
 	}
-	return 0, fmt.Errorf("input form %s: want lines (a board a line) or grids (grids of several lines, separated by blank lines)", nqueens.Quote(name))
+	return 0, fmt.Errorf("input form %s: want lines (a board a line) or grids (grids of several lines, separated by blank lines)", phrase.Quote(name))
 }
 
 // Boards returns an iterator over the boards of r, in input order, read in
@@ -220,7 +221,7 @@ func Boards(r io.Reader, form Form) iter.Seq2[Input, error] {
 			if form == Lines {
 				b, err := Parse(text)
 				if err != nil && gridRow(text) && strings.Contains(text, "Q") {
-					err = fmt.Errorf("%s is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)", nqueens.Quote(text))
+					err = fmt.Errorf("%s is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)", phrase.Quote(text))
 				}
 				if err != nil {
 					if !yield(Input{}, &ParseError{Line: line, Err: err}) {
@@ -238,7 +239,7 @@ func Boards(r io.Reader, form Form) iter.Seq2[Input, error] {
 				// The rest of a grid too long to be one.
 			case !gridRow(text):
 				block, skipping = block[:0], true
-				err := fmt.Errorf("%s is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid", nqueens.Quote(text))
+				err := fmt.Errorf("%s is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid", phrase.Quote(text))
 				if !yield(Input{}, &ParseError{Line: line, Err: err}) {
 					return
 				}

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 	"github.com/nqueens/nqueens/verify"
 )
@@ -79,9 +79,9 @@ func Verify(w io.Writer, r verify.Report) error {
 			fmt.Fprintf(&b, "catalog MISMATCH: %s\n", p)
 		}
 	case r.OK && r.Shard != nil:
-		fmt.Fprintf(&b, "n=%d shard %s ok: %s in %s (a shard: the published counts apply once merged)\n", r.N, r.Shard, nqueens.Plural(r.Total, "solution"), nqueens.Plural(r.Unique, "class"))
+		fmt.Fprintf(&b, "n=%d shard %s ok: %s in %s (a shard: the published counts apply once merged)\n", r.N, r.Shard, phrase.Plural(r.Total, "solution"), phrase.Plural(r.Unique, "class"))
 	case r.OK:
-		fmt.Fprintf(&b, "n=%d ok: %s in %s\n", r.N, nqueens.Plural(r.Total, "solution"), nqueens.Plural(r.Unique, "class"))
+		fmt.Fprintf(&b, "n=%d ok: %s in %s\n", r.N, phrase.Plural(r.Total, "solution"), phrase.Plural(r.Unique, "class"))
 	}
 	if r.N != 0 {
 		for _, p := range r.Problems {

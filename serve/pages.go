@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -186,7 +187,7 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 	}
 	d.Pages = max(1, int64((d.Count+PageSize-1)/PageSize))
 	if d.Page > d.Pages {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("n=%d has %s of %s: no page %d", n, nqueens.Plural(uint64(d.Pages), "page"), nqueens.Plural(d.Count, "class"), d.Page))
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("n=%d has %s of %s: no page %d", n, phrase.Plural(uint64(d.Pages), "page"), phrase.Plural(d.Count, "class"), d.Page))
 		return nil
 	}
 	f.Offset, f.Limit = (d.Page-1)*PageSize, PageSize

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -74,7 +75,7 @@ func (s *Server) selection(ctx context.Context, v string, q url.Values, more fun
 func params(r *http.Request, allowed ...string) (url.Values, error) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return nil, paramError(fmt.Sprintf("query %s does not parse: %v", nqueens.Quote(r.URL.RawQuery), err))
+		return nil, paramError(fmt.Sprintf("query %s does not parse: %v", phrase.Quote(r.URL.RawQuery), err))
 	}
 	for key, values := range q {
 		if !slices.Contains(allowed, key) {
@@ -82,7 +83,7 @@ func params(r *http.Request, allowed ...string) (url.Values, error) {
 			if len(allowed) > 0 {
 				want = strings.Join(allowed, ", ")
 			}
-			return nil, paramError(fmt.Sprintf("unknown parameter %s: this page takes %s", nqueens.Quote(key), want))
+			return nil, paramError(fmt.Sprintf("unknown parameter %s: this page takes %s", phrase.Quote(key), want))
 		}
 		if len(values) > 1 {
 			return nil, paramError(fmt.Sprintf("parameter %s given %d times: give it once", key, len(values)))
@@ -108,7 +109,7 @@ func parseN(v string) (int, error) {
 		return 0, badParam(err)
 	}
 	if strconv.Itoa(n) != v {
-		return 0, paramError(fmt.Sprintf("n %s: write it as %d", nqueens.Quote(v), n))
+		return 0, paramError(fmt.Sprintf("n %s: write it as %d", phrase.Quote(v), n))
 	}
 	return n, nil
 }
@@ -119,7 +120,7 @@ func parseWhole(name, v string, lo, hi int64) (int64, error) {
 	bad := v == "" || len(v) > 18 || strings.TrimLeft(v, "0123456789") != "" || (len(v) > 1 && v[0] == '0')
 	k, err := strconv.ParseInt(v, 10, 64)
 	if bad || err != nil || k < lo || k > hi {
-		return 0, paramError(fmt.Sprintf("%s must be a whole number from %d to %d, got %s", name, lo, hi, nqueens.Quote(v)))
+		return 0, paramError(fmt.Sprintf("%s must be a whole number from %d to %d, got %s", name, lo, hi, phrase.Quote(v)))
 	}
 	return k, nil
 }
@@ -134,10 +135,10 @@ const maxClass = 1 << 53
 func parseClass(b store.Build, v string) (int64, error) {
 	k, err := parseWhole("class", v, 0, maxClass)
 	if err != nil {
-		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %d for n=%d", nqueens.Quote(v), b.Unique, b.N))
+		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %d for n=%d", phrase.Quote(v), b.Unique, b.N))
 	}
 	if k < 1 || uint64(k) > b.Unique {
-		return 0, fmt.Errorf("n=%d has %s, no class %d: %w", b.N, nqueens.Plural(b.Unique, "class"), k, store.ErrNoClass)
+		return 0, fmt.Errorf("n=%d has %s, no class %d: %w", b.N, phrase.Plural(b.Unique, "class"), k, store.ErrNoClass)
 	}
 	return k, nil
 }
@@ -153,7 +154,7 @@ func parseSymmetry(v string) ([]nqueens.Symmetry, error) {
 		return nil, badParam(err)
 	}
 	if symmetryParam(syms) != v {
-		return nil, paramError(fmt.Sprintf("symmetry %s: write it as %s", nqueens.Quote(v), symmetryParam(syms)))
+		return nil, paramError(fmt.Sprintf("symmetry %s: write it as %s", phrase.Quote(v), symmetryParam(syms)))
 	}
 	return syms, nil
 }

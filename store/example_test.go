@@ -29,6 +29,24 @@ func exampleCatalog(name string) (*store.DB, func()) {
 	return db, func() { db.Close(); os.RemoveAll(dir) }
 }
 
+// A catalog built once answers for good: which class a board is, and how
+// many classes of each symmetry n has.
+func Example() {
+	ctx := context.Background()
+	db, done := exampleCatalog("catalog.db")
+	defer done()
+	if _, err := db.Run(ctx, 8, nqueens.Shard{}, store.RunOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	l, err := db.ClassOf(ctx, nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3))
+	fmt.Println(l.Class, l.Placement, l.Symmetry, err)
+	_, err = db.ClassOf(ctx, nqueens.MustNew(1, 3, 0, 2))
+	fmt.Println(errors.Is(err, store.ErrNotBuilt))
+	// Output:
+	// 9 1 6 4 7 0 3 5 2 none <nil>
+	// true
+}
+
 // A build stopped part way, as Ctrl-C stops it, resumes where it stopped.
 func ExampleDB_Run() {
 	db, done := exampleCatalog("catalog.db")

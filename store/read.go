@@ -49,6 +49,20 @@ func (db *DB) Count(ctx context.Context, b Build, f Filter) (uint64, error) {
 // query package.
 type Finder = query.Finder
 
+// ClassOf returns the class in the catalog of the solution p: its number,
+// canonical placement and symmetry, in one call. It returns DB.Complete's
+// error when the catalog does not hold p's n complete (an
+// *IncompleteError), Lookup's when p is not a solution, and an error
+// wrapping ErrNoClass when the catalog lacks p's class. For many lookups,
+// use Numbers.
+func (db *DB) ClassOf(ctx context.Context, p nqueens.Placement) (nqueens.Layout, error) {
+	b, err := db.Complete(ctx, p.N())
+	if err != nil {
+		return nqueens.Layout{}, err
+	}
+	return db.Lookup(ctx, b, p)
+}
+
 // Finder returns a Finder for the classes of the build b, which should be
 // complete and of the whole board: the classes of an incomplete build are
 // those of its first work units, so a placement's class may be missing.

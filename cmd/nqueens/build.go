@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/config"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
@@ -67,7 +68,7 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 		Workers: a.cfg.Workers,
 		Start: func(from, total int, stored uint64) {
 			if from > 0 {
-				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, nqueens.Plural(stored, "class"))
+				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, phrase.Plural(stored, "class"))
 			}
 			m = a.progress(fmt.Sprintf("build n=%d%s", n, shardSuffix(shard)), int64(from), int64(total), "work units")
 		},
@@ -81,13 +82,13 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 	m.Done()
 	switch {
 	case errors.Is(err, store.ErrComplete):
-		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), nqueens.Plural(st.Unique, "class"), nqueens.Plural(st.Total, "solution"))
+		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"))
 	case errors.Is(err, store.ErrShardMismatch):
 		return st, fmt.Errorf("%w; use another --db", err)
 	case err != nil:
 		return st, err
 	default:
-		a.logf("n=%d%s: built %s (%s) in %s", n, shardSuffix(shard), nqueens.Plural(st.Unique, "class"), nqueens.Plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
+		a.logf("n=%d%s: built %s (%s) in %s", n, shardSuffix(shard), phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
 	}
 	return st, nil
 }
@@ -101,7 +102,7 @@ func shardSuffix(s nqueens.Shard) string {
 }
 
 // quote quotes a value for a message, cut short if it is long.
-func quote(s string) string { return nqueens.Quote(s) }
+func quote(s string) string { return phrase.Quote(s) }
 
 // shardFlag reads and parses cmd's --shard flag: the zero Shard if unset.
 func shardFlag(cmd *cobra.Command) (nqueens.Shard, error) {

@@ -16,6 +16,7 @@ import (
 	"github.com/nqueens/nqueens/count/gpu"
 	"github.com/nqueens/nqueens/count/parts"
 	"github.com/nqueens/nqueens/count/resume"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/report"
 )
@@ -369,7 +370,7 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.En
 	}
 	keep.end(ctx, label, nil)
 	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
-		n, s, p.Units, p.UnitsTotal, nqueens.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
+		n, s, p.Units, p.UnitsTotal, phrase.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
 	return report.JSONLine(a.stdout, p)
 }
 
@@ -389,7 +390,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 		return err
 	}
 	if _, ok := nqueens.KnownCounts(c.N); ok {
-		a.logf("n=%d: %s combined; the counts match OEIS A000170 and A002562", c.N, nqueens.Plural(k, "shard"))
+		a.logf("n=%d: %s combined; the counts match OEIS A000170 and A002562", c.N, phrase.Plural(k, "shard"))
 	}
 	return nil
 }

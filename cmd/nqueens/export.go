@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
@@ -94,7 +95,7 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 		}
 		return err
 	}
-	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", nqueens.Plural(want, "layout"), n)
+	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(want, "layout"), n)
 }
 
 // openBuilt opens the catalog read-only and returns it with its complete

@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -108,7 +109,7 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 		if bad > 1 {
 			verb = "are not solutions"
 		}
-		return fmt.Errorf("%d of %s %s", bad, nqueens.Plural(read, "placement"), verb)
+		return fmt.Errorf("%d of %s %s", bad, phrase.Plural(read, "placement"), verb)
 	}
 	return nil
 }

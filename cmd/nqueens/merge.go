@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
@@ -38,7 +38,7 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 		return err
 	}
 	for _, b := range merged {
-		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(files), out, nqueens.Plural(b.Unique, "class"), nqueens.Plural(b.Total, "solution"))
+		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(files), out, phrase.Plural(b.Unique, "class"), phrase.Plural(b.Total, "solution"))
 	}
 	return report.Builds(a.stdout, merged)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/partial"
 	"github.com/nqueens/nqueens/partial/puzzle"
 	"github.com/nqueens/nqueens/store"
@@ -157,7 +158,7 @@ func (c *completer) listBoard(w export.Writer, b partial.Board, numbers map[nque
 			return err
 		}
 	}
-	c.a.logf("listed %s of %s", nqueens.Plural(k, "completion"), b)
+	c.a.logf("listed %s of %s", phrase.Plural(k, "completion"), b)
 	return nil
 }
 
@@ -254,7 +255,7 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 		}
 		return pw.Close()
 	}
-	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", nqueens.Plural(count, "puzzle"), n)
+	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(count, "puzzle"), n)
 }
 
 // sampler returns the uniform sampler of n's solutions: from the catalog

@@ -23,6 +23,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Part is the count of one shard of a board, as count --shard prints it:
@@ -169,10 +170,10 @@ func decodePart(dec *json.Decoder) (Part, error) {
 		if i < 0 {
 			for _, k := range keys {
 				if strings.EqualFold(k.name, name) {
-					return p, fmt.Errorf("unknown key %s (did you mean %q?)", nqueens.Quote(name), k.name)
+					return p, fmt.Errorf("unknown key %s (did you mean %q?)", phrase.Quote(name), k.name)
 				}
 			}
-			return p, fmt.Errorf("%w %s", ErrOtherVersion, nqueens.Quote(name))
+			return p, fmt.Errorf("%w %s", ErrOtherVersion, phrase.Quote(name))
 		}
 		if seen[name] {
 			return p, fmt.Errorf("key %q given twice", name)
@@ -237,7 +238,7 @@ func tokenText(tok json.Token) string {
 		}
 		return "a list"
 	case string:
-		return nqueens.Quote(t)
+		return phrase.Quote(t)
 	case json.Number:
 		if len(t) > 40 {
 			return string(t[:40]) + "..."
@@ -286,7 +287,7 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 		}
 		seen[p.Shard] = names[i]
 	}
-	if missing := nqueens.MissingShards(first.Shards, func(i int) bool { _, ok := seen[i]; return ok }); missing != "" {
+	if missing := phrase.MissingShards(first.Shards, func(i int) bool { _, ok := seen[i]; return ok }); missing != "" {
 		return count.Result{}, fmt.Errorf("n=%d: shards %s of %d missing", first.N, missing, first.Shards)
 	}
 	// The totals first: no work unit needs listing to see that one was

@@ -26,6 +26,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Format is the Header's format, which a state file of another format
@@ -167,7 +168,7 @@ func parseRecord(rec []byte, units int) (int, uint64, error) {
 	i, err1 := strconv.Atoi(string(a))
 	sol, err2 := strconv.ParseUint(string(b), 10, 64)
 	if !ok || err1 != nil || err2 != nil || i < 0 || i >= units {
-		return 0, 0, fmt.Errorf("%s is not a work unit below %d and its solutions", nqueens.Quote(string(rec)), units)
+		return 0, 0, fmt.Errorf("%s is not a work unit below %d and its solutions", phrase.Quote(string(rec)), units)
 	}
 	return i, sol, nil
 }

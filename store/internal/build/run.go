@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/record"
 )
@@ -69,7 +70,7 @@ func Run(ctx context.Context, h *dbfile.Handle, n int, shard nqueens.Shard, opts
 			return st, err
 		}
 		return st, fmt.Errorf("interrupted: n=%d stopped after %d of %d work units with %s stored; run the same build again to resume",
-			n, st.UnitsDone, st.UnitsTotal, nqueens.Plural(st.Unique, "class"))
+			n, st.UnitsDone, st.UnitsTotal, phrase.Plural(st.Unique, "class"))
 	}
 	return b.Finish()
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/query"
 	"github.com/nqueens/nqueens/store/internal/record"
@@ -260,7 +261,7 @@ func checkShards(ctx context.Context, n int, parts []*dbfile.Handle) ([]record.B
 		seen[b.Shard.Index] = part.Path
 		builds[i] = b
 	}
-	if missing := nqueens.MissingShards(k, func(i int) bool { _, ok := seen[i]; return ok }); missing != "" {
+	if missing := phrase.MissingShards(k, func(i int) bool { _, ok := seen[i]; return ok }); missing != "" {
 		return nil, fmt.Errorf("merge n=%d: shards %s of %d missing: n is complete only with all of them", n, missing, k)
 	}
 	return builds, nil

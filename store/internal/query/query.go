@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/record"
 )
 
@@ -40,7 +41,7 @@ func (f Filter) Check(b record.Build) error {
 	case f.To > 0 && f.From > f.To:
 		return fmt.Errorf("n=%d: classes %d-%d: the range runs downwards", b.N, f.From, f.To)
 	case uint64(max(f.From, f.To)) > b.Unique:
-		return classError(fmt.Sprintf("n=%d has %s, no class %d", b.N, nqueens.Plural(b.Unique, "class"), max(f.From, f.To)))
+		return classError(fmt.Sprintf("n=%d has %s, no class %d", b.N, phrase.Plural(b.Unique, "class"), max(f.From, f.To)))
 	case f.Offset < 0 || f.Limit < 0:
 		return fmt.Errorf("n=%d: offset %d, limit %d: want 0 or more", b.N, f.Offset, f.Limit)
 	}

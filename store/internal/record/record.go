@@ -19,6 +19,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
@@ -193,7 +194,7 @@ func Complete(ctx context.Context, h *dbfile.Handle, n int) (Build, error) {
 	// be told only from the published counts.
 	if k, ok := nqueens.KnownCounts(n); ok && (b.Total != k.Total || b.Unique != k.Unique) {
 		return b, fmt.Errorf("n=%d: the build records %s in %s, OEIS A000170/A002562 count %d in %d: classes were removed or added; the catalog is damaged (nqueens verify lists every fault): %w",
-			n, nqueens.Plural(b.Total, "solution"), nqueens.Plural(b.Unique, "class"), k.Total, k.Unique, ErrBadRow)
+			n, phrase.Plural(b.Total, "solution"), phrase.Plural(b.Unique, "class"), k.Total, k.Unique, ErrBadRow)
 	}
 	return b, nil
 }

@@ -6,8 +6,10 @@ package main
 
 import (
 	"bufio"
+	"database/sql"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -293,5 +295,42 @@ func TestServeBounds(t *testing.T) {
 	rest, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGTERM)
 	if err != nil {
 		t.Errorf("serve: %v\n%s", err, rest)
+	}
+}
+
+// TestServeDamagedRow serves a catalog one of whose rows the store cannot
+// read as a class (its placement overwritten by hand): every route that
+// reads the row answers 500 with the store's error, which names n and the
+// class, and no route shows a board for it; an export fails before its
+// first byte rather than sending part of the classes.
+func TestServeDamagedRow(t *testing.T) {
+	t.Parallel()
+	db := builtCatalog(t, "1-10")
+	cmd, stderr, guardFired, base := startServe(t, db, "--quiet")
+	_, class3 := fetch(t, base+"/api/v1/classes/8/3")
+	m := regexp.MustCompile(`"placement":\[([0-9,]+)\]`).FindStringSubmatch(class3)
+	if m == nil {
+		t.Fatalf("class 3 of n=8: %s", class3)
+	}
+	board := strings.ReplaceAll(m[1], ",", " ")
+	sqlDB, err := sql.Open("sqlite", "file:"+db+"?mode=rw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlDB.Exec(`UPDATE classes SET placement = '!!!!!!!!' WHERE n = 8 AND class = 3`)
+	sqlDB.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/n/8/3", "/n/8", "/n/8/3.svg", "/api/v1/classes/8/3", "/api/v1/classes?n=8",
+		"/export/8.json", "/export/8.csv?all=1", "/lookup?placement=" + url.QueryEscape(board), "/api/v1/lookup?placement=" + url.QueryEscape(board)} {
+		code, body := fetch(t, base+p)
+		if code != 500 || !strings.Contains(body, "n=8 class 3") || strings.Contains(body, board) {
+			t.Errorf("%s with class 3 of n=8 damaged: %d, want 500 naming n=8 class 3 and no board:\n%.400s", p, code, body)
+		}
+	}
+	expect(t, "beside the damaged row", base, 200, "", "/n/8/2", "/n/9", "/export/9.json")
+	if _, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGTERM); err != nil {
+		t.Errorf("serve: %v", err)
 	}
 }

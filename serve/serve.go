@@ -89,7 +89,8 @@ const (
 	// ExportChunk is how many classes an export reads in one statement.
 	ExportChunk = 1024
 	// MaxConnections is how many connections Run holds open at once; more
-	// wait in the listener's backlog until one closes.
+	// wait in the listener's backlog until one closes, and the idle ones
+	// are closed to make room.
 	MaxConnections = 2048
 )
 
@@ -225,7 +226,7 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	ln = &limitListener{Listener: ln, conns: make(chan struct{}, MaxConnections), closed: make(chan struct{})}
+	limit := &limitListener{Listener: ln, conns: make(chan struct{}, MaxConnections), closed: make(chan struct{})}
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -235,6 +236,14 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	limit.full = func() {
+		// Turning keep-alives off closes the idle connections: clients
+		// waiting in the backlog come before clients that hold a
+		// connection open doing nothing.
+		srv.SetKeepAlivesEnabled(false)
+		srv.SetKeepAlivesEnabled(true)
+	}
+	ln = limit
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -366,10 +375,12 @@ func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // limitListener accepts a connection only while fewer than cap(conns)
-// are open: the rest wait in the kernel's backlog.
+// are open: the rest wait in the kernel's backlog. When all are taken it
+// calls full, which closes the idle ones, before it waits.
 type limitListener struct {
 	net.Listener
 	conns  chan struct{}
+	full   func()
 	closed chan struct{}
 	once   sync.Once
 }
@@ -377,8 +388,13 @@ type limitListener struct {
 func (l *limitListener) Accept() (net.Conn, error) {
 	select {
 	case l.conns <- struct{}{}:
-	case <-l.closed:
-		return nil, net.ErrClosed
+	default:
+		l.full()
+		select {
+		case l.conns <- struct{}{}:
+		case <-l.closed:
+			return nil, net.ErrClosed
+		}
 	}
 	c, err := l.Listener.Accept()
 	if err != nil {

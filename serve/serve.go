@@ -81,7 +81,7 @@ const (
 	// once: enough to keep every core busy, few enough that a flood of
 	// clients queues instead of sharing the cores and the catalog's
 	// connections ever more thinly.
-	MaxRequests = 16
+	MaxRequests = 8
 	// MaxExports is how many exports stream at once.
 	MaxExports = 4
 	// QueueTimeout is how long a request waits for its turn.
@@ -95,10 +95,11 @@ const (
 )
 
 // FollowOptions are the bounds of the catalog's connections that a
-// server's Follower (store.Follow) should have: few, as every request
-// beyond MaxRequests waits its turn anyway, and closed after a minute
-// unused.
-var FollowOptions = store.FollowOptions{MaxConns: 4, MaxIdle: time.Minute}
+// server's Follower (store.Follow) should have: as many as MaxRequests, so
+// that a request never waits for a connection (database/sql hands a freed
+// one to a waiter at random, which stretches the tail), exports sharing
+// them a chunk at a time; closed after a minute unused.
+var FollowOptions = store.FollowOptions{MaxConns: 8, MaxIdle: time.Minute}
 
 // Catalog is what a Server reads: a *store.Follower, which follows the
 // catalog at a path as builds change it and as it is replaced, or a

@@ -59,8 +59,11 @@ func main() {
 		m = startMonitor(*pid)
 		fmt.Printf("server: before: RSS %s, %d descriptors\n", mib(m.rss()), m.fds())
 	}
-	errs := load(*base, *clients, *requests, *seed)
-	if m != nil {
+	errs := 0
+	if *requests > 0 {
+		errs += load(*base, *clients, *requests, *seed)
+	}
+	if m != nil && *requests > 0 {
 		fmt.Printf("server: during the clients: peak RSS %s, peak %d descriptors\n", mib(m.peakRSS.Load()), m.peakFDs.Load())
 	}
 	if *burst > 0 {

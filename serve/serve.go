@@ -22,10 +22,13 @@
 //
 // An n is shown once its build is complete (a catalog being built is read
 // afresh on every request, so a new n appears as soon as its build
-// finishes). Errors are pages for the HTML routes and JSON objects
-// {"error": "..."} for /api/, with status 400 for a bad parameter, 404 for
-// an n the catalog lacks, a class out of range or an unknown path, and 405
-// for a method other than GET and HEAD. Parameters are parsed strictly: an
+// finishes; given a store.Follower, the server follows the file at its
+// path when it is replaced). Errors are pages for the HTML routes and JSON
+// objects {"error": "..."} for /api/, with status 400 for a bad parameter,
+// 404 for an n the catalog lacks, a class out of range or an unknown path,
+// 405 for a method other than GET and HEAD, 503 with Retry-After while
+// the path holds no catalog or the server is saturated (see MaxRequests),
+// and 500 for a read error or a damaged row, whose board is never drawn. Parameters are parsed strictly: an
 // unknown or repeated parameter is a 400 too. Nothing is read from the file
 // system on behalf of a URL.
 package serve

@@ -258,7 +258,8 @@ func descriptors(t *testing.T, pid int, db string) (all, catalog int) {
 }
 
 // TestServeBounds sends nqueens serve 400 requests at once, each on its own
-// connection: every one is answered 200, the server never holds more than
+// connection, then exports n = 12 in chunks: every one is answered 200,
+// the exports as nqueens export writes them, the server never holds more than
 // the bounded number of SQLite connections (their descriptors on the
 // catalog), and its other descriptors go back to what they were before
 // the burst once the clients have closed theirs.
@@ -274,6 +275,17 @@ func TestServeBounds(t *testing.T) {
 	for i, code := range codes {
 		if code != 200 {
 			t.Fatalf("in the burst: /n/12?page=7 %d: %.300s", code, bodies[i])
+		}
+	}
+	// An export of n = 12 (1,787 classes) reads them in two chunks: its
+	// bytes are those of nqueens export.
+	for _, format := range []string{"csv", "json"} {
+		want, _, err := runCLI(t, "--db", db, "export", "12", "--all", "--format", format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code, body := fetch(t, base+"/export/12."+format+"?all=1"); code != 200 || body != want {
+			t.Errorf("/export/12.%s?all=1: %d, %d bytes, want the %d of nqueens export", format, code, len(body), len(want))
 		}
 	}
 	maxCatalog := 2*serve.FollowOptions.MaxConns + 1 // the file and its log a connection, and the index

@@ -8,6 +8,8 @@ import (
 	"bufio"
 	"database/sql"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -342,6 +344,39 @@ func TestServeDamagedRow(t *testing.T) {
 		}
 	}
 	expect(t, "beside the damaged row", base, 200, "", "/n/8/2", "/n/9", "/export/9.json")
+	if _, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGTERM); err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
+
+// TestServeStalledExportLetsBuildCheckpoint stalls a client part way into
+// a large export (it reads the first bytes, then nothing) and builds n =
+// 15 into the served catalog meanwhile: the build's log is checkpointed
+// into the catalog as it commits, as the export holds no read transaction
+// while it waits for the client, so the catalog grows and the log stays
+// small.
+func TestServeStalledExportLetsBuildCheckpoint(t *testing.T) {
+	t.Parallel()
+	db := builtCatalog(t, "1-14")
+	cmd, stderr, guardFired, base := startServe(t, db, "--quiet")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /export/14.json?all=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+	head := make([]byte, 4096)
+	if _, err := io.ReadFull(conn, head); err != nil || !strings.HasPrefix(string(head), "HTTP/1.1 200 ") {
+		t.Fatalf("export: %v %.200s", err, head)
+	}
+	// The client reads nothing more: the server's writes fill the
+	// socket's buffers and block.
+	before := size(db)
+	buildApart(t, db, "15")
+	if grew, wal := size(db)-before, size(db+"-wal"); grew < 4<<20 {
+		t.Errorf("build 15 beside a stalled export: the catalog grew by %d bytes and its log is %d bytes: the build's pages were not checkpointed", grew, wal)
+	}
+	conn.Close()
 	if _, err := signalAndWait(t, cmd, stderr, guardFired, syscall.SIGTERM); err != nil {
 		t.Errorf("serve: %v", err)
 	}

@@ -72,30 +72,37 @@ func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) error 
 	if !q.Has("n") {
 		return paramError("missing parameter n: /api/v1/classes?n=8")
 	}
-	page := classesPage{Limit: DefaultLimit}
-	b, f, err := s.selection(r.Context(), q.Get("n"), q, func() (err error) {
-		if q.Has("offset") {
-			if page.Offset, err = parseWhole("offset", q.Get("offset"), 0, maxClass); err != nil {
-				return err
+	var page classesPage
+	var items bytes.Buffer
+	err = s.cat.Read(r.Context(), func(db *store.DB) error {
+		page = classesPage{Limit: DefaultLimit}
+		items.Reset()
+		b, f, err := selection(r.Context(), db, q.Get("n"), q, func() (err error) {
+			if q.Has("offset") {
+				if page.Offset, err = parseWhole("offset", q.Get("offset"), 0, maxClass); err != nil {
+					return err
+				}
 			}
+			if q.Has("limit") {
+				page.Limit, err = parseWhole("limit", q.Get("limit"), 1, MaxLimit)
+			}
+			return err
+		})
+		if err != nil {
+			return err
 		}
-		if q.Has("limit") {
-			page.Limit, err = parseWhole("limit", q.Get("limit"), 1, MaxLimit)
+		page.N = b.N
+		if page.Count, err = db.Count(r.Context(), b, f); err != nil {
+			return err
 		}
-		return err
+		f.Offset, f.Limit = page.Offset, page.Limit
+		if uint64(page.Offset) >= page.Count {
+			items.WriteString("[]")
+			return nil
+		}
+		return writeClasses(r.Context(), db, export.NewJSON(&items), b.N, f)
 	})
 	if err != nil {
-		return err
-	}
-	page.N = b.N
-	if page.Count, err = s.db.Count(r.Context(), b, f); err != nil {
-		return err
-	}
-	f.Offset, f.Limit = page.Offset, page.Limit
-	var items bytes.Buffer
-	if uint64(page.Offset) >= page.Count {
-		items.WriteString("[]")
-	} else if err := s.writeClasses(r.Context(), export.NewJSON(&items), b.N, f); err != nil {
 		return err
 	}
 	page.Items = items.Bytes()
@@ -107,9 +114,10 @@ func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-// writeClasses writes the classes of n that f selects to ew and closes it.
-func (s *Server) writeClasses(ctx context.Context, ew export.Writer, n int, f store.Filter) error {
-	for l, err := range s.db.Classes(ctx, n, f) {
+// writeClasses writes the classes of n in db that f selects to ew and
+// closes it.
+func writeClasses(ctx context.Context, db *store.DB, ew export.Writer, n int, f store.Filter) error {
+	for l, err := range db.Classes(ctx, n, f) {
 		if err != nil {
 			return err
 		}
@@ -154,15 +162,20 @@ func (s *Server) pathClass(r *http.Request, k string) (store.Build, nqueens.Layo
 	if _, err := params(r); err != nil {
 		return store.Build{}, nqueens.Layout{}, err
 	}
-	b, _, err := s.selection(r.Context(), r.PathValue("n"), nil, nil)
-	if err != nil {
-		return b, nqueens.Layout{}, err
-	}
-	class, err := parseClass(b, k)
-	if err != nil {
-		return b, nqueens.Layout{}, err
-	}
-	l, err := s.db.Class(r.Context(), b.N, class)
+	var b store.Build
+	var l nqueens.Layout
+	err := s.cat.Read(r.Context(), func(db *store.DB) (err error) {
+		b, _, err = selection(r.Context(), db, r.PathValue("n"), nil, nil)
+		if err != nil {
+			return err
+		}
+		class, err := parseClass(b, k)
+		if err != nil {
+			return err
+		}
+		l, err = db.Class(r.Context(), b.N, class)
+		return err
+	})
 	return b, l, err
 }
 
@@ -193,18 +206,22 @@ func (s *Server) lookup(r *http.Request) (export.Found, error) {
 	if err != nil {
 		return export.Found{}, err
 	}
-	return export.Identify(p, func(c nqueens.Placement) (int64, error) {
-		b, err := s.build(r.Context(), c.N())
-		if errors.Is(err, errNotServed) {
-			return 0, nil
-		} else if err != nil {
-			return 0, err
-		}
-		k, err := s.db.Finder(b).Find(r.Context(), c)
-		if err != nil {
-			return 0, fmt.Errorf("the catalog lacks the class of %s: %w", c, err)
-		}
-		return k, nil
+	return export.Identify(p, func(c nqueens.Placement) (k int64, err error) {
+		err = s.cat.Read(r.Context(), func(db *store.DB) error {
+			k = 0
+			b, err := build(r.Context(), db, c.N())
+			if errors.Is(err, errNotServed) {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			k, err = db.Finder(b).Find(r.Context(), c)
+			if errors.Is(err, store.ErrNoClass) {
+				return fmt.Errorf("the catalog lacks the class of %s: %w", c, err)
+			}
+			return err
+		})
+		return k, err
 	})
 }
 

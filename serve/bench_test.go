@@ -64,7 +64,7 @@ func benchRandom(b *testing.B, target func(n int, k int64) string) {
 
 // BenchmarkClassPage measures the page of a class, /n/{n}/{k}, at the
 // server (no network). NQUEENS_BENCH_DB=FILE measures a catalog of your
-// own (scripts/bench_serve.sh does, with n = 1..17).
+// own (scripts/bench_serve.sh does, with n = 1..16).
 func BenchmarkClassPage(b *testing.B) {
 	benchRandom(b, func(n int, k int64) string { return fmt.Sprintf("/n/%d/%d", n, k) })
 }

@@ -1,12 +1,14 @@
 package serve
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/store"
 )
@@ -21,12 +23,17 @@ var contentTypes = map[string]string{
 
 // handleExport answers GET /export/{n}.{format}?all=1&symmetry=S: the
 // bytes of nqueens export N --format FORMAT [--all] [--symmetry S], as a
-// download. It streams: the layouts are read and written one at a time,
-// so an export of any size takes constant memory, and the write deadline
-// moves on by WriteTimeout with each write, so a long export is cut off
-// only when the client stops reading. An error after the first byte
-// aborts the connection, so that a client never takes a cut export for a
-// whole one. A HEAD request gets the headers only.
+// download. It streams: the layouts are read ExportChunk classes at a
+// time, each chunk in its own short read of the catalog that ends before
+// a byte of it is written, so an export takes constant memory and holds
+// no read transaction while the client reads (a build's log can be
+// checkpointed meanwhile). Each chunk reads the build of n again, and an
+// export whose build changed under it stops. The write deadline moves on
+// by WriteTimeout with each write, and no further than ExportTimeout after
+// the start, so a client that stops reading, or reads too slowly, is cut
+// off. An error after the first byte aborts the connection, so that a
+// client never takes a cut export for a whole one. A HEAD request gets
+// the headers only.
 func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	q, err := params(r, "all", "symmetry")
 	if err != nil {
@@ -38,21 +45,26 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no export %s: want /export/N.FORMAT with FORMAT one of %s", file, strings.Join(exportFormats, ", ")))
 		return nil
 	}
+	end := time.Now().Add(ExportTimeout)
+	ctx, cancel := context.WithDeadline(r.Context(), end)
+	defer cancel()
 	all := false
-	b, f, err := s.selection(r.Context(), name, q, func() error {
-		switch q.Get("all") {
-		case "", "0":
-		case "1":
-			all = true
-		default:
-			return paramError(fmt.Sprintf("all must be 1 or 0, got %q", q.Get("all")))
-		}
-		return nil
-	})
-	if err != nil {
+	var b store.Build
+	var f store.Filter
+	err = s.cat.Read(ctx, func(db *store.DB) (err error) {
+		b, f, err = selection(ctx, db, name, q, func() error {
+			switch q.Get("all") {
+			case "", "0":
+				all = false
+			case "1":
+				all = true
+			default:
+				return paramError(fmt.Sprintf("all must be 1 or 0, got %q", q.Get("all")))
+			}
+			return nil
+		})
 		return err
-	}
-	layouts, _, err := s.db.Layouts(r.Context(), b, store.Selection{Filter: f, All: all})
+	})
 	if err != nil {
 		return err
 	}
@@ -70,7 +82,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	if r.Method == http.MethodHead {
 		return nil
 	}
-	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w)}
+	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: end}
 	ew, _ := export.New(format, dw)
 	// fail returns err while nothing is sent, to be answered with an error
 	// status, and aborts the response after.
@@ -82,12 +94,38 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		s.abort(r, err)
 		return nil
 	}
-	for l, err := range layouts {
-		if err == nil {
-			err = ew.Write(l)
-		}
+	var chunk []nqueens.Layout
+	for from := int64(1); from <= int64(b.Unique); from += ExportChunk {
+		sel := store.Selection{Filter: f, All: all}
+		sel.From, sel.To = from, min(from+ExportChunk-1, int64(b.Unique))
+		err := s.cat.Read(ctx, func(db *store.DB) error {
+			chunk = chunk[:0]
+			now, err := db.Complete(ctx, b.N)
+			if err != nil {
+				return err
+			}
+			if now.Unique != b.Unique || now.Total != b.Total || !now.FinishedAt.Equal(b.FinishedAt) {
+				return fmt.Errorf("n=%d: the catalog's build changed during the export (%s was replaced?)", b.N, db.Path())
+			}
+			layouts, _, err := db.Layouts(ctx, b, sel)
+			if err != nil {
+				return err
+			}
+			for l, err := range layouts {
+				if err != nil {
+					return err
+				}
+				chunk = append(chunk, l)
+			}
+			return nil
+		})
 		if err != nil {
 			return fail(err)
+		}
+		for _, l := range chunk {
+			if err := ew.Write(l); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	if err := ew.Close(); err != nil {
@@ -113,16 +151,21 @@ func (s *Server) abort(r *http.Request, err error) {
 }
 
 // deadlineWriter writes to a response, moving its write deadline
-// WriteTimeout past each write.
+// WriteTimeout past each write, but never past end.
 type deadlineWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
+	end     time.Time
 	written int64
 }
 
 func (d *deadlineWriter) Write(p []byte) (int, error) {
 	// An httptest recorder has no deadline to move: ignore that.
-	d.rc.SetWriteDeadline(time.Now().Add(WriteTimeout))
+	deadline := time.Now().Add(WriteTimeout)
+	if deadline.After(d.end) {
+		deadline = d.end
+	}
+	d.rc.SetWriteDeadline(deadline)
 	n, err := d.w.Write(p)
 	d.written += int64(n)
 	return n, err

@@ -33,11 +33,11 @@ type notServed string
 func (e notServed) Error() string        { return string(e) }
 func (e notServed) Is(target error) bool { return target == errNotServed }
 
-// build returns the build of n if the catalog holds n complete and whole,
-// and an error matching errNotServed otherwise. It reads the catalog on
-// every call, so an n appears as soon as its build completes.
-func (s *Server) build(ctx context.Context, n int) (store.Build, error) {
-	b, err := s.db.Complete(ctx, n)
+// build returns the build of n if db holds n complete and whole, and an
+// error matching errNotServed otherwise. It reads the catalog on every
+// call, so an n appears as soon as its build completes.
+func build(ctx context.Context, db *store.DB, n int) (store.Build, error) {
+	b, err := db.Complete(ctx, n)
 	switch {
 	case errors.Is(err, store.ErrNotBuilt):
 		return b, notServed(fmt.Sprintf("n=%d is not in the catalog", n))
@@ -52,9 +52,9 @@ func (s *Server) build(ctx context.Context, n int) (store.Build, error) {
 // selection reads what every view of the classes of one n starts from:
 // n, written as v (a path value or parameter), the parameters of q that
 // the view alone takes (read by more, if not nil), the symmetry filter of
-// q, and, once all of those parse, the build of n (build). The first
-// error is returned, of the parameter read first.
-func (s *Server) selection(ctx context.Context, v string, q url.Values, more func() error) (store.Build, store.Filter, error) {
+// q, and, once all of those parse, the build of n in db (build). The
+// first error is returned, of the parameter read first.
+func selection(ctx context.Context, db *store.DB, v string, q url.Values, more func() error) (store.Build, store.Filter, error) {
 	n, err := parseN(v)
 	if err == nil && more != nil {
 		err = more()
@@ -66,7 +66,7 @@ func (s *Server) selection(ctx context.Context, v string, q url.Values, more fun
 	if err != nil {
 		return store.Build{}, store.Filter{}, err
 	}
-	b, err := s.build(ctx, n)
+	b, err := build(ctx, db, n)
 	return b, store.Filter{Symmetry: syms}, err
 }
 
@@ -98,7 +98,12 @@ func (s *Server) builds(r *http.Request) ([]store.Build, error) {
 	if _, err := params(r); err != nil {
 		return nil, err
 	}
-	return s.db.Builds(r.Context())
+	var builds []store.Build
+	err := s.cat.Read(r.Context(), func(db *store.DB) (err error) {
+		builds, err = db.Builds(r.Context())
+		return err
+	})
+	return builds, err
 }
 
 // parseN reads the n of a path or parameter (nqueens.ParseN), written as

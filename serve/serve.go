@@ -22,10 +22,13 @@
 //
 // An n is shown once its build is complete (a catalog being built is read
 // afresh on every request, so a new n appears as soon as its build
-// finishes). Errors are pages for the HTML routes and JSON objects
-// {"error": "..."} for /api/, with status 400 for a bad parameter, 404 for
-// an n the catalog lacks, a class out of range or an unknown path, and 405
-// for a method other than GET and HEAD. Parameters are parsed strictly: an
+// finishes; given a store.Follower, the server follows the file at its
+// path when it is replaced). Errors are pages for the HTML routes and JSON
+// objects {"error": "..."} for /api/, with status 400 for a bad parameter,
+// 404 for an n the catalog lacks, a class out of range or an unknown path,
+// 405 for a method other than GET and HEAD, 503 with Retry-After while
+// the path holds no catalog or the server is saturated (see MaxRequests),
+// and 500 for a read error or a damaged row, whose board is never drawn. Parameters are parsed strictly: an
 // unknown or repeated parameter is a 400 too. Nothing is read from the file
 // system on behalf of a URL.
 package serve
@@ -59,34 +62,77 @@ type Options struct {
 
 // Timeouts of the server Run starts. A response may take longer than
 // WriteTimeout only as a stream that keeps writing: an export extends its
-// write deadline by WriteTimeout each time it writes.
+// write deadline by WriteTimeout each time it writes, up to ExportTimeout
+// after it starts. A connection idle for IdleTimeout between requests is
+// closed.
 const (
 	ReadHeaderTimeout = 5 * time.Second
 	ReadTimeout       = 10 * time.Second
 	WriteTimeout      = 30 * time.Second
-	IdleTimeout       = 60 * time.Second
+	IdleTimeout       = 10 * time.Second
+	ExportTimeout     = 30 * time.Minute
 	// ShutdownTimeout is how long Run waits for requests in flight once
 	// its context is cancelled, before it closes their connections.
 	ShutdownTimeout = 5 * time.Second
 )
 
-// Server serves one catalog. It holds no state but the catalog and its
-// templates; it is safe for concurrent use.
+// Bounds on the work a Server does at once. A request beyond them waits
+// its turn, in no particular order, for up to QueueTimeout, and is then
+// answered 503 with Retry-After: 1.
+const (
+	// MaxRequests is how many requests other than exports are handled at
+	// once: enough to keep every core busy, few enough that a flood of
+	// clients queues instead of sharing the cores and the catalog's
+	// connections ever more thinly.
+	MaxRequests = 8
+	// MaxExports is how many exports stream at once.
+	MaxExports = 4
+	// QueueTimeout is how long a request waits for its turn.
+	QueueTimeout = 10 * time.Second
+	// ExportChunk is how many classes an export reads in one statement.
+	ExportChunk = 1024
+	// MaxConnections is how many connections Run holds open at once; more
+	// wait in the listener's backlog until one closes, and the idle ones
+	// are closed to make room.
+	MaxConnections = 2048
+)
+
+// FollowOptions are the bounds of the catalog's connections that a
+// server's Follower (store.Follow) should have: as many as MaxRequests, so
+// that a request never waits for a connection (database/sql hands a freed
+// one to a waiter at random, which stretches the tail), exports sharing
+// them a chunk at a time; closed after a minute unused.
+var FollowOptions = store.FollowOptions{MaxConns: 8, MaxIdle: time.Minute}
+
+// Catalog is what a Server reads: a *store.Follower, which follows the
+// catalog at a path as builds change it and as it is replaced, or a
+// *store.DB, one open catalog. Read calls read with the catalog open as it
+// is now (see store.Follower.Read).
+type Catalog interface {
+	Read(ctx context.Context, read func(*store.DB) error) error
+}
+
+// Server serves one catalog. It holds no state but the catalog, its
+// templates and the turns of requests in progress; it is safe for
+// concurrent use.
 type Server struct {
-	db    *store.DB
-	mux   *http.ServeMux
-	pages map[string]*template.Template
-	logMu sync.Mutex
-	log   io.Writer
+	cat     Catalog
+	mux     *http.ServeMux
+	pages   map[string]*template.Template
+	turns   chan struct{} // one token a request in progress, exports aside
+	exports chan struct{} // one token an export in progress
+	logMu   sync.Mutex
+	log     io.Writer
 }
 
 //go:embed templates/*.html static/style.css
 var files embed.FS
 
-// New returns a Server of the catalog db, which the caller opens
+// New returns a Server of the catalog cat, which the caller opens
 // (read-only is enough) and closes after the server is done.
-func New(db *store.DB, opts Options) *Server {
-	s := &Server{db: db, mux: http.NewServeMux(), log: opts.Log}
+func New(cat Catalog, opts Options) *Server {
+	s := &Server{cat: cat, mux: http.NewServeMux(), log: opts.Log,
+		turns: make(chan struct{}, MaxRequests), exports: make(chan struct{}, MaxExports)}
 	s.pages = parsePages()
 	s.routes()
 	return s
@@ -137,7 +183,36 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(rec, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: use GET or HEAD", r.Method))
 		return
 	}
+	turns, what := s.turns, "requests"
+	if strings.HasPrefix(r.URL.Path, "/export/") {
+		turns, what = s.exports, "exports"
+	}
+	if !wait(r.Context(), turns) {
+		h.Set("Retry-After", "1")
+		s.fail(rec, r, http.StatusServiceUnavailable, fmt.Sprintf("too many %s at once: try again in a second", what))
+		return
+	}
+	defer func() { <-turns }()
 	s.mux.ServeHTTP(rec, r)
+}
+
+// wait takes a token of turns, waiting up to QueueTimeout for one, and
+// reports whether it got one.
+func wait(ctx context.Context, turns chan struct{}) bool {
+	select {
+	case turns <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(QueueTimeout)
+	defer t.Stop()
+	select {
+	case turns <- struct{}{}:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // contentSecurityPolicy lets a page load only this server's stylesheet,
@@ -155,6 +230,7 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
+	limit := &limitListener{Listener: ln, conns: make(chan struct{}, MaxConnections), closed: make(chan struct{})}
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: ReadHeaderTimeout,
@@ -164,6 +240,14 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
+	limit.full = func() {
+		// Turning keep-alives off closes the idle connections: clients
+		// waiting in the backlog come before clients that hold a
+		// connection open doing nothing.
+		srv.SetKeepAlivesEnabled(false)
+		srv.SetKeepAlivesEnabled(true)
+	}
+	ln = limit
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -269,8 +353,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, msg st
 }
 
 // failErr answers r with the status err calls for: 404 for an n the
-// catalog lacks or a class it lacks, 500 for anything else (which is not
-// shown to the client beyond its text).
+// catalog lacks or a class it lacks, 503 with Retry-After when the
+// catalog's file was removed or replaced and the path holds none now, 500
+// for anything else, a read error or a row the store finds damaged
+// (which is not shown to the client beyond its text: no board of a bad
+// row is ever rendered).
 func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	var pe paramError
 	switch {
@@ -281,7 +368,60 @@ func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, context.Canceled):
 		// The client went away: nobody reads the answer.
 		s.fail(w, r, http.StatusServiceUnavailable, "request cancelled")
+	case errors.Is(err, store.ErrChanged), errors.Is(err, store.ErrBusy):
+		// The file was removed or replaced, and the path holds no catalog
+		// now, or is locked: it may be back in a moment.
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, r, http.StatusServiceUnavailable, err.Error())
 	default:
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 	}
+}
+
+// limitListener accepts a connection only while fewer than cap(conns)
+// are open: the rest wait in the kernel's backlog. When all are taken it
+// calls full, which closes the idle ones, before it waits.
+type limitListener struct {
+	net.Listener
+	conns  chan struct{}
+	full   func()
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.conns <- struct{}{}:
+	default:
+		l.full()
+		select {
+		case l.conns <- struct{}{}:
+		case <-l.closed:
+			return nil, net.ErrClosed
+		}
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.conns
+		return nil, err
+	}
+	return &limitConn{Conn: c, conns: l.conns}, nil
+}
+
+func (l *limitListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+// limitConn gives its token back once closed.
+type limitConn struct {
+	net.Conn
+	conns chan struct{}
+	once  sync.Once
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { <-c.conns })
+	return err
 }

@@ -79,13 +79,17 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	case !st.Mode().IsRegular():
 		return nil, fmt.Errorf("open catalog %s: not a regular file", path)
 	}
-	open := dbfile.OpenWrite
 	if opts.ReadOnly {
-		open = dbfile.OpenRead
+		h, err := dbfile.OpenRead(ctx, abs)
+		if err != nil {
+			return nil, fmt.Errorf("open catalog %s: %w", path, err)
+		}
+		h.Name, h.LockPath = path, abs+dbfile.LockSuffix
+		return &DB{h}, nil
 	}
-	x, version, err := open(ctx, abs)
+	x, version, err := dbfile.OpenWrite(ctx, abs)
 	if err != nil {
 		return nil, fmt.Errorf("open catalog %s: %w", path, err)
 	}
-	return &DB{dbfile.Handle{DB: x, Path: abs, Name: path, Version: version, ReadOnly: opts.ReadOnly, LockPath: abs + dbfile.LockSuffix}}, nil
+	return &DB{dbfile.Handle{DB: x, Path: abs, Name: path, Version: version, LockPath: abs + dbfile.LockSuffix}}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/serve"
+	"github.com/nqueens/nqueens/store"
 )
 
 func (a *app) serveCmd() *cobra.Command {
@@ -20,7 +21,7 @@ func (a *app) serveCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--addr %s: want HOST:PORT, such as 127.0.0.1:8080", quote(addr))}
 			}
 			ctx := cmd.Context()
-			db, err := a.open(ctx)
+			db, err := store.Follow(ctx, a.cfg.DB, serve.FollowOptions)
 			if err != nil {
 				return err
 			}

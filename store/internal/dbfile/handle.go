@@ -15,4 +15,7 @@ type Handle struct {
 	// new catalog under a temporary name, the final path's; empty when the
 	// writer needs no lock (nothing else can reach the file).
 	LockPath string
+	// Watch, for a catalog opened read-only, tells whether the file
+	// changed under the pool (nil for a writer).
+	Watch *Watch
 }

@@ -33,7 +33,9 @@ func dsn(abs string, m mode) string {
 		// The owner reading: a connection that could write, so SQLite keeps
 		// its log and index as for any reader beside a writer and removes
 		// them when the last connection closes, but that runs no statement
-		// that writes, and no pragma that changes the file.
+		// that writes, and no pragma that changes the file; and that never
+		// creates the file (mode=rw) should it be removed.
+		q.Add("mode", "rw")
 		q.Add("_pragma", "query_only(1)")
 	case readOnly:
 		q.Add("mode", "ro")
@@ -44,9 +46,12 @@ func dsn(abs string, m mode) string {
 		q.Add("immutable", "1")
 	case fresh:
 		// A new catalog, built in a rollback journal so that it is one file
-		// when closed.
+		// when closed. NewTemp has made the file: mode=rw, as every DSN
+		// here has mode=ro or rw, so that no connection creates a file.
+		q.Add("mode", "rw")
 		q.Add("_txlock", "immediate")
 	case readWrite:
+		q.Add("mode", "rw")
 		q.Add("_pragma", "journal_mode(WAL)")
 		q.Add("_pragma", "synchronous(NORMAL)")
 		q.Add("_txlock", "immediate")
@@ -110,26 +115,34 @@ func rollBack(ctx context.Context, abs string) error {
 	return nil
 }
 
-// OpenRead opens the existing file at abs without writing anything.
-func OpenRead(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
+// OpenRead opens the existing file at abs without writing anything, and
+// returns its Handle with DB, Path, Version, ReadOnly and Watch set. Its
+// pool opens a connection only while the Watch finds the file unchanged
+// (see Watch.Changed).
+func OpenRead(ctx context.Context, abs string) (Handle, error) {
+	w, err := newWatch(abs) // before the header: a change from here on shows
+	if err != nil {
+		return Handle{}, err
+	}
 	h, err := ReadHeader(abs)
 	if err != nil {
-		return nil, 0, err
+		return Handle{}, err
 	}
 	if h.Size == 0 {
-		return nil, 0, fmt.Errorf("%w: the file is empty (run nqueens build to make it a catalog)", ErrNoCatalog)
+		return Handle{}, fmt.Errorf("%w: the file is empty (run nqueens build to make it a catalog)", ErrNoCatalog)
 	}
 	if HotJournal(abs) {
 		if Writable(abs) != nil {
-			return nil, 0, fmt.Errorf("%w: %s-journal holds a write that a killed process left unfinished; run a writing command such as nqueens build as the catalog's owner to roll it back", ErrReadOnly, abs)
+			return Handle{}, fmt.Errorf("%w: %s-journal holds a write that a killed process left unfinished; run a writing command such as nqueens build as the catalog's owner to roll it back", ErrReadOnly, abs)
 		}
 		if err := rollBack(ctx, abs); err != nil {
-			return nil, 0, err
+			return Handle{}, err
 		}
 	}
-	db, err := sqlx.Open("sqlite", dsn(abs, readMode(abs, h)))
+	w.m, w.wal = readMode(abs, h), h.WAL
+	db, err := openPool(dsn(abs, w.m), w)
 	if err != nil {
-		return nil, 0, Translate(err)
+		return Handle{}, err
 	}
 	version, err := check(ctx, db.DB)
 	if err == nil && version == 0 {
@@ -137,9 +150,9 @@ func OpenRead(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
 	}
 	if err != nil {
 		db.Close()
-		return nil, 0, err
+		return Handle{}, err
 	}
-	return db, version, nil
+	return Handle{DB: db, Path: abs, Version: version, ReadOnly: true, Watch: w}, nil
 }
 
 // readMode returns how to read the file at abs, whose header is h, without

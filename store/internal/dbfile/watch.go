@@ -1,0 +1,106 @@
+package dbfile
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/jmoiron/sqlx"
+	"modernc.org/sqlite"
+)
+
+// ErrChanged: the catalog file a pool reads was removed or replaced, or
+// changed in a way the pool's read mode cannot follow (a writer opened a
+// file read as immutable, or the last writer closed a file read through
+// its log). The pool opens no more connections; a long-lived reader opens
+// the path afresh.
+var ErrChanged = errors.New("catalog file changed")
+
+// Watch tells whether the catalog file a pool reads is still the file it
+// opened, in the state its read mode needs. Its methods are safe for
+// concurrent use.
+type Watch struct {
+	abs string
+	fi  os.FileInfo // the file before the pool was opened
+	m   mode
+	wal bool // the header says WAL mode
+}
+
+// newWatch returns the Watch of the file at abs as it is now, before it
+// is opened; the mode is set once it is chosen.
+func newWatch(abs string) (*Watch, error) {
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return nil, err
+	}
+	return &Watch{abs: abs, fi: fi}, nil
+}
+
+// Immutable reports whether the pool reads the file as immutable: no lock,
+// no log, a page cache that is never checked against the file.
+func (w *Watch) Immutable() bool { return w.m == immutable }
+
+// Changed returns nil while the file at the watched path is the one the
+// pool opened, in a state the pool reads right, and an error wrapping
+// ErrChanged otherwise, saying what changed:
+//
+//   - any mode: the path was removed, or leads to another file (replaced by
+//     a rename);
+//   - immutable: the file changed size or time, or a writer opened it (its
+//     -wal or -shm is there): pages read before and after may disagree;
+//   - read-only (another user's catalog in WAL mode): its -wal or -shm is
+//     gone, so a new connection would have to create them.
+func (w *Watch) Changed() error {
+	fi, err := os.Stat(w.abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%w: %s was removed", ErrChanged, w.abs)
+	case err != nil:
+		return fmt.Errorf("%w: %w", ErrChanged, err)
+	case !os.SameFile(fi, w.fi):
+		return fmt.Errorf("%w: %s was replaced by another file", ErrChanged, w.abs)
+	}
+	live := Size(w.abs+"-wal") >= 0 || Size(w.abs+"-shm") >= 0
+	switch w.m {
+	case immutable:
+		if live || fi.Size() != w.fi.Size() || !fi.ModTime().Equal(w.fi.ModTime()) {
+			return fmt.Errorf("%w: a build opened %s", ErrChanged, w.abs)
+		}
+	case readOnly:
+		if w.wal && (Size(w.abs+"-wal") < 0 || Size(w.abs+"-shm") < 0) {
+			return fmt.Errorf("%w: the last writer of %s closed it", ErrChanged, w.abs)
+		}
+		if !w.wal && live {
+			return fmt.Errorf("%w: a build opened %s in WAL mode", ErrChanged, w.abs)
+		}
+	}
+	return nil
+}
+
+// openPool returns a pool of connections to dsn that opens each new
+// connection only while w.Changed is nil: a pool never follows a path to
+// another file, never reads pages an immutable read cannot trust, and
+// never creates the -wal or -shm of a file it may not write.
+func openPool(dsn string, w *Watch) (*sqlx.DB, error) {
+	c, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		return nil, Translate(err)
+	}
+	return sqlx.NewDb(sql.OpenDB(watched{c, w}), "sqlite"), nil
+}
+
+// watched is a connector that checks its Watch before each connection.
+type watched struct {
+	driver.Connector
+	w *Watch
+}
+
+func (c watched) Connect(ctx context.Context) (driver.Conn, error) {
+	if err := c.w.Changed(); err != nil {
+		return nil, err
+	}
+	return c.Connector.Connect(ctx)
+}

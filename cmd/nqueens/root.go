@@ -86,9 +86,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if cmd.Annotations[noCatalog] != "" && cmd.Flags().Changed("db") {
-				return usageError{fmt.Errorf("--db: %s reads no catalog (%s)", cmd.CommandPath(), cmd.Annotations[noCatalog])}
-			}
 			if err := a.load(cmd); err != nil {
 				return err
 			}
@@ -115,8 +112,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	pf.MarkHidden("cpuprofile")
 	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.lookupCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completeCmd(), a.serveCmd(), workersFlag(a.puzzleCmd()), a.completionCmd())
 	for _, c := range root.Commands() {
-		if why, ok := catalogFree[c.Name()]; ok {
-			c.Annotations = map[string]string{noCatalog: why}
+		if catalogFree[c.Name()] {
+			c.Annotations = map[string]string{noCatalog: "true"}
 		}
 	}
 	a.addCompletions(root)
@@ -129,17 +126,15 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	return root
 }
 
-// noCatalog annotates the commands that read no catalog, with why: their
-// help lists no --db, and a --db given to them is refused.
+// noCatalog annotates the commands that read no catalog: their help lists
+// no --db. They accept one all the same, so that a script may give every
+// command the same --db, and ignore it.
 const noCatalog = "nqueens/no-catalog"
 
-// catalogFree names the commands that read no catalog, and why.
-var catalogFree = map[string]string{
-	"count":      "it counts by searching",
-	"solve":      "it constructs its solution",
-	"merge":      "its catalogs are its arguments",
-	"completion": "it writes a shell script",
-}
+// catalogFree names the commands that read no catalog: count searches,
+// solve constructs, merge takes its catalogs as arguments, completion
+// writes a shell script.
+var catalogFree = map[string]bool{"count": true, "solve": true, "merge": true, "completion": true}
 
 // globalFlags writes the usage of the flags cmd inherits, less --db where
 // cmd reads no catalog.

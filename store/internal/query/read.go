@@ -104,6 +104,14 @@ func neighbours(ctx context.Context, h *dbfile.Handle, n int, l nqueens.Layout, 
 		if err := rows.Scan(&k, &p); err != nil {
 			return fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err))
 		}
+		if q, err := nqueens.ParseKey(p); err != nil || q.N() != n {
+			// A neighbour that cannot be read is its own fault, reported
+			// where it is read; it says nothing of this row's order.
+			if k == l.Class-1 {
+				found = true
+			}
+			continue
+		}
 		switch {
 		case k == l.Class-1 && before:
 			found = true

@@ -109,8 +109,8 @@ func matchLines(want, got []string) bool {
 	return matchLines(want[1:], got[1:])
 }
 
-// TestREADMEExamples runs every example of README.md and of the manual
-// pages in docs/, each file's in order in one new directory, with nqueens
+// TestREADMEExamples runs every example of README.md and of every manual
+// page in docs/*.md, each file's in order in one new directory, with nqueens
 // (this test binary) on PATH, and compares what it prints (stdout and
 // stderr, as a terminal shows them) with the output under it in the file:
 // the documentation cannot drift from the program.
@@ -119,13 +119,23 @@ func TestREADMEExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds catalogs")
 	}
-	for _, doc := range []struct {
+	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil || len(docs) < 5 {
+		t.Fatalf("the manual's pages: %v %v", docs, err)
+	}
+	// The fewest examples each page holds, fewer meaning the parser lost
+	// some; a page not named may hold none.
+	least := map[string]int{"README.md": 3, "docs/cli.md": 30, "docs/catalog.md": 8, "docs/cluster.md": 7}
+	type page struct {
 		path string
-		min  int // examples, fewer meaning the parser lost some
-	}{
-		{"README.md", 20},
-		{"docs/cluster.md", 7},
-	} {
+		min  int
+	}
+	pages := []page{{"README.md", least["README.md"]}}
+	for _, d := range docs {
+		rel := "docs/" + filepath.Base(d)
+		pages = append(pages, page{rel, least[rel]})
+	}
+	for _, doc := range pages {
 		t.Run(doc.path, func(t *testing.T) {
 			t.Parallel()
 			examples := readmeExamples(t, filepath.Join("..", "..", doc.path))

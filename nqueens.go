@@ -134,23 +134,36 @@ func (p Placement) Compare(q Placement) int {
 
 // Valid reports whether p is a solution: one queen in every row and column
 // and no two queens on a diagonal. The error names the first pair of
-// queens that attack each other.
+// queens that attack each other (see Attacking).
 func (p Placement) Valid() error {
 	if p.n == 0 {
 		return errors.New("empty placement")
 	}
+	for r := range int(p.n) {
+		if c := int(p.cols[r]); c >= int(p.n) {
+			return fmt.Errorf("row %d: column %d outside the board", r, c)
+		}
+	}
+	if r1, r2, ok := p.Attacking(); ok {
+		return fmt.Errorf("queens at row %d column %d and row %d column %d attack each other", r1, p.cols[r1], r2, p.cols[r2])
+	}
+	return nil
+}
+
+// Attacking returns the rows r1 < r2 of the first pair of queens of p that
+// attack each other (on one column or diagonal), the pair whose lower
+// queen comes first, and true; or false if no two do. Columns off the
+// board are not checked (see Valid).
+func (p Placement) Attacking() (r1, r2 int, ok bool) {
 	var cols, diag, anti uint64
 	for r := range int(p.n) {
 		c := int(p.cols[r])
-		if c >= int(p.n) {
-			return fmt.Errorf("row %d: column %d outside the board", r, c)
-		}
 		d, a := uint(r+c), uint(r-c+MaxN)
 		if cols&(1<<c) != 0 || diag&(1<<d) != 0 || anti&(1<<a) != 0 {
-			for r2 := range r {
-				c2 := int(p.cols[r2])
-				if c2 == c || r2+c2 == r+c || r2-c2 == r-c {
-					return fmt.Errorf("queens at row %d column %d and row %d column %d attack each other", r2, c2, r, c)
+			for r0 := range r {
+				c0 := int(p.cols[r0])
+				if c0 == c || r0+c0 == r+c || r0-c0 == r-c {
+					return r0, r, true
 				}
 			}
 		}
@@ -158,7 +171,7 @@ func (p Placement) Valid() error {
 		diag |= 1 << d
 		anti |= 1 << a
 	}
-	return nil
+	return 0, 0, false
 }
 
 // String returns the columns as decimal numbers separated by single spaces,

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/nqueens/nqueens"
@@ -35,7 +36,8 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 }
 
 // handleAPICounts answers GET /api/v1/counts: every build the catalog
-// records, complete or not, as the array of nqueens stats --json.
+// records, complete or not, as the objects of nqueens stats --json in one
+// compact array, as every endpoint writes.
 func (s *Server) handleAPICounts(w http.ResponseWriter, r *http.Request) error {
 	builds, err := s.builds(r)
 	if err != nil {
@@ -44,7 +46,7 @@ func (s *Server) handleAPICounts(w http.ResponseWriter, r *http.Request) error {
 	if builds == nil {
 		builds = []store.Build{}
 	}
-	body, err := json.MarshalIndent(builds, "", "  ")
+	body, err := json.Marshal(builds)
 	if err != nil {
 		return err
 	}
@@ -131,7 +133,7 @@ func writeClasses(ctx context.Context, db *store.DB, ew export.Writer, n int, f 
 // handleAPIClass answers GET /api/v1/classes/{n}/{k}: class k of n as the
 // object of the JSON export.
 func (s *Server) handleAPIClass(w http.ResponseWriter, r *http.Request) error {
-	_, l, err := s.pathClass(r, r.PathValue("k"))
+	_, l, _, err := s.pathClass(r, r.PathValue("k"))
 	if err != nil {
 		return err
 	}
@@ -156,15 +158,16 @@ func encode(format string, l nqueens.Layout) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// pathClass reads the class {n}/k of a path, with no query, from the
-// catalog, with the build of n.
-func (s *Server) pathClass(r *http.Request, k string) (store.Build, nqueens.Layout, error) {
-	if _, err := params(r); err != nil {
-		return store.Build{}, nqueens.Layout{}, err
+// pathClass reads the class {n}/k of a path from the catalog, with the
+// build of n and the query, which may hold the parameters allowed alone.
+func (s *Server) pathClass(r *http.Request, k string, allowed ...string) (store.Build, nqueens.Layout, url.Values, error) {
+	q, err := params(r, allowed...)
+	if err != nil {
+		return store.Build{}, nqueens.Layout{}, nil, err
 	}
 	var b store.Build
 	var l nqueens.Layout
-	err := s.cat.Read(r.Context(), func(db *store.DB) (err error) {
+	err = s.cat.Read(r.Context(), func(db *store.DB) (err error) {
 		b, _, err = selection(r.Context(), db, r.PathValue("n"), nil, nil)
 		if err != nil {
 			return err
@@ -176,7 +179,7 @@ func (s *Server) pathClass(r *http.Request, k string) (store.Build, nqueens.Layo
 		l, err = db.Class(r.Context(), b.N, class)
 		return err
 	})
-	return b, l, err
+	return b, l, q, err
 }
 
 // handleAPILookup answers GET /api/v1/lookup?placement=P: the object of

@@ -13,7 +13,6 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
-	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -39,6 +38,12 @@ type board struct {
 	Cols  []int
 	Label string // what the board is, for screen readers
 	Note  string // a caption under the board beside the class, if any
+	// Labeled draws the numbers of the rows and columns around the board;
+	// Marked lists the rows whose queens are marked (two that attack each
+	// other); Yours marks the board a user asked about.
+	Labeled bool
+	Marked  []int
+	Yours   bool
 }
 
 func newBoard(l nqueens.Layout) board {
@@ -53,9 +58,29 @@ func newBoard(l nqueens.Layout) board {
 func (b board) SVG() template.HTML {
 	n := strconv.Itoa(b.N())
 	buf := make([]byte, 0, 160+48*len(b.Cols))
-	buf = append(buf, `<svg viewBox="0 0 `+n+` `+n+`" role="img" aria-label="`...)
+	if b.Labeled {
+		// Room above and to the left for the numbers of the columns and rows.
+		m := strconv.Itoa(b.N() + 1)
+		buf = append(buf, `<svg viewBox="-1 -1 `+m+` `+m+`" role="img" aria-label="`...)
+	} else {
+		buf = append(buf, `<svg viewBox="0 0 `+n+` `+n+`" role="img" aria-label="`...)
+	}
 	buf = append(buf, template.HTMLEscapeString(b.Label)...)
 	buf = append(buf, `"><rect width="`+n+`" height="`+n+`" fill="url(#sq)"/>`...)
+	if b.Labeled {
+		for k := range b.N() {
+			i := strconv.Itoa(k)
+			buf = append(buf, `<text class="label" x="`+i+`.5" y="-.3" font-size=".5" text-anchor="middle">`+i+`</text>`...)
+			buf = append(buf, `<text class="label" x="-.5" y="`+i+`.68" font-size=".5" text-anchor="middle">`+i+`</text>`...)
+		}
+	}
+	for _, r := range b.Marked {
+		buf = append(buf, `<rect class="attack" x="`...)
+		buf = strconv.AppendInt(buf, int64(b.Cols[r]), 10)
+		buf = append(buf, `" y="`...)
+		buf = strconv.AppendInt(buf, int64(r), 10)
+		buf = append(buf, `" width="1" height="1" fill="#e53935" fill-opacity=".7"/>`...)
+	}
 	for r, c := range b.Cols {
 		buf = append(buf, `<use href="#q" x="`...)
 		buf = strconv.AppendInt(buf, int64(c), 10)
@@ -104,11 +129,19 @@ func (b board) appendFigure(buf []byte) []byte {
 // templates/layout.html around it.
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
-		"defs":     func() template.HTML { return template.HTML(export.SVGDefs()) },
-		"symtext":  export.SymmetryText,
-		"thousand": thousands,
-		"inc":      func(k int64) int64 { return k + 1 },
-		"dec":      func(k int64) int64 { return k - 1 },
+		"defs":    func() template.HTML { return template.HTML(export.SVGDefs()) },
+		"symtext": export.SymmetryText,
+		"thousand": func(k any) string {
+			switch k := k.(type) {
+			case int64:
+				return thousands(uint64(max(k, 0)))
+			case uint64:
+				return thousands(k)
+			}
+			return fmt.Sprint(k)
+		},
+		"inc": func(k int64) int64 { return k + 1 },
+		"dec": func(k int64) int64 { return k - 1 },
 	}
 	pages := map[string]*template.Template{}
 	for _, name := range []string{"index", "classes", "class", "lookup", "error"} {
@@ -172,6 +205,8 @@ type classesPageData struct {
 	Pages    int64
 	Prev     string // links to the pages before and after, if any
 	Next     string
+	First    string // links to the first and last pages, if not this one
+	Last     string
 	Boards   []board
 	Exports  []exportLink
 	From, To uint64 // the positions of the first and last board among Count
@@ -209,17 +244,14 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 			k, err = parseClass(d.Build, strings.TrimSpace(q.Get("class")))
 			return err
 		}
-		if q.Has("page") {
-			if d.Page, err = parseWhole("page", q.Get("page"), 1, maxClass); err != nil {
-				return err
-			}
-		}
 		if d.Count, err = db.Count(r.Context(), d.Build, f); err != nil {
 			return err
 		}
 		d.Pages = max(1, int64((d.Count+PageSize-1)/PageSize))
-		if d.Page > d.Pages {
-			return nil
+		if q.Has("page") {
+			if d.Page, err = parseWhole("page", q.Get("page"), 1, d.Pages); err != nil {
+				return err
+			}
 		}
 		f.Offset, f.Limit = (d.Page-1)*PageSize, PageSize
 		for l, err := range db.Classes(r.Context(), d.Build.N, f) {
@@ -239,10 +271,6 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	d.Filter = symmetryParam(f.Symmetry)
-	if d.Page > d.Pages {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("n=%d has %s of %s: no page %d", n, phrase.Plural(uint64(d.Pages), "page"), phrase.Plural(d.Count, "class"), d.Page))
-		return nil
-	}
 	if len(d.Boards) > 0 {
 		d.From, d.To = uint64(f.Offset)+1, uint64(f.Offset)+uint64(len(d.Boards))
 	}
@@ -252,10 +280,10 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 	}
 	if d.Page > 1 {
 		d.Title += fmt.Sprintf(", page %d", d.Page)
-		d.Prev = classesURL(n, d.Filter, d.Page-1)
+		d.First, d.Prev = classesURL(n, d.Filter, 1), classesURL(n, d.Filter, d.Page-1)
 	}
 	if d.Page < d.Pages {
-		d.Next = classesURL(n, d.Filter, d.Page+1)
+		d.Next, d.Last = classesURL(n, d.Filter, d.Page+1), classesURL(n, d.Filter, d.Pages)
 	}
 	d.Filters = append(d.Filters, filterLink{"all", classesURL(n, "", 1), d.Filter == ""})
 	for _, sym := range symmetries {
@@ -280,6 +308,7 @@ type classPageData struct {
 	Prev, Next string
 	Page       string // the page of /n/{n} that holds the class
 	SVG, JSON  string
+	Yours      string // says which image is the board a lookup led from
 }
 
 // handleClass answers GET /n/{n}/{k}: the page of class k of n; and
@@ -287,11 +316,24 @@ type classPageData struct {
 // --format svg --class K).
 func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 	k, svg := strings.CutSuffix(r.PathValue("k"), ".svg")
-	b, l, err := s.pathClass(r, k)
+	allowed := []string{"board"}
+	if svg {
+		allowed = nil
+	}
+	b, l, q, err := s.pathClass(r, k, allowed...)
 	if err != nil {
 		return err
 	}
 	n := l.N()
+	var yours nqueens.Placement // the board a lookup led here from, if any
+	if q.Has("board") {
+		if yours, err = nqueens.Parse(q.Get("board")); err != nil {
+			return paramError("board: " + err.Error())
+		}
+		if yours.N() != n || yours.Valid() != nil || canonical.Fold(yours) != l.Placement {
+			return paramError(fmt.Sprintf("board %s is not a solution of class %d of n=%d", yours, l.Class, n))
+		}
+	}
 	if svg {
 		img, err := encode("svg", l)
 		if err != nil {
@@ -318,6 +360,12 @@ func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 		img := newBoard(nqueens.Layout{Class: l.Class, Placement: p, Symmetry: l.Symmetry})
 		img.Note = canonical.Identify(p).Transform.String()
 		img.Label = fmt.Sprintf("the %s of class %d: %s", img.Note, l.Class, p)
+		if p == yours {
+			img.Yours = true
+			d.Yours = fmt.Sprintf("Your board %s is the %s of the canonical board, marked below.", p, img.Note)
+			img.Note += " (your board)"
+			img.Label += ", your board"
+		}
 		d.Images = append(d.Images, img)
 	}
 	s.render(w, http.StatusOK, "class", d)
@@ -360,12 +408,18 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if f.Class > 0 {
-		http.Redirect(w, r, classURL(f.Placement.N(), f.Class), http.StatusSeeOther)
+		to := classURL(f.Placement.N(), f.Class) + "?" + url.Values{"board": {f.Placement.String()}}.Encode()
+		http.Redirect(w, r, to, http.StatusSeeOther)
 		return nil
 	}
 	d.Found = &f
 	b := newBoard(nqueens.Layout{Placement: f.Placement})
 	b.Label = "the board " + f.Placement.String()
+	b.Labeled = true
+	if r1, r2, ok := f.Placement.Attacking(); ok {
+		b.Marked = []int{r1, r2}
+		b.Label += fmt.Sprintf(": the queens of rows %d and %d attack each other", r1, r2)
+	}
 	d.Board = &b
 	if f.NotSolution != nil {
 		d.Message = fmt.Sprintf("%s is not a solution: %v.", f.Placement, f.NotSolution)

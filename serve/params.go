@@ -125,7 +125,7 @@ func parseWhole(name, v string, lo, hi int64) (int64, error) {
 	bad := v == "" || len(v) > 18 || strings.TrimLeft(v, "0123456789") != "" || (len(v) > 1 && v[0] == '0')
 	k, err := strconv.ParseInt(v, 10, 64)
 	if bad || err != nil || k < lo || k > hi {
-		return 0, paramError(fmt.Sprintf("%s must be a whole number from %d to %d, got %s", name, lo, hi, phrase.Quote(v)))
+		return 0, paramError(fmt.Sprintf("%s must be a whole number from %s to %s, got %s", name, thousands(uint64(lo)), thousands(uint64(hi)), phrase.Quote(v)))
 	}
 	return k, nil
 }
@@ -140,7 +140,7 @@ const maxClass = 1 << 53
 func parseClass(b store.Build, v string) (int64, error) {
 	k, err := parseWhole("class", v, 0, maxClass)
 	if err != nil {
-		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %d for n=%d", phrase.Quote(v), b.Unique, b.N))
+		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %s for n=%d", phrase.Quote(v), thousands(b.Unique), b.N))
 	}
 	if k < 1 || uint64(k) > b.Unique {
 		return 0, fmt.Errorf("n=%d has %s, no class %d: %w", b.N, phrase.Plural(b.Unique, "class"), k, store.ErrNoClass)

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net"
+	"strconv"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -17,8 +20,12 @@ func (a *app) serveCmd() *cobra.Command {
 		Short: "Serve the catalog as web pages and a JSON API",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, _, err := net.SplitHostPort(addr); err != nil {
+			_, port, err := net.SplitHostPort(addr)
+			if err != nil {
 				return usageError{fmt.Errorf("--addr %s: want HOST:PORT, such as 127.0.0.1:8080", quote(addr))}
+			}
+			if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+				return usageError{fmt.Errorf("--addr %s: the port must be a number from 0 to 65535 (0: any free port)", quote(addr))}
 			}
 			ctx := cmd.Context()
 			db, err := store.Follow(ctx, a.cfg.DB, serve.FollowOptions)
@@ -33,7 +40,14 @@ func (a *app) serveCmd() *cobra.Command {
 			err = serve.New(db, opts).Run(ctx, addr, func(at net.Addr) {
 				fmt.Fprintf(a.stderr, "serving %s on http://%s/ (Ctrl-C to stop)\n", db.Path(), at)
 			})
-			if err != nil {
+			switch {
+			case errors.Is(err, syscall.EADDRINUSE):
+				return fmt.Errorf("serve: %s is in use, by another server or an earlier nqueens serve: choose another --addr (port 0: any free port)", addr)
+			case errors.Is(err, syscall.EACCES):
+				return fmt.Errorf("serve: not allowed to listen on %s (ports below 1024 need privileges): choose another --addr", addr)
+			case errors.Is(err, syscall.EADDRNOTAVAIL):
+				return fmt.Errorf("serve: %s is no address of this machine: choose another --addr, such as 127.0.0.1:8080", addr)
+			case err != nil:
 				return err
 			}
 			a.logf("serve: stopped")

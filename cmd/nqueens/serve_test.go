@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -158,6 +160,26 @@ func TestServeInChromium(t *testing.T) {
 	if !bytes.Contains(class, []byte("n = 8, class 9")) || !bytes.Contains(class, []byte("1 6 4 7 0 3 5 2")) {
 		t.Errorf("the lookup form of 4 6 1 5 2 0 7 3 did not land on class 9 of n=8:\n%.2000s", class)
 	}
+	// The page marks the user's board among the class's images: one
+	// figure, the antitranspose, the user's queens.
+	yours := regexp.MustCompile(`<figure class="image yours"><svg [^>]*aria-label="([^"]*)"[^>]*>(?s:(.*?))</svg><figcaption>([^<]*)</figcaption>`).FindAllSubmatch(class, -1)
+	if len(yours) != 1 || !bytes.Contains(yours[0][1], []byte(": 4 6 1 5 2 0 7 3, your board")) || string(yours[0][3]) != "antitranspose (your board)" ||
+		!bytes.Contains(class, []byte("Your board 4 6 1 5 2 0 7 3 is the antitranspose of the canonical board")) {
+		t.Errorf("the class page does not mark the board looked up once: %q\n%.3000s", yours, class)
+	}
+	for r, c := range []int{4, 6, 1, 5, 2, 0, 7, 3} {
+		if len(yours) == 1 && !bytes.Contains(yours[0][2], []byte(fmt.Sprintf(`<use href="#q" x="%d" y="%d"`, c, r))) {
+			t.Errorf("the marked board lacks the queen of row %d, column %d", r, c)
+		}
+	}
+	// A board that is no solution: drawn with its rows and columns
+	// numbered and the two queens that attack each other marked.
+	bad := headless(t, bin, "--dump-dom", srv.URL+string(form[1])+"?"+url.Values{string(form[2]): {"0 2 4 6 1 3 5 7"}}.Encode())
+	marks := regexp.MustCompile(`<rect class="attack" x="(\d+)" y="(\d+)"`).FindAllSubmatch(bad, -1)
+	if len(marks) != 2 || string(marks[0][1]) != "0" || string(marks[0][2]) != "0" || string(marks[1][1]) != "7" || string(marks[1][2]) != "7" ||
+		bytes.Count(bad, []byte(`<text class="label"`)) != 16 {
+		t.Errorf("the lookup of 0 2 4 6 1 3 5 7 marks %q, with %d labels; want the queens of rows 0 and 7 and 16 labels:\n%.3000s", marks, bytes.Count(bad, []byte(`<text class="label"`)), bad)
+	}
 
 	shot := filepath.Join(dir, "serve-8.png")
 	if out := os.Getenv("NQUEENS_SERVE_SCREENSHOT"); out != "" {
@@ -183,5 +205,19 @@ func TestServeBadUsage(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "serve", "extra"); !errors.As(err, &ue) {
 		t.Errorf("serve extra: %v", err)
+	}
+	if _, _, err := runCLI(t, "serve", "--addr", "127.0.0.1:99999"); !errors.As(err, &ue) || !strings.Contains(err.Error(), "the port must be a number from 0 to 65535") {
+		t.Errorf("serve --addr 127.0.0.1:99999: %v", err)
+	}
+	// A port in use: one line saying so and what to do, not Go's error.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	db := builtCatalog(t, "4")
+	_, _, err = runCLI(t, "--db", db, "serve", "--addr", ln.Addr().String())
+	if err == nil || err.Error() != "serve: "+ln.Addr().String()+" is in use, by another server or an earlier nqueens serve: choose another --addr (port 0: any free port)" {
+		t.Errorf("serve on a port in use: %v", err)
 	}
 }

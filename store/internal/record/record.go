@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -46,8 +47,8 @@ type Build struct {
 // MarshalJSON writes b as one object of nqueens stats --json: n, the
 // counts (total, unique, orbit8 to orbit1), complete, units_done,
 // units_total, started_at and finished_at in RFC 3339 to the second
-// (finished_at left out while incomplete), seconds, and, for a shard
-// build only, shard.
+// (finished_at left out while incomplete), seconds (to the millisecond),
+// and, for a shard build only, shard.
 func (b Build) MarshalJSON() ([]byte, error) {
 	o := struct {
 		N int `json:"n"`
@@ -60,7 +61,7 @@ func (b Build) MarshalJSON() ([]byte, error) {
 		Seconds    float64        `json:"seconds"`
 		Shard      *nqueens.Shard `json:"shard,omitempty"`
 	}{N: b.N, Counts: b.Counts, Complete: b.Complete, UnitsDone: b.UnitsDone, UnitsTotal: b.UnitsTotal,
-		StartedAt: b.StartedAt.Format(time.RFC3339), Seconds: b.Seconds}
+		StartedAt: b.StartedAt.Format(time.RFC3339), Seconds: math.Round(b.Seconds*1000) / 1000}
 	if !b.FinishedAt.IsZero() {
 		o.FinishedAt = b.FinishedAt.Format(time.RFC3339)
 	}

@@ -1,4 +1,4 @@
-package query
+package store
 
 import (
 	"bytes"
@@ -12,8 +12,6 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
-	"github.com/nqueens/nqueens/store/internal/dbfile"
-	"github.com/nqueens/nqueens/store/internal/record"
 )
 
 // classTable is the classes of one n that a filter selects, to find the
@@ -45,13 +43,13 @@ func (t *classTable) find(c nqueens.Placement) (int64, bool) {
 
 // loadClassTable reads the classes of n that f selects (its offset and
 // limit aside) into a classTable.
-func loadClassTable(ctx context.Context, h *dbfile.Handle, n int, f Filter) (*classTable, error) {
+func (db *DB) loadClassTable(ctx context.Context, n int, f Filter) (*classTable, error) {
 	f.Offset, f.Limit = 0, 0
 	t := &classTable{n: n, first: max(f.From, 1)}
 	if len(f.Symmetry) > 0 {
 		t.numbers = []uint32{}
 	}
-	for l, err := range Classes(ctx, h, n, f) {
+	for l, err := range db.Classes(ctx, n, f) {
 		if err != nil {
 			return nil, err
 		}
@@ -72,12 +70,12 @@ func loadClassTable(ctx context.Context, h *dbfile.Handle, n int, f Filter) (*cl
 // (canonical.Identify) and its class found in a table of the selected
 // classes read from the catalog once, n bytes a class (about 200 MB for
 // the 12 million classes of n = 17 with no filter).
-func lexLayouts(ctx context.Context, h *dbfile.Handle, b record.Build, f Filter, workers int) (iter.Seq2[nqueens.Layout, error], error) {
+func (db *DB) lexLayouts(ctx context.Context, b Build, f Filter, workers int) (iter.Seq2[nqueens.Layout, error], error) {
 	if f.Offset != 0 || f.Limit != 0 {
 		return nil, errors.New("lexicographic order: an offset or limit of classes has no meaning")
 	}
 	return func(yield func(nqueens.Layout, error) bool) {
-		table, err := loadClassTable(ctx, h, b.N, f)
+		table, err := db.loadClassTable(ctx, b.N, f)
 		if err != nil {
 			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", b.N, err))
 			return

@@ -11,22 +11,18 @@ import (
 
 // Selection chooses what an export of one build holds: the classes the
 // Filter selects, or, with All, each such class's distinct solutions in
-// place of its canonical representative, class by class or, with Lex, all
-// in lexicographic order.
+// place of its canonical representative, class by class. (The solutions
+// of all classes in lexicographic order are a search, not a read: see
+// ClassTable.)
 type Selection struct {
 	Filter
 	All bool
-	// Lex orders the solutions of All lexicographically, as the plain
-	// search yields them, instead of class by class; Workers goroutines
-	// search them (all cores when Workers < 1). Classes alone are in
-	// lexicographic order already.
-	Lex     bool
-	Workers int
 }
 
 // CountError is the error Layouts' iterator ends with when the catalog
 // yields another number of layouts than its build records: a damaged
-// catalog (verify.Catalog names the fault).
+// catalog (verify.Catalog names the fault). A caller that joins a
+// ClassTable with the search of all solutions ends with it too.
 type CountError struct {
 	N         int
 	Got, Want uint64
@@ -39,8 +35,8 @@ func (e *CountError) Error() string {
 
 // Layouts returns the layouts of the build b that sel selects and how many
 // there are: classes in order, each class's solutions in lexicographic
-// order (canonical.Orbit) with its class number, orbit and symmetry, or
-// with sel.Lex every solution in lexicographic order. The iterator stops
+// order (canonical.Orbit) with its class number, orbit and symmetry. The
+// iterator stops
 // at the first error it yields, a read error or, after the last layout, a
 // *CountError if it yielded another number than it returned. It returns an
 // error wrapping ErrNoClass if sel's class range goes past b's classes
@@ -55,12 +51,6 @@ func (db *DB) Layouts(ctx context.Context, b Build, sel Selection) (iter.Seq2[nq
 		want = c.Total
 	}
 	classes := db.Classes(ctx, b.N, sel.Filter)
-	if sel.All && sel.Lex {
-		if classes, err = db.lexLayouts(ctx, b, sel.Filter, sel.Workers); err != nil {
-			return nil, 0, err
-		}
-		sel.All = false // each layout is one solution already
-	}
 	return func(yield func(nqueens.Layout, error) bool) {
 		var got uint64
 		for l, err := range classes {

@@ -374,7 +374,7 @@ func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
 
 // Mergeable checks that the catalogs parts can be merged as far as each
 // says of itself, and returns the n they hold, in increasing order: each
-// must hold shards only, no build of the whole board; each shard must have
+// must hold shards only, no build of the whole board (ErrNotShard); each shard must have
 // the work units this version of nqueens splits its n into (a shard made
 // by a version that splits n otherwise would not line up with the others);
 // and every part must hold the same n. An error names the part at fault by
@@ -394,7 +394,7 @@ func Mergeable(ctx context.Context, parts []*DB) ([]int, error) {
 		var these []int
 		for _, b := range builds {
 			if b.Shard.IsWhole() {
-				return nil, fmt.Errorf("merge: %s holds n=%d whole, not a shard: only catalogs written by build --shard merge", part.h.Name, b.N)
+				return nil, fmt.Errorf("merge: %s holds n=%d whole, %w", part.h.Name, b.N, ErrNotShard)
 			}
 			units, err := shardSize(sizes, b.N, b.Shard)
 			if err != nil {

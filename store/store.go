@@ -41,6 +41,10 @@ var (
 	// ErrNoCatalog: the file does not exist and Open was not asked to
 	// create it.
 	ErrNoCatalog = dbfile.ErrNoCatalog
+	// ErrEmptyCatalog: the file is empty, or an empty SQLite database,
+	// and was opened read-only: it holds no catalog yet. It wraps
+	// ErrNoCatalog, so errors.Is matches both.
+	ErrEmptyCatalog = dbfile.ErrEmptyCatalog
 	// ErrNotCatalog: the file is not a SQLite database, or is one that is
 	// not an nqueens catalog. The file is left untouched.
 	ErrNotCatalog = dbfile.ErrNotCatalog
@@ -84,6 +88,9 @@ var (
 	// ErrOverLimit: n is above the largest n the caller builds (see
 	// CheckLimit).
 	ErrOverLimit = errors.New("above the build limit")
+	// ErrNotShard: Merge was given a catalog that holds a build of the
+	// whole board, which only a build of one shard can be merged with.
+	ErrNotShard = errors.New("not a shard")
 	// ErrNamedTwice: MergeFiles was given the same shard catalog twice.
 	ErrNamedTwice = errors.New("named twice")
 	// ErrPartFile: Merge was asked to write into one of its parts or one

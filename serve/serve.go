@@ -372,7 +372,14 @@ func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		// The file was removed or replaced, and the path holds no catalog
 		// now, or is locked: it may be back in a moment.
 		w.Header().Set("Retry-After", "1")
-		s.fail(w, r, http.StatusServiceUnavailable, err.Error())
+		msg := err.Error()
+		switch {
+		case errors.Is(err, store.ErrEmptyCatalog):
+			msg += " (run nqueens build to make it a catalog)"
+		case errors.Is(err, store.ErrNoCatalog):
+			msg += " (run nqueens build to make one)"
+		}
+		s.fail(w, r, http.StatusServiceUnavailable, msg)
 	default:
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 	}

@@ -38,6 +38,9 @@ type Options struct {
 // empty catalog is made under a temporary name beside it and linked into
 // place whole, so that path holds either nothing or a complete catalog,
 // whenever the process is killed, and concurrent creators all succeed.
+// With opts.ReadOnly, an empty file or an empty SQLite database is
+// ErrEmptyCatalog, which is ErrNoCatalog too. These errors say what the
+// file lacks; the caller says how to make a catalog.
 //
 // Before touching an existing file Open checks, reading only, that it is a
 // SQLite database (ErrNotCatalog), that it is an nqueens catalog or an
@@ -63,7 +66,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		if !opts.Create || opts.ReadOnly {
-			return nil, fmt.Errorf("open catalog %s: %w (run nqueens build to make one)", path, ErrNoCatalog)
+			return nil, fmt.Errorf("open catalog %s: %w", path, ErrNoCatalog)
 		}
 		if err := dbfile.Create(ctx, abs, nil); err != nil {
 			return nil, fmt.Errorf("open catalog %s: %w", path, err)

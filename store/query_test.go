@@ -266,10 +266,11 @@ func rawQuery(t *testing.T, path, query string, dest any) error {
 	return raw.QueryRow(query).Scan(dest)
 }
 
-// TestLexLayouts reads every solution of n = 4..10 in lexicographic order,
+// TestClassTable joins a catalog's ClassTable with the search of every
+// solution of n = 4..10 in lexicographic order (canonical.LexLayouts),
 // with filters too: the plain search's order, each with the class and
-// symmetry of the class-by-class export.
-func TestLexLayouts(t *testing.T) {
+// symmetry of the class-by-class export, as many as Layouts announces.
+func TestClassTable(t *testing.T) {
 	db := open(t, filepath.Join(t.TempDir(), "c.db"))
 	for n := 4; n <= 10; n++ {
 		b := run(t, db, n)
@@ -284,17 +285,15 @@ func TestLexLayouts(t *testing.T) {
 			filters = append(filters, store.Filter{From: 3, To: 7})
 		}
 		for _, f := range filters {
-			layouts, want, err := db.Layouts(ctx, b, store.Selection{Filter: f, All: true, Lex: true, Workers: 2})
+			_, want, err := db.Layouts(ctx, b, store.Selection{Filter: f, All: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []nqueens.Layout
-			for l, err := range layouts {
-				if err != nil {
-					t.Fatalf("n=%d %+v: %v", n, f, err)
-				}
-				got = append(got, l)
+			table, err := db.ClassTable(ctx, b, f)
+			if err != nil {
+				t.Fatalf("n=%d %+v: %v", n, f, err)
 			}
+			got := slices.Collect(canonical.LexLayouts(ctx, n, 2, table.Find))
 			var expect []nqueens.Layout
 			for p := range enumerate.Solutions(n) {
 				c := classOf[p]
@@ -306,5 +305,15 @@ func TestLexLayouts(t *testing.T) {
 				t.Errorf("n=%d %+v: %d layouts (announced %d), want %d in lexicographic order", n, f, len(got), want, len(expect))
 			}
 		}
+	}
+	b, err := db.Complete(ctx, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ClassTable(ctx, b, store.Filter{Limit: 3}); err == nil {
+		t.Error("ClassTable with a limit: no error")
+	}
+	if _, err := db.ClassTable(ctx, b, store.Filter{To: 13}); !errors.Is(err, store.ErrNoClass) {
+		t.Errorf("ClassTable of classes 1-13 of n=8's 12: %v, want ErrNoClass", err)
 	}
 }

@@ -2,12 +2,15 @@
 // creates, and migrates) catalog files, records builds as they progress,
 // merges shard catalogs, and reads classes and counts back. It and its
 // internal packages are the only ones that know database/sql, sqlx and the
-// SQLite driver (modernc.org/sqlite, pure Go). Each of those owns one part
-// of the work behind this package's API, which re-exports their types:
-// dbfile, the file below SQLite (paths, locks, headers, connections,
-// creation, migration); record, the rows of the two tables; build, the
-// resumable build; merge, the merge of shard catalogs; query, the reading
-// of classes.
+// SQLite driver (modernc.org/sqlite, pure Go). Below SQL, its internal
+// package dbfile handles the file itself (paths, locks, headers,
+// connections, creation, migration); this package owns the rows. Each
+// concern has its file: open.go opens a catalog; record.go and classes.go
+// read and write the rows of the two tables; build.go is the resumable
+// build; merge.go the merge of shard catalogs; query.go, read.go,
+// count.go, find.go and layouts.go the reading of classes; follow.go the
+// long-lived reader. Exported methods of DB do the work, over unexported
+// helpers that run the statements inside one transaction.
 //
 // A catalog holds, per board size n, a row in builds (counts, whether the
 // build completed, how far it got) and one row per class in classes (its
@@ -25,10 +28,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/store/internal/build"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
-	"github.com/nqueens/nqueens/store/internal/query"
-	"github.com/nqueens/nqueens/store/internal/record"
 )
 
 // ApplicationID is the SQLite application_id that marks a file as an
@@ -41,6 +41,10 @@ var (
 	// ErrNoCatalog: the file does not exist and Open was not asked to
 	// create it.
 	ErrNoCatalog = dbfile.ErrNoCatalog
+	// ErrEmptyCatalog: the file is empty, or an empty SQLite database,
+	// and was opened read-only: it holds no catalog yet. It wraps
+	// ErrNoCatalog, so errors.Is matches both.
+	ErrEmptyCatalog = dbfile.ErrEmptyCatalog
 	// ErrNotCatalog: the file is not a SQLite database, or is one that is
 	// not an nqueens catalog. The file is left untouched.
 	ErrNotCatalog = dbfile.ErrNotCatalog
@@ -59,31 +63,34 @@ var (
 	// a file-size limit or to a failing disk does.
 	ErrIO = dbfile.ErrIO
 	// ErrNotBuilt: the catalog holds no build of the requested n.
-	ErrNotBuilt = record.ErrNotBuilt
+	ErrNotBuilt = errors.New("not in the catalog")
 	// ErrIncomplete: the catalog holds n only in part: a build in
 	// progress or interrupted, or one shard of a sharded build (see
 	// DB.Complete).
-	ErrIncomplete = record.ErrIncomplete
+	ErrIncomplete = errors.New("not complete")
 	// ErrComplete: the requested n is already completely built.
-	ErrComplete = record.ErrComplete
+	ErrComplete = errors.New("already built")
 	// ErrOrphans: the catalog holds classes of an n with no record of
 	// their build (its builds row was deleted by hand), which a build
 	// cannot account for. The error says how to remove them.
-	ErrOrphans = build.ErrOrphans
+	ErrOrphans = errors.New("classes with no build")
 	// ErrShardMismatch: the catalog holds a build of n for another shard
 	// (or whole, or as a shard) than asked for.
-	ErrShardMismatch = build.ErrShardMismatch
+	ErrShardMismatch = errors.New("shard mismatch")
 	// ErrNoClass: the catalog holds no such class of n: a class number
 	// out of range, or a placement whose class it lacks.
-	ErrNoClass = query.ErrNoClass
+	ErrNoClass = errors.New("no such class")
 	// ErrBadRow: a class row read is not what the catalog promises (not a
 	// solution, not canonical, a wrong orbit, out of order or numbered out
 	// of turn): the file was changed by hand or damaged. The error is a
 	// *RowError naming n, the class and the fault.
-	ErrBadRow = record.ErrBadRow
+	ErrBadRow = errors.New("damaged class row")
 	// ErrOverLimit: n is above the largest n the caller builds (see
 	// CheckLimit).
 	ErrOverLimit = errors.New("above the build limit")
+	// ErrNotShard: Merge was given a catalog that holds a build of the
+	// whole board, which only a build of one shard can be merged with.
+	ErrNotShard = errors.New("not a shard")
 	// ErrNamedTwice: MergeFiles was given the same shard catalog twice.
 	ErrNamedTwice = errors.New("named twice")
 	// ErrPartFile: Merge was asked to write into one of its parts or one

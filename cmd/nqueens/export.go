@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
@@ -53,7 +55,7 @@ func (a *app) exportCmd() *cobra.Command {
 			if err := a.checkOutput(out); err != nil {
 				return err
 			}
-			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all, Lex: order == "lex", Workers: a.cfg.Workers}, out)
+			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all}, order == "lex", out)
 		})
 	cmd.Flags().StringVarP(&format, "format", "f", "json", strings.Join(export.Formats, ", "))
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class (the default of leetcode and grid; --all=false for one per class)")
@@ -63,13 +65,19 @@ func (a *app) exportCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) export(ctx context.Context, n int, format string, sel store.Selection, out string) error {
+// export writes the layouts of n that sel selects in format to out: class
+// by class, or, with lex, every solution of the selected classes in
+// lexicographic order (sel.All must be set).
+func (a *app) export(ctx context.Context, n int, format string, sel store.Selection, lex bool, out string) error {
 	db, b, err := a.openBuilt(ctx, n)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	layouts, want, err := db.Layouts(ctx, b, sel)
+	if err == nil && lex {
+		layouts = lexLayouts(ctx, db, b, sel.Filter, a.cfg.Workers, want)
+	}
 	switch {
 	case errors.Is(err, store.ErrNoClass):
 		return usageError{err}
@@ -96,6 +104,32 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 		return err
 	}
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(want, "layout"), n)
+}
+
+// lexLayouts yields the solutions of the classes of b that f selects, in
+// lexicographic order, each with its class number and symmetry: the
+// search of all solutions on workers goroutines (canonical.LexLayouts),
+// each solution's class found in the catalog's ClassTable of f, read once.
+// Like store.DB.Layouts' iterator it stops at the first error, and ends
+// with a *store.CountError if it yielded another number than want.
+func lexLayouts(ctx context.Context, db *store.DB, b store.Build, f store.Filter, workers int, want uint64) iter.Seq2[nqueens.Layout, error] {
+	return func(yield func(nqueens.Layout, error) bool) {
+		table, err := db.ClassTable(ctx, b, f)
+		if err != nil {
+			yield(nqueens.Layout{}, err)
+			return
+		}
+		var got uint64
+		for l := range canonical.LexLayouts(ctx, b.N, workers, table.Find) {
+			got++
+			if !yield(l, nil) {
+				return
+			}
+		}
+		if ctx.Err() == nil && got != want {
+			yield(nqueens.Layout{}, &store.CountError{N: b.N, Got: got, Want: want})
+		}
+	}
 }
 
 // openBuilt opens the catalog read-only and returns it with its complete

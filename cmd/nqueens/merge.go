@@ -34,8 +34,10 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 	})
 	if errors.Is(err, store.ErrNamedTwice) || errors.Is(err, store.ErrPartFile) {
 		return usageError{err}
+	} else if errors.Is(err, store.ErrNotShard) {
+		return fmt.Errorf("%w: only catalogs written by build --shard merge", err)
 	} else if err != nil {
-		return err
+		return noCatalogAdvice(err)
 	}
 	for _, b := range merged {
 		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(files), out, phrase.Plural(b.Unique, "class"), phrase.Plural(b.Total, "solution"))

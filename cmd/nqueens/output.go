@@ -32,7 +32,21 @@ func jsonFlag(asJSON *bool, cmd *cobra.Command) *cobra.Command {
 
 // open opens the catalog read-only.
 func (a *app) open(ctx context.Context) (*store.DB, error) {
-	return store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
+	return db, noCatalogAdvice(err)
+}
+
+// noCatalogAdvice adds to the error of a path that holds no catalog
+// (store.ErrNoCatalog: a missing file, or store.ErrEmptyCatalog: an empty
+// one) how to make one.
+func noCatalogAdvice(err error) error {
+	switch {
+	case errors.Is(err, store.ErrEmptyCatalog):
+		return fmt.Errorf("%w (run nqueens build to make it a catalog)", err)
+	case errors.Is(err, store.ErrNoCatalog):
+		return fmt.Errorf("%w (run nqueens build to make one)", err)
+	}
+	return err
 }
 
 // outputFlag gives cmd the flag -o FILE, read into out.

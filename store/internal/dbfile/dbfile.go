@@ -31,6 +31,10 @@ var (
 	// ErrNoCatalog: the file does not exist and Open was not asked to
 	// create it.
 	ErrNoCatalog = errors.New("no catalog")
+	// ErrEmptyCatalog: the file exists but is empty, or is an empty
+	// SQLite database, so it holds no catalog yet. It reads as
+	// ErrNoCatalog and wraps it, so errors.Is matches both.
+	ErrEmptyCatalog = fmt.Errorf("%w", ErrNoCatalog)
 	// ErrNewerSchema: the catalog was written by a newer nqueens whose
 	// schema this one does not know. The file is left untouched.
 	ErrNewerSchema = errors.New("catalog schema is newer than this program")

@@ -129,7 +129,7 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 		return Handle{}, err
 	}
 	if h.Size == 0 {
-		return Handle{}, fmt.Errorf("%w: the file is empty (run nqueens build to make it a catalog)", ErrNoCatalog)
+		return Handle{}, fmt.Errorf("%w: the file is empty", ErrEmptyCatalog)
 	}
 	if HotJournal(abs) {
 		if Writable(abs) != nil {
@@ -146,7 +146,7 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 	}
 	version, err := check(ctx, db.DB)
 	if err == nil && version == 0 {
-		err = fmt.Errorf("%w: an empty database (run nqueens build to make it a catalog)", ErrNoCatalog)
+		err = fmt.Errorf("%w: an empty database", ErrEmptyCatalog)
 	}
 	if err != nil {
 		db.Close()

@@ -1,4 +1,4 @@
-package query
+package store
 
 import (
 	"context"
@@ -7,18 +7,16 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/store/internal/dbfile"
-	"github.com/nqueens/nqueens/store/internal/record"
 )
 
 // A Finder tells which class of a complete build a canonical placement
-// is. Class order is placement order, so it searches the class numbers by
+// is (Finder.Find). Class order is placement order, so it searches the class numbers by
 // bisection, one seek a step, and remembers the placements it has read:
 // many lookups in one n soon need few seeks each. A Finder is not safe for
 // concurrent use.
 type Finder struct {
-	h      *dbfile.Handle
-	b      record.Build
+	db     *DB
+	b      Build
 	memo   map[int64]nqueens.Placement
 	probes int
 }
@@ -26,10 +24,11 @@ type Finder struct {
 // maxMemo bounds the placements a Finder remembers.
 const maxMemo = 1 << 20
 
-// NewFinder returns a Finder for the classes of the build b in h:
-// store.DB.Finder, which documents it.
-func NewFinder(h *dbfile.Handle, b record.Build) *Finder {
-	return &Finder{h: h, b: b, memo: map[int64]nqueens.Placement{}}
+// Finder returns a Finder for the classes of the build b, which should be
+// complete and of the whole board: the classes of an incomplete build are
+// those of its first work units, so a placement's class may be missing.
+func (db *DB) Finder(b Build) *Finder {
+	return &Finder{db: db, b: b, memo: map[int64]nqueens.Placement{}}
 }
 
 // Find returns the number of the class whose canonical placement is c, or
@@ -79,7 +78,7 @@ func (f *Finder) block(ctx context.Context, lo, hi int64) error {
 	if len(f.memo)+int(hi-lo+1) > maxMemo {
 		clear(f.memo)
 	}
-	for l, err := range Classes(ctx, f.h, f.b.N, Filter{From: lo, To: hi}) {
+	for l, err := range f.db.Classes(ctx, f.b.N, Filter{From: lo, To: hi}) {
 		if err != nil {
 			return err
 		}
@@ -97,10 +96,10 @@ func (f *Finder) class(ctx context.Context, k int64) (nqueens.Placement, error) 
 	if p, ok := f.memo[k]; ok {
 		return p, nil
 	}
-	l, err := Class(ctx, f.h, f.b.N, k)
+	l, err := f.db.Class(ctx, f.b.N, k)
 	if errors.Is(err, ErrNoClass) {
 		// The build records f.b.Unique classes, numbered from 1.
-		return nqueens.Placement{}, &record.RowError{N: f.b.N, Layout: nqueens.Layout{Class: k},
+		return nqueens.Placement{}, &RowError{N: f.b.N, Layout: nqueens.Layout{Class: k},
 			Problems: []string{fmt.Sprintf("is missing: the build records classes 1 to %d", f.b.Unique)}}
 	}
 	if err != nil {
@@ -114,9 +113,12 @@ func (f *Finder) class(ctx context.Context, k int64) (nqueens.Placement, error) 
 	return l.Placement, nil
 }
 
-// Lookup returns the class of the build b in h that the solution p
-// belongs to: store.DB.Lookup, which documents it.
-func Lookup(ctx context.Context, h *dbfile.Handle, b record.Build, p nqueens.Placement) (nqueens.Layout, error) {
+// Lookup returns the class of the build b that the solution p belongs to:
+// its number, canonical placement and symmetry. It returns an error if p
+// is not a solution (naming two queens that attack each other), and one
+// wrapping ErrNoClass if the catalog lacks p's class. For many lookups,
+// use a Finder.
+func (db *DB) Lookup(ctx context.Context, b Build, p nqueens.Placement) (nqueens.Layout, error) {
 	if err := p.Valid(); err != nil {
 		return nqueens.Layout{}, fmt.Errorf("lookup %s: %w", p, err)
 	}
@@ -124,10 +126,24 @@ func Lookup(ctx context.Context, h *dbfile.Handle, b record.Build, p nqueens.Pla
 		return nqueens.Layout{}, fmt.Errorf("lookup %s: a board of n=%d, not %d", p, p.N(), b.N)
 	}
 	c := canonical.Fold(p)
-	k, err := NewFinder(h, b).Find(ctx, c)
+	k, err := db.Finder(b).Find(ctx, c)
 	if err != nil {
 		return nqueens.Layout{}, fmt.Errorf("lookup %s: %w", p, err)
 	}
 	sym, _ := canonical.Classify(c)
 	return nqueens.Layout{Class: k, Placement: c, Symmetry: sym}, nil
+}
+
+// ClassOf returns the class in the catalog of the solution p: its number,
+// canonical placement and symmetry, in one call. It returns DB.Complete's
+// error when the catalog does not hold p's n complete (an
+// *IncompleteError), Lookup's when p is not a solution, and an error
+// wrapping ErrNoClass when the catalog lacks p's class. For many lookups,
+// use Numbers.
+func (db *DB) ClassOf(ctx context.Context, p nqueens.Placement) (nqueens.Layout, error) {
+	b, err := db.Complete(ctx, p.N())
+	if err != nil {
+		return nqueens.Layout{}, err
+	}
+	return db.Lookup(ctx, b, p)
 }

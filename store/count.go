@@ -1,4 +1,4 @@
-package query
+package store
 
 import (
 	"context"
@@ -6,13 +6,12 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
-	"github.com/nqueens/nqueens/store/internal/record"
 )
 
-// Count returns how many classes of the build b in h the filter f
-// selects: store.DB.Count, which documents it.
-func Count(ctx context.Context, h *dbfile.Handle, b record.Build, f Filter) (uint64, error) {
-	c, err := tally(ctx, h, b, f)
+// Count returns how many classes of the build b the filter f selects,
+// after checking f against b (Filter.Check).
+func (db *DB) Count(ctx context.Context, b Build, f Filter) (uint64, error) {
+	c, err := db.tally(ctx, b, f)
 	return c.Unique, err
 }
 
@@ -20,7 +19,8 @@ func Count(ctx context.Context, h *dbfile.Handle, b record.Build, f Filter) (uin
 // small index of symmetric classes, not the classes (named, as SQLite's
 // planner would walk the key of the range instead: 1.4 s at n = 17), unless
 // f pages through a symmetry filter or the catalog has no class numbers.
-func tally(ctx context.Context, h *dbfile.Handle, b record.Build, f Filter) (nqueens.Counts, error) {
+func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, error) {
+	h := &db.h
 	var c nqueens.Counts
 	if err := f.Check(b); err != nil {
 		return c, err
@@ -41,7 +41,7 @@ func tally(ctx context.Context, h *dbfile.Handle, b record.Build, f Filter) (nqu
 	}
 	if h.Version < 3 || f.Offset > 0 || f.Limit > 0 {
 		f.From, f.To = from, to
-		for l, err := range Classes(ctx, h, b.N, f) {
+		for l, err := range db.Classes(ctx, b.N, f) {
 			if err != nil {
 				return c, err
 			}

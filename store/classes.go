@@ -1,4 +1,4 @@
-package record
+package store
 
 import (
 	"context"
@@ -14,13 +14,13 @@ import (
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
-// Writer inserts the classes of one n, batchRows rows a statement,
+// classWriter inserts the classes of one n, batchRows rows a statement,
 // numbering them in turn: the classes must come in increasing order of
 // their placements, which is the order of their numbers. It writes in one
 // transaction at a time (Begin), and remembers the last class of the last
 // commit (Commit), so that a failed transaction can be dropped (Abandon).
 // Call Close to release its statement before a transaction ends.
-type Writer struct {
+type classWriter struct {
 	ctx   context.Context
 	tx    *sqlx.Tx
 	n     int
@@ -33,9 +33,9 @@ type Writer struct {
 	key       []byte
 }
 
-// ErrOrder is Writer.Add's error for a class out of order: one stored
+// errOrder is classWriter.Add's error for a class out of order: one stored
 // already or one that belongs before the last.
-var ErrOrder = errors.New("class out of order")
+var errOrder = errors.New("class out of order")
 
 // batchRows is the number of rows a statement inserts, at most.
 const batchRows = 500
@@ -43,26 +43,26 @@ const batchRows = 500
 // insertArgs is the number of values bound for each row.
 const insertArgs = 3
 
-// NewWriter returns a Writer of classes of n, whose statements run in
+// newClassWriter returns a classWriter of classes of n, whose statements run in
 // ctx. Its first class must follow after (the zero Placement for none).
-func NewWriter(ctx context.Context, n int, after nqueens.Placement) *Writer {
-	return &Writer{ctx: ctx, n: n, last: after, committed: after}
+func newClassWriter(ctx context.Context, n int, after nqueens.Placement) *classWriter {
+	return &classWriter{ctx: ctx, n: n, last: after, committed: after}
 }
 
 // Begin makes w write into tx, numbering the classes to come after class.
-func (w *Writer) Begin(tx *sqlx.Tx, class int64) {
+func (w *classWriter) Begin(tx *sqlx.Tx, class int64) {
 	w.tx, w.class, w.stmt, w.args = tx, class, nil, w.args[:0]
 }
 
 // Add buffers the class l, numbered after the last, inserting the buffer
 // once it holds a statement's rows. A class not after the last is an error
-// wrapping ErrOrder. The layout's Class field is ignored.
-func (w *Writer) Add(l nqueens.Layout) error {
+// wrapping errOrder. The layout's Class field is ignored.
+func (w *classWriter) Add(l nqueens.Layout) error {
 	if l.Placement.N() != w.n {
 		return fmt.Errorf("placement of size %d", l.Placement.N())
 	}
 	if w.last.N() != 0 && l.Placement.Compare(w.last) <= 0 {
-		return fmt.Errorf("%w: %s after %s", ErrOrder, l.Placement, w.last)
+		return fmt.Errorf("%w: %s after %s", errOrder, l.Placement, w.last)
 	}
 	w.class++
 	w.last = l.Placement
@@ -75,7 +75,7 @@ func (w *Writer) Add(l nqueens.Layout) error {
 }
 
 // Flush inserts the buffered rows.
-func (w *Writer) Flush() error {
+func (w *classWriter) Flush() error {
 	rows := len(w.args) / insertArgs
 	if rows == 0 {
 		return nil
@@ -100,7 +100,7 @@ func (w *Writer) Flush() error {
 }
 
 // Close releases the prepared statement.
-func (w *Writer) Close() {
+func (w *classWriter) Close() {
 	if w.stmt != nil {
 		w.stmt.Close()
 		w.stmt = nil
@@ -108,11 +108,11 @@ func (w *Writer) Close() {
 }
 
 // Commit records that the classes added so far are committed.
-func (w *Writer) Commit() { w.committed = w.last }
+func (w *classWriter) Commit() { w.committed = w.last }
 
 // Abandon drops what was added since the last Commit, after a failed
 // write: the buffered rows, the statement, and the last class added.
-func (w *Writer) Abandon() {
+func (w *classWriter) Abandon() {
 	w.Close()
 	w.args = w.args[:0]
 	w.last = w.committed
@@ -133,10 +133,6 @@ func insertSQL(n, rows int) string {
 	}
 	return s.String()
 }
-
-// ErrBadRow is matched by the error of a class row that is not what a
-// catalog promises (see RowError). store re-exports it.
-var ErrBadRow = errors.New("damaged class row")
 
 // RowError is the error of a stored class row that is not what the catalog
 // promises: a valid solution of n in its class's canonical form, with the
@@ -184,12 +180,12 @@ func (e *RowError) Error() string {
 // Is reports whether target is ErrBadRow.
 func (e *RowError) Is(target error) bool { return target == ErrBadRow }
 
-// Decode turns a stored row of class k of n, its placement's key and its
+// decodeClass turns a stored row of class k of n, its placement's key and its
 // orbit, into a layout, and checks it as far as one row can tell: the
 // placement has n rows and is a solution, the canonical representative of
 // its class (canonical.Classify), with the orbit its symmetry gives. It
 // costs O(n). A row that fails is a *RowError.
-func Decode(n int, k int64, key string, orbit int) (nqueens.Layout, error) {
+func decodeClass(n int, k int64, key string, orbit int) (nqueens.Layout, error) {
 	l := nqueens.Layout{Class: k}
 	fail := func(format string, args ...any) (nqueens.Layout, error) {
 		return l, &RowError{N: n, Layout: l, Key: key, Problems: []string{fmt.Sprintf(format, args...)}}
@@ -219,12 +215,12 @@ func Decode(n int, k int64, key string, orbit int) (nqueens.Layout, error) {
 	return l, nil
 }
 
-// Sequence checks that the rows of one n, read in class order, follow
+// sequence checks that the rows of one n, read in class order, follow
 // each other as the catalog promises: placements increasing (so none is
 // repeated), and class numbers increasing with them, in turn where the
-// reader reads every class of a range. The zero Sequence checks the order
+// reader reads every class of a range. The zero sequence checks the order
 // alone.
-type Sequence struct {
+type sequence struct {
 	N int
 	// Next is the class number due next, 0 for any: a reader of every
 	// class from class K on sets it to K; Check keeps it, and sets it to 0
@@ -236,11 +232,11 @@ type Sequence struct {
 	prev  nqueens.Layout
 }
 
-// Check checks the row l, as Decode returned it with err, against the
+// Check checks the row l, as decodeClass returned it with err, against the
 // rows before it, and returns nil or a *RowError naming every fault found
-// in the row (Decode's first). Every row read must be given, bad ones too.
+// in the row (decodeClass's first). Every row read must be given, bad ones too.
 // An err that is no *RowError is returned as it is.
-func (s *Sequence) Check(l nqueens.Layout, key string, err error) error {
+func (s *sequence) Check(l nqueens.Layout, key string, err error) error {
 	var re *RowError
 	if err != nil && !errors.As(err, &re) {
 		return err

@@ -1,30 +1,18 @@
-// Package query reads the classes of a catalog: which classes a Filter
-// selects (Classes, Class by number), how many (Count, by the index of
-// symmetric classes), which class a placement is (Finder, Lookup, and the
-// table behind the lexicographic order of all solutions), and the layouts
-// of an export (Layouts). It writes nothing. store re-exports Filter,
-// Selection, Finder and CountError, and its DB methods of the same names
-// call these functions.
-package query
+package store
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/phrase"
-	"github.com/nqueens/nqueens/store/internal/record"
 )
-
-// ErrNoClass: the catalog holds no such class of n: a class number out of
-// range, or a placement whose class it lacks. store re-exports it.
-var ErrNoClass = errors.New("no such class")
 
 // Filter selects classes of one n: those numbered From to To (inclusive; 0
 // leaves a bound open) whose symmetry is one of Symmetry (any when empty),
 // and of those, at most Limit (0: no limit) after skipping the first
-// Offset. The zero Filter selects every class.
+// Offset. The zero Filter selects every class. Filter.Check tells whether
+// a filter can select from a build.
 type Filter struct {
 	From, To      int64
 	Symmetry      []nqueens.Symmetry
@@ -34,7 +22,7 @@ type Filter struct {
 // Check returns an error if f cannot select from the classes of the build
 // b: a bound outside 1..b.Unique (wrapping ErrNoClass), From after To, or
 // a negative Offset or Limit.
-func (f Filter) Check(b record.Build) error {
+func (f Filter) Check(b Build) error {
 	switch {
 	case f.From < 0 || f.To < 0:
 		return classError(fmt.Sprintf("n=%d: class numbers start at 1, got %d", b.N, min(f.From, f.To)))
@@ -96,7 +84,7 @@ func (f Filter) where(n int) (string, []any) {
 	return q, args
 }
 
-// query returns the query of Classes for f: with no symmetry to filter by,
+// query returns the query of DB.Classes for f: with no symmetry to filter by,
 // the offset moves the start of the range, a seek, rather than skipping
 // rows.
 func (f Filter) query(n int) (string, []any) {

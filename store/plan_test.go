@@ -1,4 +1,4 @@
-package query
+package store
 
 import (
 	"context"
@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/store/internal/build"
-	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
 // TestSymmetricQueriesReadTheIndex checks the plans of the queries that
@@ -16,17 +14,12 @@ import (
 // class of n (which took seconds at n = 17 when SQLite chose the key).
 func TestSymmetricQueriesReadTheIndex(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "c.db")
-	if err := dbfile.Create(ctx, path, nil); err != nil {
-		t.Fatal(err)
-	}
-	x, version, err := dbfile.OpenWrite(ctx, path)
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "c.db"), Options{Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer x.Close()
-	h := &dbfile.Handle{DB: x, Path: path, Version: version, LockPath: path + dbfile.LockSuffix}
-	if _, err := build.Run(ctx, h, 10, nqueens.Shard{}, build.RunOptions{}); err != nil {
+	defer db.Close()
+	if _, err := db.Run(ctx, 10, nqueens.Shard{}, RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	rot := []nqueens.Symmetry{nqueens.SymRot180, nqueens.SymRot90}
@@ -35,7 +28,7 @@ func TestSymmetricQueriesReadTheIndex(t *testing.T) {
 		sql  string
 		args []any
 	}{"classes": {q, args}, "tally": {tallySQL, []any{10, 1, 92}}} {
-		rows, err := h.DB.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query.sql, query.args...)
+		rows, err := db.h.DB.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query.sql, query.args...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,11 +1,4 @@
-// Package record is how the catalog records what it holds, row by row: a
-// row of builds as a Build (read, started, saved as a build progresses,
-// written whole by a merge), and the rows of classes, one a class of n
-// numbered in placement order with its canonical placement as a key and
-// its orbit (written in order by Writer, read back by Decode). Which rows
-// to write or read is the business of the packages above it: build, merge
-// and query; store re-exports Build and the errors.
-package record
+package store
 
 import (
 	"context"
@@ -24,7 +17,11 @@ import (
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
-// Build is what the catalog records of one board size.
+// Build is what the catalog records of one board size: n, its counts so
+// far, whether it is complete, its work units done and in all, when it
+// started and finished, the seconds spent, and the shard it holds.
+// Build.Finished tells whether it holds every class of n; Build.MarshalJSON
+// writes it as nqueens stats --json does.
 type Build struct {
 	N int
 	nqueens.Counts
@@ -88,8 +85,8 @@ func (b Build) Describe() string {
 	return state + " of shard " + b.Shard.String()
 }
 
-// row is the scan target for a builds row.
-type row struct {
+// buildRow is the scan target for a builds row.
+type buildRow struct {
 	N          int            `db:"n"`
 	Total      uint64         `db:"total"`
 	Unique     uint64         `db:"unique_count"`
@@ -107,19 +104,19 @@ type row struct {
 	ShardCount int            `db:"shard_count"`
 }
 
-const allColumns = `n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count`
+const allBuildColumns = `n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count`
 
-// columns returns the columns of a builds row as a catalog of the given
+// buildColumns returns the columns of a builds row as a catalog of the given
 // schema version holds them: a catalog opened read-only keeps its older
 // schema, and before version 2 every build was of the whole board.
-func columns(version int64) string {
+func buildColumns(version int64) string {
 	if version < 2 {
-		return strings.Replace(allColumns, "shard_index, shard_count", "0 AS shard_index, 0 AS shard_count", 1)
+		return strings.Replace(allBuildColumns, "shard_index, shard_count", "0 AS shard_index, 0 AS shard_count", 1)
 	}
-	return allColumns
+	return allBuildColumns
 }
 
-func (r row) build() Build {
+func (r buildRow) build() Build {
 	b := Build{
 		N: r.N,
 		Counts: nqueens.Counts{Total: r.Total, Unique: r.Unique,
@@ -135,22 +132,11 @@ func (r row) build() Build {
 	return b
 }
 
-// Errors of the state of a build, re-exported by store under the same
-// names.
-var (
-	// ErrNotBuilt: the catalog holds no build of the requested n.
-	ErrNotBuilt = errors.New("not in the catalog")
-	// ErrIncomplete: the catalog holds n only in part (see Complete).
-	ErrIncomplete = errors.New("not complete")
-	// ErrComplete: the requested n is already completely built.
-	ErrComplete = errors.New("already built")
-)
-
-// List returns the builds row of every n the catalog h has started, in
+// Builds returns what the catalog records of every n it has started, in
 // increasing n.
-func List(ctx context.Context, h *dbfile.Handle) ([]Build, error) {
-	var rows []row
-	if err := h.DB.SelectContext(ctx, &rows, `SELECT `+columns(h.Version)+` FROM builds ORDER BY n`); err != nil {
+func (db *DB) Builds(ctx context.Context) ([]Build, error) {
+	var rows []buildRow
+	if err := db.h.DB.SelectContext(ctx, &rows, `SELECT `+buildColumns(db.h.Version)+` FROM builds ORDER BY n`); err != nil {
 		return nil, fmt.Errorf("read builds: %w", dbfile.Translate(err))
 	}
 	out := make([]Build, len(rows))
@@ -160,12 +146,18 @@ func List(ctx context.Context, h *dbfile.Handle) ([]Build, error) {
 	return out, nil
 }
 
-// Get returns the builds row of n, read through q (the catalog's pool or a
-// transaction) from a catalog of the given schema version, or an error
-// wrapping ErrNotBuilt if there is none.
-func Get(ctx context.Context, q sqlx.QueryerContext, version int64, n int) (Build, error) {
-	var r row
-	err := sqlx.GetContext(ctx, q, &r, `SELECT `+columns(version)+` FROM builds WHERE n = ?`, n)
+// Build returns what the catalog records of n, or an error wrapping
+// ErrNotBuilt if no build of n was ever started.
+func (db *DB) Build(ctx context.Context, n int) (Build, error) {
+	return getBuild(ctx, db.h.DB, db.h.Version, n)
+}
+
+// getBuild returns the builds row of n, read through q (the catalog's pool
+// or a transaction) from a catalog of the given schema version, or an
+// error wrapping ErrNotBuilt if there is none.
+func getBuild(ctx context.Context, q sqlx.QueryerContext, version int64, n int) (Build, error) {
+	var r buildRow
+	err := sqlx.GetContext(ctx, q, &r, `SELECT `+buildColumns(version)+` FROM builds WHERE n = ?`, n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Build{}, fmt.Errorf("n=%d: %w", n, ErrNotBuilt)
 	}
@@ -175,21 +167,22 @@ func Get(ctx context.Context, q sqlx.QueryerContext, version int64, n int) (Buil
 	return r.build(), nil
 }
 
-// Complete returns the build of n in h if it is Finished. Otherwise it
-// returns the build, if any, with an error wrapping ErrNotBuilt when the
-// catalog has no build of n, or ErrIncomplete when it holds a build in
-// progress, an interrupted one, or one shard of a sharded build. A
-// finished build whose counts are not the published ones (for n <= 27)
-// is an error wrapping ErrBadRow.
-func Complete(ctx context.Context, h *dbfile.Handle, n int) (Build, error) {
-	b, err := Get(ctx, h.DB, h.Version, n)
+// Complete returns the build of n if it is Finished. Otherwise it returns
+// the build, if any, with an *IncompleteError that says why, wrapping
+// ErrNotBuilt when the catalog has no build of n, or ErrIncomplete when it
+// holds a build in progress, an interrupted one, or one shard of a sharded
+// build (the build's Shard, UnitsDone and UnitsTotal say which and how far
+// it got); or with a read error. A finished build whose counts are not the
+// published ones (for n <= 27) is an error wrapping ErrBadRow.
+func (db *DB) Complete(ctx context.Context, n int) (Build, error) {
+	b, err := getBuild(ctx, db.h.DB, db.h.Version, n)
 	switch {
+	case errors.Is(err, ErrNotBuilt):
+		return b, &IncompleteError{Path: db.Path(), N: n, Build: b, Err: ErrNotBuilt}
 	case err != nil:
 		return b, err
-	case !b.Shard.IsWhole():
-		return b, fmt.Errorf("n=%d is shard %s of a sharded build: %w", n, b.Shard, ErrIncomplete)
-	case !b.Complete:
-		return b, fmt.Errorf("n=%d is built %d of %d work units: %w", n, b.UnitsDone, b.UnitsTotal, ErrIncomplete)
+	case !b.Finished():
+		return b, &IncompleteError{Path: db.Path(), N: n, Build: b, Err: ErrIncomplete}
 	}
 	// Rows deleted or added by hand, with the counts made to agree, can
 	// be told only from the published counts.
@@ -200,16 +193,16 @@ func Complete(ctx context.Context, h *dbfile.Handle, n int) (Build, error) {
 	return b, nil
 }
 
-// Start inserts in tx the row of a new build, b, with nothing done yet.
-func Start(ctx context.Context, tx *sqlx.Tx, b Build) error {
+// startBuild inserts in tx the row of a new build, b, with nothing done yet.
+func startBuild(ctx context.Context, tx *sqlx.Tx, b Build) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO builds (n, units_total, started_at, shard_index, shard_count) VALUES (?, ?, ?, ?, ?)`,
 		b.N, b.UnitsTotal, b.StartedAt.Format(time.RFC3339Nano), b.Shard.Index, b.Shard.Count)
 	return err
 }
 
-// Save writes b's counts and progress to the builds row of its n inside
+// saveBuild writes b's counts and progress to the builds row of its n inside
 // tx, marking it complete, with b.FinishedAt, if complete is set.
-func Save(ctx context.Context, tx *sqlx.Tx, b Build, complete bool) error {
+func saveBuild(ctx context.Context, tx *sqlx.Tx, b Build, complete bool) error {
 	var finished any
 	if complete {
 		finished = b.FinishedAt.Format(time.RFC3339Nano)
@@ -222,9 +215,9 @@ func Save(ctx context.Context, tx *sqlx.Tx, b Build, complete bool) error {
 	return err
 }
 
-// Insert inserts in tx the row of b, a complete build of the whole board
+// insertBuild inserts in tx the row of b, a complete build of the whole board
 // (as a merge writes it).
-func Insert(ctx context.Context, tx *sqlx.Tx, b Build) error {
+func insertBuild(ctx context.Context, tx *sqlx.Tx, b Build) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO builds (n, total, unique_count, orbit8, orbit4, orbit2, orbit1,
 		complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count)
 		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, 0, 0)`,
@@ -234,8 +227,55 @@ func Insert(ctx context.Context, tx *sqlx.Tx, b Build) error {
 	return err
 }
 
-// OrphanFix says how to remove the classes of n in the catalog at path
+// orphanFix says how to remove the classes of n in the catalog at path
 // that have no builds row.
-func OrphanFix(path string, n int) string {
+func orphanFix(path string, n int) string {
 	return fmt.Sprintf(`remove them with: sqlite3 %q "DELETE FROM classes WHERE n = %d", then build n=%d again`, path, n, n)
+}
+
+// Problem is one thing Audit finds wrong with a catalog: of board size N,
+// or of the catalog as a whole when N is 0.
+type Problem struct {
+	N    int
+	Text string // one sentence, saying how to mend it where it can
+}
+
+// Audit returns what is wrong with the catalog beyond what its builds and
+// classes rows say of themselves: classes of an n that has no builds row
+// (its row was deleted: Begin refuses to build such an n, see ErrOrphans),
+// and a table or view of the schema that is missing. A catalog in good
+// order gives none.
+func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
+	var problems []Problem
+	rows, err := db.h.DB.QueryContext(ctx, `SELECT n, count(*) FROM classes WHERE n NOT IN (SELECT n FROM builds) GROUP BY n ORDER BY n`)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n, k int64
+		if err := rows.Scan(&n, &k); err != nil {
+			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
+		}
+		problems = append(problems, Problem{int(n), fmt.Sprintf("%d classes stored with no record of their build (its builds row was deleted?); %s", k, orphanFix(db.h.Path, int(n)))})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
+	}
+	objects := []struct{ kind, name string }{{"table", "builds"}, {"table", "classes"}, {"view", "class_list"}}
+	if db.h.Version >= 3 {
+		// The queries of symmetric classes name it.
+		objects = append(objects, struct{ kind, name string }{"index", "classes_symmetric"})
+	}
+	for _, obj := range objects {
+		var k int
+		err := db.h.DB.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = ? AND name = ?`, obj.kind, obj.name).Scan(&k)
+		if err != nil {
+			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
+		}
+		if k == 0 {
+			problems = append(problems, Problem{0, fmt.Sprintf("the %s %s is missing from the schema (dropped by hand?)", obj.kind, obj.name)})
+		}
+	}
+	return problems, nil
 }

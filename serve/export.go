@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/store"
 )
@@ -19,11 +20,21 @@ var contentTypes = map[string]string{
 	"ndjson":   "application/x-ndjson",
 	"csv":      "text/csv; charset=utf-8",
 	"leetcode": "application/json",
+	"grid":     "text/plain; charset=utf-8",
 }
 
-// handleExport answers GET /export/{n}.{format}?all=1&symmetry=S: the
-// bytes of nqueens export N --format FORMAT [--all] [--symmetry S], as a
-// download. It streams: the layouts are read ExportChunk classes at a
+// MaxLexN is the largest n whose solutions an export serves in
+// lexicographic order: the search runs on one goroutine with a table of
+// the classes in memory, n bytes a class (30 MB and about 4 s for the
+// 14.8 million solutions of n = 16; n = 17 would take 200 MB a request).
+const MaxLexN = 16
+
+// handleExport answers GET /export/{n}.{format}?all=1&symmetry=S&order=O:
+// the bytes of nqueens export N --format FORMAT [--all] [--symmetry S]
+// [--order O], as a download. As on the command line, the judges' formats
+// (leetcode, grid) give every solution in lexicographic order unless all=0
+// or order=class says otherwise; order=lex, up to n = MaxLexN, searches the
+// solutions again with a table of the classes read at the start. It streams: the layouts are read ExportChunk classes at a
 // time, each chunk in its own short read of the catalog that ends before
 // a byte of it is written, so an export takes constant memory and holds
 // no read transaction while the client reads (a build's log can be
@@ -35,7 +46,7 @@ var contentTypes = map[string]string{
 // client never takes a cut export for a whole one. A HEAD request gets
 // the headers only.
 func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
-	q, err := params(r, "all", "symmetry")
+	q, err := params(r, "all", "symmetry", "order")
 	if err != nil {
 		return err
 	}
@@ -48,21 +59,47 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	end := time.Now().Add(ExportTimeout)
 	ctx, cancel := context.WithDeadline(r.Context(), end)
 	defer cancel()
-	all := false
+	judges := export.ForJudges(format)
+	all, lex := judges, false
 	var b store.Build
 	var f store.Filter
+	var want uint64 // the layouts of a lexicographic export
+	var table *store.ClassTable
 	err = s.cat.Read(ctx, func(db *store.DB) (err error) {
 		b, f, err = selection(ctx, db, name, q, func() error {
 			switch q.Get("all") {
-			case "", "0":
+			case "":
+			case "0":
 				all = false
 			case "1":
 				all = true
 			default:
 				return paramError(fmt.Sprintf("all must be 1 or 0, got %q", q.Get("all")))
 			}
+			switch q.Get("order") {
+			case "":
+				lex = judges && all && q.Get("all") == ""
+			case "class":
+			case "lex":
+				lex = true
+			default:
+				return paramError(fmt.Sprintf("order must be class or lex, got %q", q.Get("order")))
+			}
+			if lex && !all {
+				return paramError("order=lex orders every solution: add all=1 (one board per class comes in lexicographic order already)")
+			}
 			return nil
 		})
+		if err != nil || !lex {
+			return err
+		}
+		if b.N > MaxLexN {
+			return paramError(fmt.Sprintf("the solutions of n=%d are served in class order only: lexicographic order is served up to n = %d (nqueens export %d --all --order lex gives it)", b.N, MaxLexN, b.N))
+		}
+		_, want, err = db.Layouts(ctx, b, store.Selection{Filter: f, All: true})
+		if err == nil {
+			table, err = db.ClassTable(ctx, b, f)
+		}
 		return err
 	})
 	if err != nil {
@@ -71,6 +108,9 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	filename := fmt.Sprintf("queens-%d", b.N)
 	if all {
 		filename += "-all"
+	}
+	if lex {
+		filename += "-lex"
 	}
 	if len(f.Symmetry) > 0 {
 		filename += "-" + strings.ReplaceAll(symmetryParam(f.Symmetry), ",", "-")
@@ -92,6 +132,27 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		s.abort(r, err)
+		return nil
+	}
+	if lex {
+		// The search reads nothing from the catalog: no read is held while
+		// the client reads.
+		var got uint64
+		for l := range canonical.LexLayouts(ctx, b.N, 1, table.Find) {
+			got++
+			if err := ew.Write(l); err != nil {
+				return fail(err)
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return fail(err)
+		}
+		if got != want {
+			return fail(&store.CountError{N: b.N, Got: got, Want: want})
+		}
+		if err := ew.Close(); err != nil {
+			return fail(err)
+		}
 		return nil
 	}
 	var chunk []nqueens.Layout

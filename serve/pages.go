@@ -22,7 +22,7 @@ const PageSize = 100
 // exportFormats are the formats of /export/{n}.{format}: those of nqueens
 // export that stream (svg and html draw boards, one or a page, and are
 // served as class pages instead).
-var exportFormats = []string{"json", "ndjson", "csv", "leetcode"}
+var exportFormats = []string{"json", "ndjson", "csv", "leetcode", "grid"}
 
 // symmetries are the filters the class pages offer.
 var symmetries = []nqueens.Symmetry{nqueens.SymNone, nqueens.SymRot180, nqueens.SymRot90, nqueens.SymFull}
@@ -289,12 +289,21 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 	for _, sym := range symmetries {
 		d.Filters = append(d.Filters, filterLink{sym.String(), classesURL(n, sym.String(), 1), d.Filter == sym.String()})
 	}
+	var all []exportLink
 	for _, format := range exportFormats {
-		d.Exports = append(d.Exports, exportLink{format, exportURL(n, format, false, d.Filter)})
+		switch {
+		case !export.ForJudges(format):
+			d.Exports = append(d.Exports, exportLink{format, exportURL(n, format, d.Filter, "")})
+			all = append(all, exportLink{format + " (all solutions)", exportURL(n, format, d.Filter, "all=1")})
+		case n <= MaxLexN:
+			d.Exports = append(d.Exports, exportLink{format + " (one per class)", exportURL(n, format, d.Filter, "all=0")})
+			all = append(all, exportLink{format + " (all solutions, lexicographic)", exportURL(n, format, d.Filter, "")})
+		default:
+			d.Exports = append(d.Exports, exportLink{format + " (one per class)", exportURL(n, format, d.Filter, "all=0")})
+			all = append(all, exportLink{format + " (all solutions, class by class)", exportURL(n, format, d.Filter, "all=1&order=class")})
+		}
 	}
-	for _, format := range exportFormats {
-		d.Exports = append(d.Exports, exportLink{format + " (all solutions)", exportURL(n, format, true, d.Filter)})
-	}
+	d.Exports = append(d.Exports, all...)
 	s.render(w, http.StatusOK, "classes", d)
 	return nil
 }
@@ -458,12 +467,10 @@ func classesURL(n int, sym string, p int64) string {
 	return withQuery("/n/"+strconv.Itoa(n), q)
 }
 
-// exportURL is the path of an export of n.
-func exportURL(n int, format string, all bool, sym string) string {
-	q := url.Values{}
-	if all {
-		q.Set("all", "1")
-	}
+// exportURL is the path of an export of n in format, with the symmetry
+// filter sym and the parameters extra ("all=1&order=class"), if any.
+func exportURL(n int, format, sym, extra string) string {
+	q, _ := url.ParseQuery(extra) // written by the callers here
 	if sym != "" {
 		q.Set("symmetry", sym)
 	}

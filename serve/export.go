@@ -14,11 +14,11 @@ import (
 )
 
 // contentTypes are the media types of the export formats.
-var contentTypes = map[string]string{
-	"json":     "application/json",
-	"ndjson":   "application/x-ndjson",
-	"csv":      "text/csv; charset=utf-8",
-	"leetcode": "application/json",
+var contentTypes = map[export.Format]string{
+	export.FormatJSON:     "application/json",
+	export.FormatNDJSON:   "application/x-ndjson",
+	export.FormatCSV:      "text/csv; charset=utf-8",
+	export.FormatLeetCode: "application/json",
 }
 
 // handleExport answers GET /export/{n}.{format}?all=1&symmetry=S: the
@@ -40,11 +40,13 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	file := r.PathValue("file")
-	name, format, ok := strings.Cut(file, ".")
-	if !ok || !slices.Contains(exportFormats, format) {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no export %s: want /export/N.FORMAT with FORMAT one of %s", file, strings.Join(exportFormats, ", ")))
+	name, ext, ok := strings.Cut(file, ".")
+	i := slices.IndexFunc(exportFormats, func(f export.Format) bool { return f.String() == ext })
+	if !ok || i < 0 {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no export %s: want /export/N.FORMAT with FORMAT one of %s", file, strings.Join(export.FormatNames(exportFormats), ", ")))
 		return nil
 	}
+	format := exportFormats[i]
 	end := time.Now().Add(ExportTimeout)
 	ctx, cancel := context.WithDeadline(r.Context(), end)
 	defer cancel()
@@ -83,7 +85,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: end}
-	ew, _ := export.New(format, dw)
+	ew := format.New(dw)
 	// fail returns err while nothing is sent, to be answered with an error
 	// status, and aborts the response after.
 	fail := func(err error) error {

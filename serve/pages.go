@@ -23,7 +23,7 @@ const PageSize = 100
 // exportFormats are the formats of /export/{n}.{format}: those of nqueens
 // export that stream (svg and html draw boards, one or a page, and are
 // served as class pages instead).
-var exportFormats = []string{"json", "ndjson", "csv", "leetcode"}
+var exportFormats = []export.Format{export.FormatJSON, export.FormatNDJSON, export.FormatCSV, export.FormatLeetCode}
 
 // symmetries are the filters the class pages offer.
 var symmetries = []nqueens.Symmetry{nqueens.SymNone, nqueens.SymRot180, nqueens.SymRot90, nqueens.SymFull}
@@ -262,10 +262,10 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 		d.Filters = append(d.Filters, filterLink{sym.String(), classesURL(n, sym.String(), 1), d.Filter == sym.String()})
 	}
 	for _, format := range exportFormats {
-		d.Exports = append(d.Exports, exportLink{format, exportURL(n, format, false, d.Filter)})
+		d.Exports = append(d.Exports, exportLink{format.String(), exportURL(n, format, false, d.Filter)})
 	}
 	for _, format := range exportFormats {
-		d.Exports = append(d.Exports, exportLink{format + " (all solutions)", exportURL(n, format, true, d.Filter)})
+		d.Exports = append(d.Exports, exportLink{format.String() + " (all solutions)", exportURL(n, format, true, d.Filter)})
 	}
 	s.render(w, http.StatusOK, "classes", d)
 	return nil
@@ -293,7 +293,7 @@ func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 	}
 	n := l.N()
 	if svg {
-		img, err := encode("svg", l)
+		img, err := encode(export.FormatSVG, l)
 		if err != nil {
 			return err
 		}
@@ -405,7 +405,7 @@ func classesURL(n int, sym string, p int64) string {
 }
 
 // exportURL is the path of an export of n.
-func exportURL(n int, format string, all bool, sym string) string {
+func exportURL(n int, format export.Format, all bool, sym string) string {
 	q := url.Values{}
 	if all {
 		q.Set("all", "1")

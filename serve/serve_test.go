@@ -268,7 +268,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 // TestExportBytes checks that each export equals, byte for byte, what
-// export.New writes of the same selection, as nqueens export does.
+// export.Format.New writes of the same selection, as nqueens export does.
 func TestExportBytes(t *testing.T) {
 	s, db := openServer(t, serve.Options{})
 	ctx := context.Background()
@@ -289,7 +289,11 @@ func TestExportBytes(t *testing.T) {
 						t.Fatal(err)
 					}
 					var want bytes.Buffer
-					ew, _ := export.New(format, &want)
+					f, err := export.ParseFormat(format, export.Formats)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ew := f.New(&want)
 					for l, err := range layouts {
 						if err != nil {
 							t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
-	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -76,7 +75,7 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 	case err != nil:
 		return err
 	case want == 0 && format.OneBoard():
-		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, report.Filter(sel.Filter))}
+		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, filterWords(sel.Filter))}
 	}
 	write := func(w io.Writer) error {
 		ew := format.New(w)

@@ -154,14 +154,16 @@ const (
 // AnswerChoices lists the names ParseAnswers reads.
 var AnswerChoices = []string{"with", "none", "only"}
 
-// ParseAnswers reads the name of an Answers: with, none or only.
+// ParseAnswers reads the name of an Answers: with, none or only, not
+// case-sensitive. For another name it returns an error naming those
+// allowed.
 func ParseAnswers(name string) (Answers, error) {
 	for i, c := range AnswerChoices {
 		if strings.EqualFold(name, c) {
 			return Answers(i), nil
 		}
 	}
-	return 0, fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", phrase.Quote(name))
+	return 0, fmt.Errorf("unknown answers %s: must be one of %s", phrase.Quote(name), strings.Join(AnswerChoices, ", "))
 }
 
 // PuzzleFormats lists the formats of Format.NewPuzzles:

@@ -105,7 +105,7 @@ func TestPuzzleAnswers(t *testing.T) {
 		got[1].Answer != "_ Q _ _ _ _\n_ _ _ Q _ _\n_ _ _ _ _ Q\nQ _ _ _ _ _\n_ _ Q _ _ _\n_ _ _ _ Q _" {
 		t.Errorf("dataset records read back: %+v", got)
 	}
-	if _, err := ParseAnswers("some"); err == nil || err.Error() != `--answers "some": want with (puzzles and solutions), none (a puzzle book) or only (the answer key)` {
+	if _, err := ParseAnswers("some"); err == nil || err.Error() != `unknown answers "some": must be one of with, none, only` {
 		t.Errorf("ParseAnswers(some): %v", err)
 	}
 }

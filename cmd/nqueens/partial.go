@@ -91,7 +91,7 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 		if c.ctx.Err() != nil {
 			return errors.New("complete interrupted")
 		} else if err != nil {
-			return usageError{fmt.Errorf("complete: %w", err)}
+			return usageError{fmt.Errorf("complete: %w", formAdvice(err))}
 		}
 		b := in.Board
 		if err := b.Check(); err != nil {
@@ -135,6 +135,21 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 		return lister.Close()
 	}
 	return nil
+}
+
+// formAdvice adds to the error of a line read in the wrong form
+// (partial.FormError) the --input form that reads it; other errors it
+// returns as they are.
+func formAdvice(err error) error {
+	var pe *partial.ParseError
+	var fe *partial.FormError
+	switch {
+	case !errors.As(err, &pe) || !errors.As(err, &fe):
+		return err
+	case fe.Form == partial.Lines:
+		return fmt.Errorf("line %d: %s is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)", pe.Line, quote(fe.Text))
+	}
+	return fmt.Errorf("line %d: %s is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid", pe.Line, quote(fe.Text))
 }
 
 // listBoard writes the completions of b, up to the limit.
@@ -194,7 +209,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 		switch {
 		case err != nil:
 		case aerr != nil:
-			err = aerr
+			err = fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", quote(answersName))
 		case count < 1 || int64(count) > puzzle.MaxCount:
 			err = fmt.Errorf("--count must be between 1 and %d, got %d", int64(puzzle.MaxCount), count)
 		case cmd.Flags().Changed("given") && minimal:

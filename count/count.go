@@ -53,16 +53,15 @@ type Options struct {
 	Classes bool
 }
 
-// Result is the counts of a board and the seconds counting them took, as
-// count --json prints them.
+// Result is the counts of a board and the seconds counting them took.
 type Result struct {
-	N int `json:"n"`
+	N int
 	nqueens.Counts
-	Seconds float64 `json:"seconds"`
+	Seconds float64
 	// Engine and Device say what counted (Engine.Name and Device, or
 	// "classes" for the class search); empty for a combined count.
-	Engine string `json:"engine,omitempty"`
-	Device string `json:"device,omitempty"`
+	Engine string
+	Device string
 }
 
 // Board returns the tallies of a board of n: total solutions, classes,

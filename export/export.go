@@ -2,14 +2,17 @@
 // bytes. It writes layouts (a class, its placement, orbit and symmetry) as
 // a JSON array of objects, newline-delimited JSON (one object a line), CSV
 // with a header row, LeetCode 51's array of string grids, text grids of
-// 'Q' and '.' with a blank line after each board, an SVG image of
-// one board, an HTML page of small boards (see New and Formats), or boards
-// drawn in text (Text). WriteSolution writes a bare solution, columns with
-// no class, for boards of up to nqueens.MaxConstructN, in the same JSON and
-// CSV objects minus the class fields (see SolutionFormats). Writers stream:
-// each layout is encoded as it comes, through a buffer, so an export of
-// millions of layouts holds only one at a time. They never touch the
-// catalog; the caller feeds them layouts in the order it wants written.
+// 'Q' and '.' with a blank line after each board, an SVG image of one
+// board, an HTML page of small boards (see Format and Formats), or boards
+// drawn in text (Text). Format.WriteSolution writes a bare solution,
+// columns with no class, for boards of up to nqueens.MaxConstructN, in the
+// same JSON and CSV objects minus the class fields (see SolutionFormats).
+// Every writer draws a board from its columns, the column of the queen in
+// each row as an int32, as nqueens.Construct returns them and
+// nqueens.Placement holds them. Writers stream: each layout is encoded as
+// it comes, through a buffer, so an export of millions of layouts holds
+// only one at a time. They never touch the catalog; the caller feeds them
+// layouts in the order it wants written.
 //
 // Every writer follows encoding/csv: NewX(w) wraps an io.Writer, Write adds
 // one layout, and Close flushes the buffer and ends the document (a JSON
@@ -21,14 +24,11 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"fmt"
 	"io"
 	"iter"
 	"strconv"
-	"strings"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Writer writes layouts in one format.
@@ -66,56 +66,6 @@ func WriteAll(ctx context.Context, w Writer, layouts iter.Seq2[nqueens.Layout, e
 		return written, err
 	}
 	return written, w.Close()
-}
-
-// Formats lists the names New accepts, in the order the CLI documents them.
-var Formats = []string{"json", "ndjson", "csv", "leetcode", "grid", "svg", "html"}
-
-// OneBoard reports whether a format draws a single board (svg).
-func OneBoard(format string) bool { return strings.EqualFold(format, "svg") }
-
-// ForJudges reports whether a format is a judge's (leetcode, grid): the
-// answer a judge expects is every solution in lexicographic order, which
-// callers write unless asked for one board per class.
-func ForJudges(format string) bool {
-	return strings.EqualFold(format, "leetcode") || strings.EqualFold(format, "grid")
-}
-
-// Format returns the name of one of Formats as Formats spells it: format
-// names are not case-sensitive ("CSV" is "csv"). It returns an error
-// naming the formats allowed for an unknown name.
-func Format(name string) (string, error) { return lookup(name, Formats) }
-
-// lookup returns the name of one of formats as formats spells it, or an
-// error naming the formats allowed.
-func lookup(name string, formats []string) (string, error) {
-	for _, f := range formats {
-		if strings.EqualFold(name, f) {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("unknown format %s: must be one of %s", phrase.Quote(name), strings.Join(formats, ", "))
-}
-
-// New returns a writer of the named format (see Format) to w. It returns
-// an error naming the formats allowed for an unknown name.
-func New(format string, w io.Writer) (Writer, error) {
-	format, err := Format(format)
-	if err != nil {
-		return nil, err
-	}
-	return writers[format](w), nil
-}
-
-// writers makes the writer of each of Formats.
-var writers = map[string]func(io.Writer) Writer{
-	"json":     func(w io.Writer) Writer { return NewJSON(w) },
-	"ndjson":   func(w io.Writer) Writer { return NewNDJSON(w) },
-	"csv":      func(w io.Writer) Writer { return NewCSV(w) },
-	"leetcode": func(w io.Writer) Writer { return NewLeetCode(w) },
-	"grid":     func(w io.Writer) Writer { return NewGrid(w) },
-	"svg":      func(w io.Writer) Writer { return NewSVG(w) },
-	"html":     func(w io.Writer) Writer { return NewHTML(w) },
 }
 
 // base holds what every writer shares: the buffer, the first error, and

@@ -42,13 +42,10 @@ func layouts(n int, all bool) []nqueens.Layout {
 	return out
 }
 
-func write(t testing.TB, format string, ls []nqueens.Layout) []byte {
+func write(t testing.TB, format export.Format, ls []nqueens.Layout) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := export.New(format, &buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := format.New(&buf)
 	for _, l := range ls {
 		if err := w.Write(l); err != nil {
 			t.Fatal(err)
@@ -69,7 +66,7 @@ func TestGolden(t *testing.T) {
 					name += "-all"
 				}
 				ls := layouts(n, all)
-				if export.OneBoard(format) {
+				if format.OneBoard() {
 					if all {
 						continue
 					}
@@ -100,7 +97,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestLeetCodeExact(t *testing.T) {
-	got := string(write(t, "leetcode", layouts(4, true)))
+	got := string(write(t, export.FormatLeetCode, layouts(4, true)))
 	want := `[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]` + "\n"
 	if got != want {
 		t.Errorf("leetcode n=4 --all = %q, want %q", got, want)
@@ -124,7 +121,7 @@ func TestJSONParsesBack(t *testing.T) {
 	}{{8, false, 12, 12}, {8, true, 92, 12}, {6, true, 4, 1}, {10, true, 724, 92}} {
 		ls := layouts(tt.n, tt.all)
 		var got []jsonLayout
-		if err := json.Unmarshal(write(t, "json", ls), &got); err != nil {
+		if err := json.Unmarshal(write(t, export.FormatJSON, ls), &got); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != tt.want {
@@ -158,10 +155,10 @@ func TestNDJSONLinesAreTheJSONObjects(t *testing.T) {
 	for _, n := range []int{6, 8, 10} {
 		ls := layouts(n, true)
 		var array []jsonLayout
-		if err := json.Unmarshal(write(t, "json", ls), &array); err != nil {
+		if err := json.Unmarshal(write(t, export.FormatJSON, ls), &array); err != nil {
 			t.Fatal(err)
 		}
-		lines := strings.Split(strings.TrimSuffix(string(write(t, "ndjson", ls)), "\n"), "\n")
+		lines := strings.Split(strings.TrimSuffix(string(write(t, export.FormatNDJSON, ls)), "\n"), "\n")
 		if len(lines) != len(array) {
 			t.Fatalf("n=%d: %d lines, %d objects in the JSON array", n, len(lines), len(array))
 		}
@@ -179,7 +176,7 @@ func TestNDJSONLinesAreTheJSONObjects(t *testing.T) {
 
 func TestCSVParses(t *testing.T) {
 	ls := layouts(8, true)
-	recs, err := csv.NewReader(bytes.NewReader(write(t, "csv", ls))).ReadAll()
+	recs, err := csv.NewReader(bytes.NewReader(write(t, export.FormatCSV, ls))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +199,7 @@ func TestCSVParses(t *testing.T) {
 
 func TestLeetCodeParses(t *testing.T) {
 	var boards [][]string
-	if err := json.Unmarshal(write(t, "leetcode", layouts(8, true)), &boards); err != nil {
+	if err := json.Unmarshal(write(t, export.FormatLeetCode, layouts(8, true)), &boards); err != nil {
 		t.Fatal(err)
 	}
 	if len(boards) != 92 {
@@ -232,22 +229,53 @@ func TestLeetCodeParses(t *testing.T) {
 }
 
 func TestEmpty(t *testing.T) {
-	for format, want := range map[string]string{"json": "[]\n", "ndjson": "", "csv": export.CSVHeader + "\n", "leetcode": "[]\n",
-		"html": "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>N-Queens: no classes</title></head>\n<body><p>No classes to show.</p></body></html>\n"} {
+	for format, want := range map[export.Format]string{export.FormatJSON: "[]\n", export.FormatNDJSON: "", export.FormatCSV: export.CSVHeader + "\n", export.FormatLeetCode: "[]\n",
+		export.FormatHTML: "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>N-Queens: no classes</title></head>\n<body><p>No classes to show.</p></body></html>\n"} {
 		if got := string(write(t, format, nil)); got != want {
 			t.Errorf("empty %s = %q, want %q", format, got, want)
 		}
 		var v any
-		if (format == "json" || format == "leetcode") && json.Unmarshal([]byte(want), &v) != nil {
+		if (format == export.FormatJSON || format == export.FormatLeetCode) && json.Unmarshal([]byte(want), &v) != nil {
 			t.Errorf("empty %s is not JSON", format)
 		}
 	}
 }
 
 func TestUnknownFormat(t *testing.T) {
-	_, err := export.New("xml", &bytes.Buffer{})
+	_, err := export.ParseFormat("xml", export.Formats)
 	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "must be one of json, ndjson, csv, leetcode, grid, svg, html") {
-		t.Errorf("New(xml) error = %v", err)
+		t.Errorf("ParseFormat(xml) error = %v", err)
+	}
+	for _, f := range export.CompletionFormats {
+		if got, err := export.ParseFormat(strings.ToUpper(f.String()), export.CompletionFormats); got != f || err != nil {
+			t.Errorf("ParseFormat(%q) = %v, %v", strings.ToUpper(f.String()), got, err)
+		}
+	}
+	if _, err := export.ParseFormat("dataset", export.Formats); err == nil {
+		t.Error("dataset parses as a format of layouts")
+	}
+}
+
+// TestCheck checks the limits of the formats that draw boards.
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		f    export.Format
+		n    int
+		want string
+	}{
+		{export.FormatHTML, export.MaxHTMLN, ""},
+		{export.FormatHTML, export.MaxHTMLN + 1, "format html draws boards up to n=14, not n=15: use csv or ndjson"},
+		{export.FormatGrid, export.MaxDrawN, ""},
+		{export.FormatGrid, export.MaxDrawN + 1, "format grid draws n*n squares, so it stops at n = 1000; use text, json, ndjson or csv for n = 1001"},
+		{export.FormatSVG, export.MaxDrawN + 1, "format svg draws n*n squares"},
+		{export.FormatLeetCode, export.MaxDrawN + 1, "format leetcode draws n*n squares"},
+		{export.FormatText, 10_000_000, ""},
+		{export.FormatCSV, 10_000_000, ""},
+	} {
+		err := tc.f.Check(tc.n)
+		if (tc.want == "") != (err == nil) || err != nil && !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%v.Check(%d) = %v, want %q", tc.f, tc.n, err, tc.want)
+		}
 	}
 }
 
@@ -269,11 +297,11 @@ func (f *failWriter) Write(p []byte) (int, error) {
 func TestWriteErrorsReported(t *testing.T) {
 	ls := layouts(12, false) // 1787 layouts: well past the 64 KiB buffer
 	for _, format := range export.Formats {
-		if export.OneBoard(format) {
+		if format.OneBoard() {
 			continue // TestSVG
 		}
 		for _, limit := range []int{0, 100, 70000} {
-			w, _ := export.New(format, &failWriter{limit: limit})
+			w := format.New(&failWriter{limit: limit})
 			var werr error
 			for _, l := range ls {
 				if werr = w.Write(l); werr != nil {
@@ -302,7 +330,7 @@ func FuzzJSONRoundTrip(f *testing.F) {
 		}
 		l := nqueens.Layout{Class: class, Placement: p, Symmetry: nqueens.Symmetry(sym)}
 		var got []jsonLayout
-		if err := json.Unmarshal(write(t, "json", []nqueens.Layout{l, l}), &got); err != nil {
+		if err := json.Unmarshal(write(t, export.FormatJSON, []nqueens.Layout{l, l}), &got); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != 2 || !slices.Equal(got[0].Placement, ints) || got[0].Class != class ||
@@ -348,12 +376,12 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-func ExampleWriteFound() {
+func ExampleFormat_WriteFound() {
 	p := nqueens.MustNew(2, 0, 3, 1)
 	id := canonical.Identify(p)
 	f := export.Found{Placement: p, Canonical: id.Canonical, Symmetry: id.Symmetry, Transform: id.Transform.String(), Class: 1}
-	export.WriteFound(os.Stdout, "text", f)
-	export.WriteFound(os.Stdout, "json", f)
+	export.FormatText.WriteFound(os.Stdout, f)
+	export.FormatJSON.WriteFound(os.Stdout, f)
 	// Output:
 	// n=4 2 0 3 1: class 1, canonical 1 3 0 2, orbit 2 (symmetry rot90), transform mirror
 	// {"n":4,"placement":[2,0,3,1],"valid":true,"canonical":[1,3,0,2],"class":1,"orbit":2,"symmetry":"rot90","transform":"mirror"}

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 
@@ -46,21 +47,26 @@ func Identify(p nqueens.Placement, number func(canonical nqueens.Placement) (int
 	return f, err
 }
 
-// LookupFormats lists the formats of WriteFound.
-var LookupFormats = []string{"text", "json"}
+// LookupFormats lists the formats of Format.WriteFound.
+var LookupFormats = []Format{FormatText, FormatJSON}
 
-// WriteFound writes f to w as one line: in format "json" an object with n,
+// WriteFound writes found to w as one line: in json an object with n,
 // placement, valid, and either error, or canonical, class (when known),
-// orbit, symmetry and transform; in format "text" the same in words:
+// orbit, symmetry and transform; in text the same in words:
 //
 //	n=8 4 6 1 5 2 0 7 3: class 9, canonical 1 6 4 7 0 3 5 2, orbit 8 (symmetry none), transform antitranspose
 //	n=4 0 1 2 3: not a solution: queens at row 0 column 0 and row 1 column 1 attack each other
-func WriteFound(w io.Writer, format string, f Found) error {
+//
+// It returns the error of w. It panics if f is not one of LookupFormats.
+func (f Format) WriteFound(w io.Writer, found Found) error {
 	var buf []byte
-	if format == "json" {
-		buf = appendFoundJSON(buf, f)
-	} else {
-		buf = appendFoundText(buf, f)
+	switch f {
+	case FormatJSON:
+		buf = appendFoundJSON(buf, found)
+	case FormatText:
+		buf = appendFoundText(buf, found)
+	default:
+		panic(fmt.Sprintf("export: %v is not a format of lookups", f))
 	}
 	_, err := w.Write(append(buf, '\n'))
 	return err

@@ -32,11 +32,11 @@ func TestWriteFoundGolden(t *testing.T) {
 	for _, format := range export.LookupFormats {
 		var buf bytes.Buffer
 		for _, f := range cases {
-			if err := export.WriteFound(&buf, format, f); err != nil {
+			if err := format.WriteFound(&buf, f); err != nil {
 				t.Fatal(err)
 			}
 		}
-		golden := filepath.Join("testdata", "lookup."+format)
+		golden := filepath.Join("testdata", "lookup."+format.String())
 		if *update {
 			os.WriteFile(golden, buf.Bytes(), 0o644)
 		}
@@ -69,7 +69,7 @@ func BenchmarkLookupWithoutCatalog(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			export.WriteFound(&out, "json", found(p, 0))
+			export.FormatJSON.WriteFound(&out, found(p, 0))
 		}
 	}
 	b.ReportMetric(float64(k)*float64(b.N)/b.Elapsed().Seconds(), "placements/s")

@@ -1,7 +1,6 @@
 package export
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -113,10 +112,10 @@ func appendColumnsForm(buf []byte, n int, given [][2]int) []byte {
 }
 
 // rowColumns returns the column of each row's given queen, -1 for none.
-func rowColumns(n int, given [][2]int) []int {
-	cols := slices.Repeat([]int{-1}, n)
+func rowColumns(n int, given [][2]int) []int32 {
+	cols := slices.Repeat([]int32{-1}, n)
 	for _, g := range given {
-		cols[g[0]] = g[1]
+		cols[g[0]] = int32(g[1])
 	}
 	return cols
 }
@@ -155,17 +154,19 @@ const (
 // AnswerChoices lists the names ParseAnswers reads.
 var AnswerChoices = []string{"with", "none", "only"}
 
-// ParseAnswers reads the name of an Answers: with, none or only.
+// ParseAnswers reads the name of an Answers: with, none or only, not
+// case-sensitive. For another name it returns an error naming those
+// allowed.
 func ParseAnswers(name string) (Answers, error) {
 	for i, c := range AnswerChoices {
 		if strings.EqualFold(name, c) {
 			return Answers(i), nil
 		}
 	}
-	return 0, fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", phrase.Quote(name))
+	return 0, fmt.Errorf("unknown answers %s: must be one of %s", phrase.Quote(name), strings.Join(AnswerChoices, ", "))
 }
 
-// PuzzleFormats lists the names NewPuzzles accepts:
+// PuzzleFormats lists the formats of Format.NewPuzzles:
 //
 //   - text: each puzzle as a heading, the board drawn a row a line with Q
 //     for a given queen and _ for an empty square, separated by spaces,
@@ -183,7 +184,7 @@ func ParseAnswers(name string) (Answers, error) {
 // The difficulty is the number of nodes the completion search visits on
 // the puzzle (queens placed in its empty rows) to find the solution and
 // prove it is the only one.
-var PuzzleFormats = []string{"text", "json", "ndjson", "csv", "dataset"}
+var PuzzleFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatDataset}
 
 // PuzzleCSVHeader is the first row of the csv puzzle format: board is the
 // puzzle in columns form (each row's column, or _ for an empty row,
@@ -212,10 +213,6 @@ type DatasetRecord struct {
 	Class         int64  `json:"class,omitempty"`
 }
 
-// PuzzleFormat returns the name of one of PuzzleFormats as it is spelled
-// there (names are not case-sensitive), or an error naming those allowed.
-func PuzzleFormat(name string) (string, error) { return lookup(name, PuzzleFormats) }
-
 // PuzzleWriter writes puzzles in one of PuzzleFormats. Like the layout
 // writers it follows encoding/csv: Write adds one puzzle, Close flushes and
 // ends the document (a JSON array's "]", "[]" for no puzzle; a CSV header
@@ -229,38 +226,36 @@ func (w *PuzzleWriter) Write(p Puzzle) error { return w.f.Write(p) }
 // write. The caller must call it.
 func (w *PuzzleWriter) Close() error { return w.f.Close() }
 
-// NewPuzzles returns a writer to w of puzzles in format (see
-// PuzzleFormats), writing of each what answers says. It returns an error
-// naming the formats allowed for an unknown name.
-func NewPuzzles(format string, answers Answers, w io.Writer) (*PuzzleWriter, error) {
-	format, err := PuzzleFormat(format)
-	if err != nil {
-		return nil, err
-	}
+// NewPuzzles returns a writer to w of puzzles in f, one of PuzzleFormats,
+// writing of each what answers says. The caller must call Close.
+// NewPuzzles panics if f is not one of PuzzleFormats.
+func (f Format) NewPuzzles(w io.Writer, answers Answers) *PuzzleWriter {
 	pw := &PuzzleWriter{f: framed[Puzzle]{base: newBase(w)}}
-	f := &pw.f
+	fr := &pw.f
 	object := func(buf []byte, p Puzzle) []byte { return appendPuzzleObject(buf, p, answers) }
-	switch format {
-	case "text":
-		f.sep, f.record = "\n", func(buf []byte, p Puzzle) []byte { return appendPuzzleText(buf, p, f.count, answers) }
-	case "json":
-		f.open, f.sep, f.close, f.empty, f.record = "[\n", ",\n", "\n]\n", "[]\n", object
-	case "ndjson":
-		f.record = func(buf []byte, p Puzzle) []byte { return append(object(buf, p), '\n') }
-	case "csv":
-		f.open, f.empty = PuzzleCSVHeader+"\n", PuzzleCSVHeader+"\n"
-		f.record = func(buf []byte, p Puzzle) []byte { return appendPuzzleCSV(buf, p, answers) }
-	case "dataset":
-		f.record = func(buf []byte, p Puzzle) []byte { return appendDataset(buf, p, answers) }
+	switch f {
+	case FormatText:
+		fr.sep, fr.record = "\n", func(buf []byte, p Puzzle) []byte { return appendPuzzleText(buf, p, fr.count, answers) }
+	case FormatJSON:
+		fr.open, fr.sep, fr.close, fr.empty, fr.record = "[\n", ",\n", "\n]\n", "[]\n", object
+	case FormatNDJSON:
+		fr.record = func(buf []byte, p Puzzle) []byte { return append(object(buf, p), '\n') }
+	case FormatCSV:
+		fr.open, fr.empty = PuzzleCSVHeader+"\n", PuzzleCSVHeader+"\n"
+		fr.record = func(buf []byte, p Puzzle) []byte { return appendPuzzleCSV(buf, p, answers) }
+	case FormatDataset:
+		fr.record = func(buf []byte, p Puzzle) []byte { return appendDataset(buf, p, answers) }
+	default:
+		panic(fmt.Sprintf("export: %v is not a format of puzzles", f))
 	}
-	return pw, nil
+	return pw
 }
 
 // appendBoardText appends the board of n with a queen in each row of cols
 // that holds a column (-1: none), a row a line, squares separated by
 // spaces, Q for a queen and _ for an empty square; the rows end with
 // newlines, and with last set the last row ends with none.
-func appendBoardText(buf []byte, cols []int, last bool) []byte {
+func appendBoardText(buf []byte, cols []int32, last bool) []byte {
 	for r, c := range cols {
 		if r > 0 {
 			buf = append(buf, '\n')
@@ -269,7 +264,7 @@ func appendBoardText(buf []byte, cols []int, last bool) []byte {
 			if k > 0 {
 				buf = append(buf, ' ')
 			}
-			if k == c {
+			if int32(k) == c {
 				buf = append(buf, 'Q')
 			} else {
 				buf = append(buf, '_')
@@ -282,20 +277,12 @@ func appendBoardText(buf []byte, cols []int, last bool) []byte {
 	return buf
 }
 
-// solutionColumns returns p's columns as ints.
-func solutionColumns(p nqueens.Placement) []int {
-	cols := make([]int, p.N())
-	for r := range cols {
-		cols[r] = p.Col(r)
-	}
-	return cols
-}
-
 // appendPuzzleText appends puzzle k (from 1) in the text format.
 func appendPuzzleText(buf []byte, p Puzzle, k int64, answers Answers) []byte {
 	if answers == AnswersOnly {
 		buf = fmt.Appendf(buf, "answer %d: n=%d, %s\n", k, p.N, p.Solution)
-		return appendBoardText(buf, solutionColumns(p.Solution), false)
+		var a [nqueens.MaxN]int32
+		return appendBoardText(buf, columns(&a, p.Solution), false)
 	}
 	buf = fmt.Appendf(buf, "puzzle %d: n=%d, %s, %d to place, difficulty %d (search nodes)\n", k, p.N, phrase.Plural(len(p.Given), "given queen"), p.N-len(p.Given), p.Difficulty)
 	buf = appendBoardText(buf, rowColumns(p.N, p.Given), false)
@@ -368,7 +355,8 @@ func appendDataset(buf []byte, p Puzzle, answers Answers) []byte {
 		r.QueensToPlace = &k
 	}
 	if answers != NoAnswers {
-		r.Answer = string(appendBoardText(nil, solutionColumns(p.Solution), true))
+		var a [nqueens.MaxN]int32
+		r.Answer = string(appendBoardText(nil, columns(&a, p.Solution), true))
 		r.Class = p.Class
 	}
 	b, err := json.Marshal(r)
@@ -376,32 +364,4 @@ func appendDataset(buf []byte, p Puzzle, answers Answers) []byte {
 		panic("export: a dataset record does not marshal: " + err.Error()) // strings and numbers only
 	}
 	return append(append(buf, b...), '\n')
-}
-
-// CompletionFormats are the formats of a list of completions (nqueens
-// complete --list): text, one placement a line as its columns, and the
-// layout formats (Formats).
-var CompletionFormats = append([]string{"text"}, Formats...)
-
-// CompletionFormat returns the name of one of CompletionFormats, not
-// case-sensitive, or an error naming them.
-func CompletionFormat(name string) (string, error) { return lookup(name, CompletionFormats) }
-
-// NewCompletions returns a writer of completions in format (see
-// CompletionFormats) to w: for the layout formats, New's; for text, one
-// that writes each line through to w as it comes, so that a reader of a
-// stream of boards sees each board's completions at once.
-func NewCompletions(format string, w io.Writer) (Writer, error) {
-	format, err := CompletionFormat(format)
-	if err != nil || format != "text" {
-		return New(format, w)
-	}
-	return &framed[nqueens.Layout]{base: base{w: bufio.NewWriter(w), through: true}, record: func(buf []byte, l nqueens.Layout) []byte {
-		var a [nqueens.MaxN]int32
-		buf = appendCols(buf, columns(&a, l.Placement), ' ')
-		if l.Class > 0 {
-			buf = fmt.Appendf(buf, " (class %d)", l.Class)
-		}
-		return append(buf, '\n')
-	}}, nil
 }

@@ -24,10 +24,7 @@ func TestPuzzleGolden(t *testing.T) {
 	for _, format := range PuzzleFormats {
 		for _, k := range []int{0, 2} {
 			var buf bytes.Buffer
-			w, err := NewPuzzles(strings.ToUpper(format), WithAnswers, &buf)
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := format.NewPuzzles(&buf, WithAnswers)
 			for _, p := range puzzles[:k] {
 				if err := w.Write(p); err != nil {
 					t.Fatal(err)
@@ -36,13 +33,13 @@ func TestPuzzleGolden(t *testing.T) {
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			name := "puzzle-" + format
+			name := "puzzle-" + format.String()
 			if k == 0 {
 				name += "-empty"
 			}
 			golden(t, name, buf.Bytes())
 			switch format {
-			case "json":
+			case FormatJSON:
 				var got []map[string]any
 				if err := json.Unmarshal(buf.Bytes(), &got); err != nil || len(got) != k {
 					t.Fatalf("json: %v, %d objects", err, len(got))
@@ -50,7 +47,7 @@ func TestPuzzleGolden(t *testing.T) {
 				if k > 0 && (got[0]["class"] != 5.0 || got[1]["class"] != nil || got[0]["givens"] != 3.0) {
 					t.Errorf("json objects: %v", got)
 				}
-			case "csv":
+			case FormatCSV:
 				rows, err := csv.NewReader(&buf).ReadAll()
 				if err != nil || len(rows) != k+1 || strings.Join(rows[0], ",") != PuzzleCSVHeader {
 					t.Errorf("csv: %v %v", rows, err)
@@ -58,8 +55,8 @@ func TestPuzzleGolden(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewPuzzles("xml", WithAnswers, nil); err == nil || err.Error() != `unknown format "xml": must be one of text, json, ndjson, csv, dataset` {
-		t.Errorf("NewPuzzles(xml): %v", err)
+	if _, err := ParseFormat("xml", PuzzleFormats); err == nil || err.Error() != `unknown format "xml": must be one of text, json, ndjson, csv, dataset` {
+		t.Errorf("ParseFormat(xml, PuzzleFormats): %v", err)
 	}
 }
 
@@ -74,22 +71,22 @@ func TestPuzzleAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			w, _ := NewPuzzles(format, answers, &buf)
+			w := format.NewPuzzles(&buf, answers)
 			for _, p := range puzzles {
 				w.Write(p)
 			}
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "puzzle-"+format+"-answers-"+name, buf.Bytes())
+			golden(t, "puzzle-"+format.String()+"-answers-"+name, buf.Bytes())
 			text := buf.String()
-			if solution := "3 0 4 7 1 6 2 5"; (answers == NoAnswers) == strings.Contains(text, solution) && format != "dataset" && format != "json" && format != "ndjson" {
+			if solution := "3 0 4 7 1 6 2 5"; (answers == NoAnswers) == strings.Contains(text, solution) && format != FormatDataset && format != FormatJSON && format != FormatNDJSON {
 				t.Errorf("%s, answers %s: solution written %v", format, name, strings.Contains(text, solution))
 			}
 		}
 	}
 	var buf bytes.Buffer
-	w, _ := NewPuzzles("dataset", WithAnswers, &buf)
+	w := FormatDataset.NewPuzzles(&buf, WithAnswers)
 	for _, p := range puzzles {
 		w.Write(p)
 	}
@@ -108,7 +105,7 @@ func TestPuzzleAnswers(t *testing.T) {
 		got[1].Answer != "_ Q _ _ _ _\n_ _ _ Q _ _\n_ _ _ _ _ Q\nQ _ _ _ _ _\n_ _ Q _ _ _\n_ _ _ _ Q _" {
 		t.Errorf("dataset records read back: %+v", got)
 	}
-	if _, err := ParseAnswers("some"); err == nil || err.Error() != `--answers "some": want with (puzzles and solutions), none (a puzzle book) or only (the answer key)` {
+	if _, err := ParseAnswers("some"); err == nil || err.Error() != `unknown answers "some": must be one of with, none, only` {
 		t.Errorf("ParseAnswers(some): %v", err)
 	}
 }
@@ -129,8 +126,8 @@ func TestCompletedGolden(t *testing.T) {
 	}
 }
 
-func ExampleNewCompletions() {
-	w, _ := export.NewCompletions("text", os.Stdout)
+func ExampleFormat_New() {
+	w := export.FormatText.New(os.Stdout)
 	for _, cols := range [][]int{{1, 3, 0, 2}, {2, 0, 3, 1}} {
 		w.Write(nqueens.Layout{Placement: nqueens.MustNew(cols...)})
 	}

@@ -42,7 +42,7 @@ func SVGDefs() string { return string(svgDefs(nil)) }
 
 // appendQueens appends the board's squares and a queen per row, in the
 // coordinates of a viewBox of n by n.
-func appendQueens(buf []byte, cols []int) []byte {
+func appendQueens(buf []byte, cols []int32) []byte {
 	n := strconv.Itoa(len(cols))
 	buf = append(buf, `<rect width="`+n+`" height="`+n+`" fill="url(#sq)"/>`...)
 	for r, c := range cols {
@@ -58,7 +58,7 @@ func appendQueens(buf []byte, cols []int) []byte {
 // WriteBoardSVG writes the board whose queen in row r is in column cols[r]
 // as a standalone SVG image, 40 pixels a square up to 1000 pixels wide,
 // titled title.
-func WriteBoardSVG(w io.Writer, cols []int, title string) error {
+func WriteBoardSVG(w io.Writer, cols []int32, title string) error {
 	if len(cols) == 0 {
 		return errors.New("svg: empty board")
 	}
@@ -136,7 +136,8 @@ func (s *SVG) Write(l nqueens.Layout) error {
 		s.err = errors.New("svg draws one board, not two")
 		return s.err
 	}
-	s.err = WriteBoardSVG(s.w, l.Placement.Cols(), describe(l))
+	var a [nqueens.MaxN]int32
+	s.err = WriteBoardSVG(s.w, columns(&a, l.Placement), describe(l))
 	return s.err
 }
 
@@ -148,14 +149,11 @@ func (s *SVG) Close() error {
 	return s.err
 }
 
-// MaxHTMLN is the largest board HTML draws: a page of the 45,752 classes of
-// n = 14 is about 20 MB; past that no browser shows it well.
-const MaxHTMLN = 14
-
 // HTML writes one self-contained page showing every layout it is given as
 // a small board with its class number, orbit and symmetry, in a grid that
-// fills the window. Each board is a <figure class="board"> holding an
-// <svg>. The page holds no script and loads nothing.
+// fills the window, for boards of up to MaxHTMLN (FormatHTML.Check).
+// Each board is a <figure class="board"> holding an <svg>. The page holds
+// no script and loads nothing.
 type HTML struct {
 	base
 	n int
@@ -168,8 +166,7 @@ func NewHTML(w io.Writer) *HTML { return &HTML{base: newBase(w)} }
 func (h *HTML) Write(l nqueens.Layout) error {
 	if h.count == 0 {
 		h.n = l.N()
-		if h.n > MaxHTMLN {
-			h.err = fmt.Errorf("html draws boards up to n=%d, not n=%d: use csv or ndjson", MaxHTMLN, h.n)
+		if h.err = FormatHTML.Check(h.n); h.err != nil {
 			return h.err
 		}
 		h.buf = h.head(h.buf)
@@ -179,7 +176,8 @@ func (h *HTML) Write(l nqueens.Layout) error {
 	h.buf = append(h.buf, `<figure class="board"><svg viewBox="0 0 `+size+` `+size+`" role="img" aria-label="`...)
 	h.buf = appendEscaped(h.buf, describe(l))
 	h.buf = append(h.buf, `">`...)
-	h.buf = appendQueens(h.buf, l.Placement.Cols())
+	var a [nqueens.MaxN]int32
+	h.buf = appendQueens(h.buf, columns(&a, l.Placement))
 	h.buf = append(h.buf, `</svg><figcaption><b>`...)
 	h.buf = strconv.AppendInt(h.buf, l.Class, 10)
 	h.buf = append(h.buf, `</b> orbit `...)

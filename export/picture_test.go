@@ -54,14 +54,14 @@ func TestSVG(t *testing.T) {
 	if err := export.NewSVG(&buf).Close(); err == nil {
 		t.Errorf("an SVG of no board closed without error")
 	}
-	if err := export.WriteBoardSVG(&failWriter{}, []int{1, 3, 0, 2}, "x"); !errors.Is(err, errFull) {
+	if err := export.WriteBoardSVG(&failWriter{}, []int32{1, 3, 0, 2}, "x"); !errors.Is(err, errFull) {
 		t.Errorf("WriteBoardSVG to a full disk: %v", err)
 	}
 }
 
 func TestHTML(t *testing.T) {
 	for _, tt := range []struct{ n, boards int }{{4, 1}, {8, 12}, {10, 92}, {12, 1787}} {
-		page := string(write(t, "html", layouts(tt.n, false)))
+		page := string(write(t, export.FormatHTML, layouts(tt.n, false)))
 		if got := strings.Count(page, `<figure class="board">`); got != tt.boards {
 			t.Errorf("n=%d: %d boards, want %d", tt.n, got, tt.boards)
 		}

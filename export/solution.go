@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
-	"strings"
 )
 
 // Solutions: one bare solution of the n-queens puzzle, a column per row
@@ -18,8 +18,8 @@ import (
 //	n,placement
 //	8,1 3 5 7 2 0 6 4
 
-// SolutionFormats lists the names WriteSolution accepts, in the order the
-// CLI documents them:
+// SolutionFormats lists the formats of Format.WriteSolution, in the order
+// the CLI documents them:
 //
 //   - text: the 0-based column of the queen in each row, top row first,
 //     separated by spaces on one line;
@@ -32,70 +32,46 @@ import (
 //   - svg: the board as an image (see WriteBoardSVG).
 //
 // Each ends with a newline.
-var SolutionFormats = []string{"text", "json", "ndjson", "csv", "leetcode", "grid", "svg"}
-
-// MaxDrawN is the largest board WriteSolution draws in the formats that
-// draw every square (see Draws): n*n of them, a megabyte at n = 1000.
-const MaxDrawN = 1000
-
-// Draws reports whether a solution format draws every square of the board
-// (leetcode, grid, svg), so that it stops at n = MaxDrawN.
-func Draws(format string) bool {
-	switch strings.ToLower(format) {
-	case "leetcode", "grid", "svg":
-		return true
-	}
-	return false
-}
-
-// SolutionFormat returns the name of one of SolutionFormats as it is
-// spelled there: names are not case-sensitive ("JSON" is "json"). It
-// returns an error naming the formats allowed for an unknown name.
-func SolutionFormat(name string) (string, error) { return lookup(name, SolutionFormats) }
+var SolutionFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG}
 
 // WriteSolution writes the solution whose queen in row r is in column
-// cols[r] to w in format (see SolutionFormats and SolutionFormat). It
-// streams: a solution of millions of columns is written in pieces through
-// a buffer, and WriteSolution holds no copy of it. It returns an error for
-// an unknown format, an empty solution, a board larger than MaxDrawN in a
-// format that draws it, or the first error of w. It does not check that
-// the queens are non-attacking (see nqueens.CheckColumns).
-func WriteSolution(w io.Writer, format string, cols []int32) error {
-	format, err := SolutionFormat(format)
-	if err != nil {
-		return err
+// cols[r] to w in f, one of SolutionFormats. It streams: a solution of
+// millions of columns is written in pieces through a buffer, and
+// WriteSolution holds no copy of it. It returns an error for an empty
+// solution, for a board f does not draw (f.Check), or the first error of
+// w. It does not check that the queens are non-attacking (see
+// nqueens.CheckColumns). It panics if f is not one of SolutionFormats.
+func (f Format) WriteSolution(w io.Writer, cols []int32) error {
+	if !slices.Contains(SolutionFormats, f) {
+		panic(fmt.Sprintf("export: %v is not a format of solutions", f))
 	}
 	n := len(cols)
 	if n == 0 {
 		return errors.New("write solution: no columns")
 	}
-	if Draws(format) && n > MaxDrawN {
-		return fmt.Errorf("format %s draws n*n squares, up to n=%d, not n=%d", format, MaxDrawN, n)
+	if err := f.Check(n); err != nil {
+		return err
 	}
-	if format == "svg" {
-		ints := make([]int, n)
+	if f == FormatSVG {
 		title := fmt.Appendf(nil, "a solution of n=%d: ", n)
-		for r, c := range cols {
-			ints[r] = int(c)
-		}
-		return WriteBoardSVG(w, ints, string(appendCols(title, cols, ' ')))
+		return WriteBoardSVG(w, cols, string(appendCols(title, cols, ' ')))
 	}
 	b := newBase(w)
-	switch format {
-	case "text":
+	switch f {
+	case FormatText:
 		b.putCols(cols, ' ')
-	case "json", "ndjson":
+	case FormatJSON, FormatNDJSON:
 		b.buf = strconv.AppendInt(append(b.buf, `{"n":`...), int64(n), 10)
 		b.buf = append(b.buf, `,"placement":[`...)
 		b.putCols(cols, ',')
 		b.buf = append(b.buf, "]}"...)
-	case "csv":
+	case FormatCSV:
 		b.buf = strconv.AppendInt(append(b.buf, "n,placement\n"...), int64(n), 10)
 		b.buf = append(b.buf, ',')
 		b.putCols(cols, ' ')
-	case "leetcode":
+	case FormatLeetCode:
 		b.buf = appendBoard(b.buf, cols)
-	case "grid":
+	case FormatGrid:
 		b.buf = appendGrid(b.buf, cols, "")
 		b.put()
 		return b.finish("")

@@ -30,10 +30,10 @@ func construct(n int) []int32 {
 func TestSolutionGolden(t *testing.T) {
 	for _, format := range export.SolutionFormats {
 		for _, n := range []int{1, 8} {
-			name := "solution-" + format + "-" + strconv.Itoa(n)
+			name := "solution-" + format.String() + "-" + strconv.Itoa(n)
 			t.Run(name, func(t *testing.T) {
 				var buf bytes.Buffer
-				if err := export.WriteSolution(&buf, format, construct(n)); err != nil {
+				if err := format.WriteSolution(&buf, construct(n)); err != nil {
 					t.Fatal(err)
 				}
 				golden(t, name, buf.Bytes())
@@ -53,9 +53,9 @@ func TestSolutionObjects(t *testing.T) {
 		want[r] = int(c)
 		text = append(text, strconv.Itoa(int(c)))
 	}
-	for _, format := range []string{"json", "NDJSON"} {
+	for _, format := range []export.Format{export.FormatJSON, export.FormatNDJSON} {
 		var buf bytes.Buffer
-		if err := export.WriteSolution(&buf, format, cols); err != nil {
+		if err := format.WriteSolution(&buf, cols); err != nil {
 			t.Fatal(err)
 		}
 		var got map[string]any
@@ -74,7 +74,7 @@ func TestSolutionObjects(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := export.WriteSolution(&buf, "csv", cols); err != nil {
+	if err := export.FormatCSV.WriteSolution(&buf, cols); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -85,7 +85,7 @@ func TestSolutionObjects(t *testing.T) {
 		t.Errorf("csv: %d rows, header %v", len(rows), rows[0])
 	}
 	buf.Reset()
-	if err := export.WriteSolution(&buf, "text", cols); err != nil || buf.String() != strings.Join(text, " ")+"\n" {
+	if err := export.FormatText.WriteSolution(&buf, cols); err != nil || buf.String() != strings.Join(text, " ")+"\n" {
 		t.Errorf("text: %v", err)
 	}
 }
@@ -102,43 +102,42 @@ func keys(m map[string]any) []string {
 func TestSolutionRefuses(t *testing.T) {
 	big := construct(export.MaxDrawN + 1)
 	for _, tc := range []struct {
-		format string
+		format export.Format
 		cols   []int32
 		want   string
 	}{
-		{"xml", []int32{0}, `unknown format "xml": must be one of text, json, ndjson, csv, leetcode, grid, svg`},
-		{"text", nil, "no columns"},
-		{"grid", big, "format grid draws n*n squares, up to n=1000, not n=1001"},
-		{"LeetCode", big, "format leetcode draws"},
-		{"svg", big, "format svg draws"},
+		{export.FormatText, nil, "no columns"},
+		{export.FormatGrid, big, "format grid draws n*n squares, so it stops at n = 1000; use text, json, ndjson or csv for n = 1001"},
+		{export.FormatLeetCode, big, "format leetcode draws"},
+		{export.FormatSVG, big, "format svg draws"},
 	} {
-		err := export.WriteSolution(&bytes.Buffer{}, tc.format, tc.cols)
+		err := tc.format.WriteSolution(&bytes.Buffer{}, tc.cols)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("WriteSolution(%s, n=%d) = %v, want %q", tc.format, len(tc.cols), err, tc.want)
 		}
 	}
-	if err := export.WriteSolution(&bytes.Buffer{}, "grid", construct(export.MaxDrawN)); err != nil {
+	if err := export.FormatGrid.WriteSolution(&bytes.Buffer{}, construct(export.MaxDrawN)); err != nil {
 		t.Errorf("grid of n=%d: %v", export.MaxDrawN, err)
 	}
 	for _, format := range export.SolutionFormats {
 		cols := construct(20_000) // past the 64 KiB buffer
-		if export.Draws(format) {
+		if format.Draws() {
 			cols = construct(export.MaxDrawN)
 		}
 		var all bytes.Buffer
-		export.WriteSolution(&all, format, cols)
+		format.WriteSolution(&all, cols)
 		for _, limit := range []int{0, 100, min(70000, all.Len()-1), all.Len() - 1} {
-			if err := export.WriteSolution(&failWriter{limit: limit}, format, cols); !errors.Is(err, errFull) {
+			if err := format.WriteSolution(&failWriter{limit: limit}, cols); !errors.Is(err, errFull) {
 				t.Errorf("%s, fail after %d bytes: %v, want %v", format, limit, err, errFull)
 			}
 		}
 	}
 }
 
-func ExampleWriteSolution() {
+func ExampleFormat_WriteSolution() {
 	cols, _ := nqueens.Construct(4)
-	for _, format := range []string{"text", "json", "csv", "leetcode", "grid"} {
-		if err := export.WriteSolution(os.Stdout, format, cols); err != nil {
+	for _, format := range []export.Format{export.FormatText, export.FormatJSON, export.FormatCSV, export.FormatLeetCode, export.FormatGrid} {
+		if err := format.WriteSolution(os.Stdout, cols); err != nil {
 			panic(err)
 		}
 	}
@@ -157,25 +156,25 @@ func ExampleWriteSolution() {
 func BenchmarkSolutionNDJSON(b *testing.B) {
 	cols := construct(1_000_000)
 	for b.Loop() {
-		if err := export.WriteSolution(discard{}, "ndjson", cols); err != nil {
+		if err := export.FormatNDJSON.WriteSolution(discard{}, cols); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func ExampleSolutionFormat() {
-	format, err := export.SolutionFormat("NDJSON")
+func ExampleParseFormat() {
+	format, err := export.ParseFormat("NDJSON", export.SolutionFormats)
 	fmt.Println(format, err)
-	_, err = export.SolutionFormat("xml")
+	_, err = export.ParseFormat("xml", export.SolutionFormats)
 	fmt.Println(err)
 	// Output:
 	// ndjson <nil>
 	// unknown format "xml": must be one of text, json, ndjson, csv, leetcode, grid, svg
 }
 
-func ExampleDraws() {
+func ExampleFormat_Draws() {
 	for _, format := range export.SolutionFormats {
-		if export.Draws(format) {
+		if format.Draws() {
 			fmt.Printf("%s stops at n = %d\n", format, export.MaxDrawN)
 		}
 	}

@@ -54,11 +54,11 @@ func (t *Text) Write(l nqueens.Layout) error {
 	buf = append(buf, ": "+l.Placement.String()+"\norbit "...)
 	buf = strconv.AppendInt(buf, int64(l.Symmetry.Orbit()), 10)
 	buf = append(buf, ", "+SymmetryText(l.Symmetry)+"\n"...)
-	if t.ASCII {
-		var a [nqueens.MaxN]int32
-		buf = appendGrid(buf, columns(&a, l.Placement), " ")
+	var a [nqueens.MaxN]int32
+	if cols := columns(&a, l.Placement); t.ASCII {
+		buf = appendGrid(buf, cols, " ")
 	} else {
-		buf = appendBox(buf, l.Placement)
+		buf = appendBox(buf, cols)
 	}
 	t.buf = buf
 	if t.put() == nil {
@@ -70,10 +70,10 @@ func (t *Text) Write(l nqueens.Layout) error {
 // Close returns the first error met while writing, if any.
 func (t *Text) Close() error { return t.finish("") }
 
-// appendBox appends the board of p drawn with box-drawing characters, a
-// queen as ♛.
-func appendBox(buf []byte, p nqueens.Placement) []byte {
-	n := p.N()
+// appendBox appends the board of cols drawn with box-drawing characters,
+// a queen as ♛.
+func appendBox(buf []byte, cols []int32) []byte {
+	n := len(cols)
 	rule := func(left, mid, right string) {
 		buf = append(buf, left...)
 		for c := range n {
@@ -90,7 +90,7 @@ func appendBox(buf []byte, p nqueens.Placement) []byte {
 			rule("├", "┼", "┤")
 		}
 		for c := range n {
-			if p.Col(r) == c {
+			if int(cols[r]) == c {
 				buf = append(buf, "│ ♛ "...)
 			} else {
 				buf = append(buf, "│   "...)

@@ -141,6 +141,22 @@ type ParseError struct {
 func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *ParseError) Unwrap() error { return e.Err }
 
+// FormError is the error, inside a *ParseError, of a line that Boards
+// reads in one form and that belongs to the other: a row of a grid, with
+// a queen, read as a board (Lines), or a line that is no row of a grid,
+// read as one (Grids). Text is the line, trimmed.
+type FormError struct {
+	Text string
+	Form Form
+}
+
+func (e *FormError) Error() string {
+	if e.Form == Lines {
+		return fmt.Sprintf("%s is a row of a grid, not a board: a line holds one board", phrase.Quote(e.Text))
+	}
+	return fmt.Sprintf("%s is not a row of a grid: a row of a grid holds Q, _ and . alone, and a blank line ends a grid", phrase.Quote(e.Text))
+}
+
 // Input is one board Boards read and the line of the input it starts on,
 // from 1.
 type Input struct {
@@ -177,7 +193,8 @@ func ParseForm(name string) (Form, error) {
 // Boards returns an iterator over the boards of r, in input order, read in
 // the given form (see Lines and Grids); blank lines are skipped. A board
 // that does not parse is yielded as a *ParseError naming the line at fault
-// and what is allowed, and the iteration goes on; so is a grid of more
+// and what is allowed (a *FormError for a line of the other form), and the
+// iteration goes on; so is a grid of more
 // than nqueens.MaxN rows, whose rows are dropped as they come, so that
 // memory stays bounded; a line longer than MaxLine or a read error is
 // yielded as a *ParseError and ends it. The iterator is single-use: it
@@ -221,7 +238,7 @@ func Boards(r io.Reader, form Form) iter.Seq2[Input, error] {
 			if form == Lines {
 				b, err := Parse(text)
 				if err != nil && gridRow(text) && strings.Contains(text, "Q") {
-					err = fmt.Errorf("%s is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)", phrase.Quote(text))
+					err = &FormError{Text: text, Form: Lines}
 				}
 				if err != nil {
 					if !yield(Input{}, &ParseError{Line: line, Err: err}) {
@@ -239,7 +256,7 @@ func Boards(r io.Reader, form Form) iter.Seq2[Input, error] {
 				// The rest of a grid too long to be one.
 			case !gridRow(text):
 				block, skipping = block[:0], true
-				err := fmt.Errorf("%s is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid", phrase.Quote(text))
+				err := &FormError{Text: text, Form: Grids}
 				if !yield(Input{}, &ParseError{Line: line, Err: err}) {
 					return
 				}

@@ -88,7 +88,7 @@ func TestBoards(t *testing.T) {
 			{3, "_ _ _ _"},
 			{4, "_ _ _ _"},
 			{5, "1 _ _ _"},
-			{0, `line 6: "_ Q _ _" is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)`},
+			{0, `line 6: "_ Q _ _" is a row of a grid, not a board: a line holds one board`},
 			{0, `line 7: row 1: "x" is not a column: want 0..1, or _ or . for an empty row`},
 			{8, "0 _ _ _"},
 		}},
@@ -97,7 +97,7 @@ func TestBoards(t *testing.T) {
 			{6, "_ _ _ _"},
 			{0, "line 11: 4 squares in a grid of 5 rows: a board of n has n rows of n squares"},
 			{0, "line 18: two queens in one row: a row holds at most one"},
-			{0, `line 22: "1 _ _ _" is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid`},
+			{0, `line 22: "1 _ _ _" is not a row of a grid: a row of a grid holds Q, _ and . alone, and a blank line ends a grid`},
 			{24, "1 _"},
 		}},
 	} {

@@ -137,7 +137,7 @@ func (s *Server) handleAPIClass(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body, err := encode("ndjson", l)
+	body, err := encode(export.FormatNDJSON, l)
 	if err != nil {
 		return err
 	}
@@ -145,16 +145,13 @@ func (s *Server) handleAPIClass(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// encode returns the layout l written in format (export.New): one class's
-// document.
-func encode(format string, l nqueens.Layout) ([]byte, error) {
+// encode returns the layout l written in format (export.Format.New): one
+// class's document.
+func encode(format export.Format, l nqueens.Layout) ([]byte, error) {
 	var buf bytes.Buffer
-	ew, err := export.New(format, &buf)
-	if err != nil {
-		return nil, err
-	}
+	ew := format.New(&buf)
 	ew.Write(l) // an error is Close's
-	err = ew.Close()
+	err := ew.Close()
 	return buf.Bytes(), err
 }
 
@@ -192,7 +189,7 @@ func (s *Server) handleAPILookup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body bytes.Buffer
-	export.WriteFound(&body, "json", f)
+	export.FormatJSON.WriteFound(&body, f)
 	writeJSON(w, http.StatusOK, body.Bytes())
 	return nil
 }

@@ -15,12 +15,12 @@ import (
 )
 
 // contentTypes are the media types of the export formats.
-var contentTypes = map[string]string{
-	"json":     "application/json",
-	"ndjson":   "application/x-ndjson",
-	"csv":      "text/csv; charset=utf-8",
-	"leetcode": "application/json",
-	"grid":     "text/plain; charset=utf-8",
+var contentTypes = map[export.Format]string{
+	export.FormatJSON:     "application/json",
+	export.FormatNDJSON:   "application/x-ndjson",
+	export.FormatCSV:      "text/csv; charset=utf-8",
+	export.FormatLeetCode: "application/json",
+	export.FormatGrid:     "text/plain; charset=utf-8",
 }
 
 // MaxLexN is the largest n whose solutions an export serves in
@@ -51,15 +51,17 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	file := r.PathValue("file")
-	name, format, ok := strings.Cut(file, ".")
-	if !ok || !slices.Contains(exportFormats, format) {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no export %s: want /export/N.FORMAT with FORMAT one of %s", file, strings.Join(exportFormats, ", ")))
+	name, ext, ok := strings.Cut(file, ".")
+	i := slices.IndexFunc(exportFormats, func(f export.Format) bool { return f.String() == ext })
+	if !ok || i < 0 {
+		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no export %s: want /export/N.FORMAT with FORMAT one of %s", file, strings.Join(export.FormatNames(exportFormats), ", ")))
 		return nil
 	}
+	format := exportFormats[i]
 	end := time.Now().Add(ExportTimeout)
 	ctx, cancel := context.WithDeadline(r.Context(), end)
 	defer cancel()
-	judges := export.ForJudges(format)
+	judges := format.ForJudges()
 	all, lex := judges, false
 	var b store.Build
 	var f store.Filter
@@ -123,7 +125,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: end}
-	ew, _ := export.New(format, dw)
+	ew := format.New(dw)
 	// fail returns err while nothing is sent, to be answered with an error
 	// status, and aborts the response after.
 	fail := func(err error) error {

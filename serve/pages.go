@@ -22,7 +22,7 @@ const PageSize = 100
 // exportFormats are the formats of /export/{n}.{format}: those of nqueens
 // export that stream (svg and html draw boards, one or a page, and are
 // served as class pages instead).
-var exportFormats = []string{"json", "ndjson", "csv", "leetcode", "grid"}
+var exportFormats = []export.Format{export.FormatJSON, export.FormatNDJSON, export.FormatCSV, export.FormatLeetCode, export.FormatGrid}
 
 // symmetries are the filters the class pages offer.
 var symmetries = []nqueens.Symmetry{nqueens.SymNone, nqueens.SymRot180, nqueens.SymRot90, nqueens.SymFull}
@@ -291,16 +291,17 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 	}
 	var all []exportLink
 	for _, format := range exportFormats {
+		name := format.String()
 		switch {
-		case !export.ForJudges(format):
-			d.Exports = append(d.Exports, exportLink{format, exportURL(n, format, d.Filter, "")})
-			all = append(all, exportLink{format + " (all solutions)", exportURL(n, format, d.Filter, "all=1")})
+		case !format.ForJudges():
+			d.Exports = append(d.Exports, exportLink{name, exportURL(n, format, d.Filter, "")})
+			all = append(all, exportLink{name + " (all solutions)", exportURL(n, format, d.Filter, "all=1")})
 		case n <= MaxLexN:
-			d.Exports = append(d.Exports, exportLink{format + " (one per class)", exportURL(n, format, d.Filter, "all=0")})
-			all = append(all, exportLink{format + " (all solutions, lexicographic)", exportURL(n, format, d.Filter, "")})
+			d.Exports = append(d.Exports, exportLink{name + " (one per class)", exportURL(n, format, d.Filter, "all=0")})
+			all = append(all, exportLink{name + " (all solutions, lexicographic)", exportURL(n, format, d.Filter, "")})
 		default:
-			d.Exports = append(d.Exports, exportLink{format + " (one per class)", exportURL(n, format, d.Filter, "all=0")})
-			all = append(all, exportLink{format + " (all solutions, class by class)", exportURL(n, format, d.Filter, "all=1&order=class")})
+			d.Exports = append(d.Exports, exportLink{name + " (one per class)", exportURL(n, format, d.Filter, "all=0")})
+			all = append(all, exportLink{name + " (all solutions, class by class)", exportURL(n, format, d.Filter, "all=1&order=class")})
 		}
 	}
 	d.Exports = append(d.Exports, all...)
@@ -344,7 +345,7 @@ func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if svg {
-		img, err := encode("svg", l)
+		img, err := encode(export.FormatSVG, l)
 		if err != nil {
 			return err
 		}
@@ -469,7 +470,7 @@ func classesURL(n int, sym string, p int64) string {
 
 // exportURL is the path of an export of n in format, with the symmetry
 // filter sym and the parameters extra ("all=1&order=class"), if any.
-func exportURL(n int, format, sym, extra string) string {
+func exportURL(n int, format export.Format, sym, extra string) string {
 	q, _ := url.ParseQuery(extra) // written by the callers here
 	if sym != "" {
 		q.Set("symmetry", sym)

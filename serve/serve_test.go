@@ -272,7 +272,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 // TestExportBytes checks that each export equals, byte for byte, what
-// export.New writes of the same selection, as nqueens export does.
+// export.Format.New writes of the same selection, as nqueens export does.
 func TestExportBytes(t *testing.T) {
 	s, db := openServer(t, serve.Options{})
 	ctx := context.Background()
@@ -293,7 +293,11 @@ func TestExportBytes(t *testing.T) {
 						t.Fatal(err)
 					}
 					var want bytes.Buffer
-					ew, _ := export.New(format, &want)
+					f, err := export.ParseFormat(format, export.Formats)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ew := f.New(&want)
 					for l, err := range layouts {
 						if err != nil {
 							t.Fatal(err)
@@ -477,15 +481,15 @@ func TestRun(t *testing.T) {
 // TestExportLex checks the judges' formats, whose export is every
 // solution in lexicographic order unless told otherwise: the bytes equal
 // those of the plain search's solutions, in its order, written by export,
-// with and without a symmetry filter; order=lex without all, and n above
-// MaxLexN, are refused.
+// with and without a symmetry filter; order=lex without all, and an
+// unknown order, are refused.
 func TestExportLex(t *testing.T) {
 	s, _ := openServer(t, serve.Options{})
 	for _, n := range []int{4, 6, 8} {
-		for _, format := range []string{"leetcode", "grid", "csv"} {
+		for _, format := range []export.Format{export.FormatLeetCode, export.FormatGrid, export.FormatCSV} {
 			for _, sym := range []string{"", "rot180"} {
 				var want bytes.Buffer
-				ew, _ := export.New(format, &want)
+				ew := format.New(&want)
 				for p := range enumerate.Solutions(n) {
 					id := canonical.Identify(p)
 					if sym != "" && id.Symmetry.String() != sym {
@@ -495,7 +499,7 @@ func TestExportLex(t *testing.T) {
 				}
 				ew.Close()
 				target := fmt.Sprintf("/export/%d.%s?symmetry=%s", n, format, sym)
-				if format == "csv" {
+				if format == export.FormatCSV {
 					target += "&all=1&order=lex"
 				}
 				w := get(t, s, "GET", target)

@@ -13,7 +13,6 @@ import (
 	"github.com/nqueens/nqueens/config"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
-	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -52,7 +51,7 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 		}
 		built = append(built, b)
 	}
-	return report.Builds(a.stdout, built)
+	return writeBuilds(a.stdout, built)
 }
 
 // testHookUnitAdded, when set by a test, is called after each work unit's

@@ -98,7 +98,7 @@ func (a *app) addCompletions(root *cobra.Command) {
 			cmd.ValidArgsFunction = a.completeBuilt
 			completeValues(cmd, "symmetry", "none", "rot180", "rot90", "full")
 			if cmd.Name() == "export" {
-				completeValues(cmd, "format", export.Formats...)
+				completeValues(cmd, "format", export.FormatNames(export.Formats)...)
 				completeValues(cmd, "order", "class", "lex")
 			}
 		case "verify", "stats":
@@ -106,9 +106,9 @@ func (a *app) addCompletions(root *cobra.Command) {
 		case "lookup":
 			completeValues(cmd, "format", "columns", "leetcode")
 		case "puzzle":
-			completeValues(cmd, "format", export.PuzzleFormats...)
+			completeValues(cmd, "format", export.FormatNames(export.PuzzleFormats)...)
 		case "solve":
-			completeValues(cmd, "format", export.SolutionFormats...)
+			completeValues(cmd, "format", export.FormatNames(export.SolutionFormats)...)
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/buildinfo"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/count/estimate"
 	"github.com/nqueens/nqueens/count/gpu"
@@ -18,7 +17,6 @@ import (
 	"github.com/nqueens/nqueens/count/resume"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
-	"github.com/nqueens/nqueens/report"
 )
 
 // progressFromN is the smallest n whose count shows progress.
@@ -110,7 +108,7 @@ func (a *app) countCmd() *cobra.Command {
 				}
 				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(), Engine: e.Name(), Device: e.Device()})
 			}
-			return report.Counts(a.stdout, results, asJSON)
+			return writeCounts(a.stdout, results, asJSON)
 		},
 	}
 	jsonFlag(&asJSON, cmd)
@@ -133,7 +131,7 @@ func (a *app) finished(results []count.Result, asJSON bool, err error) error {
 	if len(results) == 0 {
 		return err
 	}
-	if perr := report.Counts(a.stdout, results, asJSON); perr != nil {
+	if perr := writeCounts(a.stdout, results, asJSON); perr != nil {
 		return perr
 	}
 	first, last := results[0].N, results[len(results)-1].N
@@ -162,7 +160,7 @@ func (a *app) countClasses(ctx context.Context, ns []int, asJSON bool) error {
 		results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(),
 			Engine: "classes", Device: count.CPU{Workers: a.cfg.Workers}.Device()})
 	}
-	return report.Counts(a.stdout, results, asJSON)
+	return writeCounts(a.stdout, results, asJSON)
 }
 
 // openEngine returns the engine called name, cpu or gpu, and the function
@@ -207,7 +205,7 @@ type keeper struct {
 func (a *app) keeper(n int, s nqueens.Shard, e count.Engine, flag string) *keeper {
 	k := &keeper{a: a, label: fmt.Sprintf("count n=%d%s", n, shardSuffix(s))}
 	k.hdr = func(cs []count.Constellation) resume.Header {
-		return resume.NewHeader(n, s, cs, buildinfo.Version(commit))
+		return resume.NewHeader(n, s, cs, version(commit))
 	}
 	switch {
 	case flag == "off":
@@ -312,7 +310,7 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		return report.JSON(a.stdout, out)
+		return writeJSON(a.stdout, out)
 	}
 	return nil
 }
@@ -371,7 +369,22 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.En
 	keep.end(ctx, label, nil)
 	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
 		n, s, p.Units, p.UnitsTotal, phrase.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
-	return report.JSONLine(a.stdout, p)
+	return writeJSONLine(a.stdout, p)
+}
+
+// notAPart says what a file given to count --combine holds instead of a
+// part.
+func notAPart(fe *parts.FileError) error {
+	switch {
+	case errors.Is(fe, parts.ErrOtherVersion):
+		// Parts of versions before constellations carried class counts.
+		return fmt.Errorf("%s is not the output of this version's count --shard (%w): made by another version?", fe.Path, fe.Err)
+	case errors.Is(fe, parts.ErrMoreThanOne):
+		return fmt.Errorf("%s holds more than one result of count --shard", fe.Path)
+	case errors.Is(fe, parts.ErrOutOfRange):
+		return fe
+	}
+	return fmt.Errorf("%s is not the output of count --shard: %w", fe.Path, fe.Err)
 }
 
 // countCombine prints the combined counts of the partial results in
@@ -381,12 +394,16 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 		return usageError{errors.New("count --combine: want the files count --shard wrote, e.g. part-*.json")}
 	}
 	c, k, err := parts.CombineFiles(ctx, files, a.cfg.Workers)
-	if errors.Is(err, parts.ErrAltered) {
+	var fe *parts.FileError
+	switch {
+	case errors.As(err, &fe):
+		return fmt.Errorf("combine: %w", notAPart(fe))
+	case errors.Is(err, parts.ErrAltered):
 		return fmt.Errorf("%w: %v", errMismatch, err)
-	} else if err != nil {
+	case err != nil:
 		return err
 	}
-	if err := report.Counts(a.stdout, []count.Result{c}, asJSON); err != nil {
+	if err := writeCounts(a.stdout, []count.Result{c}, asJSON); err != nil {
 		return err
 	}
 	if _, ok := nqueens.KnownCounts(c.N); ok {

@@ -15,22 +15,21 @@ import (
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
-	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
 func (a *app) exportCmd() *cobra.Command {
-	var format, order, out string
+	var formatName, order, out string
 	var all bool
 	var filter func() (store.Filter, error)
 	cmd := nCommand("export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
 		"Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML", func(cmd *cobra.Command, n int) error {
-			var err error
-			if format, err = export.Format(format); err != nil {
+			format, err := export.ParseFormat(formatName, export.Formats)
+			if err != nil {
 				return usageError{err}
 			}
 			f, err := filter()
-			if export.ForJudges(format) && !cmd.Flags().Changed("all") {
+			if format.ForJudges() && !cmd.Flags().Changed("all") {
 				// A judge's answer: every solution, in lexicographic order.
 				all = true
 				if !cmd.Flags().Changed("order") {
@@ -44,12 +43,12 @@ func (a *app) exportCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--order %s: want class or lex", quote(order))}
 			case order == "lex" && !all:
 				return usageError{errors.New("--order lex orders every solution: add --all (one board per class comes in lexicographic order already)")}
-			case export.OneBoard(format) && (all || f.From != f.To):
+			case format.OneBoard() && (all || f.From != f.To):
 				return usageError{fmt.Errorf("format %s draws one board: drop --all, choose it with --class", format)}
-			case format == "html" && n > export.MaxHTMLN:
-				return usageError{fmt.Errorf("format html draws boards up to n=%d, not n=%d: use csv or ndjson", export.MaxHTMLN, n)}
+			case format.Check(n) != nil:
+				return usageError{format.Check(n)}
 			}
-			if export.OneBoard(format) {
+			if format.OneBoard() {
 				f.Limit = 1 // the first class the filter selects
 			}
 			if err := a.checkOutput(out); err != nil {
@@ -57,7 +56,7 @@ func (a *app) exportCmd() *cobra.Command {
 			}
 			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all}, order == "lex", out)
 		})
-	cmd.Flags().StringVarP(&format, "format", "f", "json", strings.Join(export.Formats, ", "))
+	cmd.Flags().StringVarP(&formatName, "format", "f", "json", strings.Join(export.FormatNames(export.Formats), ", "))
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class (the default of leetcode and grid; --all=false for one per class)")
 	cmd.Flags().StringVar(&order, "order", "class", "with --all: class (class by class) or lex (every solution in lexicographic order; the default of leetcode and grid)")
 	outputFlag(cmd, &out)
@@ -68,7 +67,7 @@ func (a *app) exportCmd() *cobra.Command {
 // export writes the layouts of n that sel selects in format to out: class
 // by class, or, with lex, every solution of the selected classes in
 // lexicographic order (sel.All must be set).
-func (a *app) export(ctx context.Context, n int, format string, sel store.Selection, lex bool, out string) error {
+func (a *app) export(ctx context.Context, n int, format export.Format, sel store.Selection, lex bool, out string) error {
 	db, b, err := a.openBuilt(ctx, n)
 	if err != nil {
 		return err
@@ -83,11 +82,11 @@ func (a *app) export(ctx context.Context, n int, format string, sel store.Select
 		return usageError{err}
 	case err != nil:
 		return err
-	case want == 0 && export.OneBoard(format):
-		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, report.Filter(sel.Filter))}
+	case want == 0 && format.OneBoard():
+		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, filterWords(sel.Filter))}
 	}
 	write := func(w io.Writer) error {
-		ew, _ := export.New(format, w)
+		ew := format.New(w)
 		m := progress.Nop
 		if want >= progressFromLayouts {
 			m = a.progress(fmt.Sprintf("export n=%d", n), 0, int64(want), "layouts")
@@ -190,18 +189,18 @@ func (a *app) overLimit(n int) string {
 const progressFromLayouts = 200_000
 
 func (a *app) solveCmd() *cobra.Command {
-	var format, out string
+	var formatName, out string
 	cmd := &cobra.Command{Use: "solve N", Short: "Print one solution for any n up to 10,000,000, by construction", Args: exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := nqueens.ParseConstructN(args[0])
-			f, ferr := export.SolutionFormat(format)
+			f, ferr := export.ParseFormat(formatName, export.SolutionFormats)
 			switch {
 			case err != nil:
 				err = fmt.Errorf("solve: %w", err)
 			case ferr != nil:
 				err = ferr
-			case export.Draws(f) && n > export.MaxDrawN:
-				err = fmt.Errorf("solve: format %s draws n*n squares, so it stops at n = %d; use text, json, ndjson or csv for n = %d", f, export.MaxDrawN, n)
+			case f.Check(n) != nil:
+				err = fmt.Errorf("solve: %w", f.Check(n))
 			default:
 				err = a.checkOutput(out)
 			}
@@ -216,11 +215,11 @@ func (a *app) solveCmd() *cobra.Command {
 			} else if err := nqueens.CheckColumns(cols); err != nil {
 				return fmt.Errorf("solve: the construction for n=%d is wrong (a bug): %v", n, err)
 			}
-			write := func(w io.Writer) error { return export.WriteSolution(w, f, cols) }
+			write := func(w io.Writer) error { return f.WriteSolution(w, cols) }
 			return a.writeOutput(cmd.Context(), out, write, "wrote a solution of n=%d", n)
 		},
 	}
-	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.SolutionFormats, ", "))
+	cmd.Flags().StringVarP(&formatName, "format", "f", "text", strings.Join(export.FormatNames(export.SolutionFormats), ", "))
 	outputFlag(cmd, &out)
 	return cmd
 }

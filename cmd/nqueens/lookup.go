@@ -41,9 +41,9 @@ func (a *app) lookupCmd() *cobra.Command {
 				}
 				in = func(yield func(nqueens.Placement, error) bool) { yield(p, nil) }
 			}
-			out := "text"
+			out := export.FormatText
 			if asJSON {
-				out = "json"
+				out = export.FormatJSON
 			}
 			return a.lookup(cmd.Context(), in, out)
 		},
@@ -57,7 +57,7 @@ func (a *app) lookupCmd() *cobra.Command {
 // class number when the catalog holds its n complete. It returns a usage
 // error for input that is not a placement, and an error when a placement
 // is not a solution.
-func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error], format string) error {
+func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error], format export.Format) error {
 	classes := &classNumbers{a: a}
 	defer classes.close()
 	warned := map[int]bool{}
@@ -97,7 +97,7 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 		if f.NotSolution != nil {
 			bad++
 		}
-		if err := export.WriteFound(w, format, f); err != nil {
+		if err := format.WriteFound(w, f); err != nil {
 			return err
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/internal/phrase"
-	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -42,5 +41,5 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 	for _, b := range merged {
 		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(files), out, phrase.Plural(b.Unique, "class"), phrase.Plural(b.Total, "solution"))
 	}
-	return report.Builds(a.stdout, merged)
+	return writeBuilds(a.stdout, merged)
 }

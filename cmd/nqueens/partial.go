@@ -29,7 +29,7 @@ type completer struct {
 	json, list, classes bool
 	stdin               bool
 	limit               int
-	format              string
+	format              export.Format
 	numbers             classNumbers
 }
 
@@ -52,7 +52,7 @@ func (a *app) completeCmd() *cobra.Command {
 			} else if cmd.Flags().Changed("input") {
 				perr = errors.New("--input says how to read boards from stdin: it goes with -")
 			}
-			f, err := export.CompletionFormat(format)
+			f, err := export.ParseFormat(format, export.CompletionFormats)
 			switch {
 			case !list && (cmd.Flags().Changed("limit") || cmd.Flags().Changed("format")):
 				err = errors.New("--limit and --format go with --list")
@@ -60,7 +60,7 @@ func (a *app) completeCmd() *cobra.Command {
 				err = errors.New("--json prints counts, --list the completions: use --list --format json for the completions in JSON")
 			case limit < 0:
 				err = fmt.Errorf("--limit must be 0 (no limit) or more, got %d", limit)
-			case err == nil && export.OneBoard(f) && limit != 1:
+			case err == nil && f.OneBoard() && limit != 1:
 				err = fmt.Errorf("format %s draws one board: add --limit 1", f)
 			case err == nil:
 				err = perr
@@ -78,7 +78,7 @@ func (a *app) completeCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a board: n, given, count, nodes")
 	cmd.Flags().BoolVar(&list, "list", false, "list the completions instead of counting them")
 	cmd.Flags().IntVar(&limit, "limit", 0, "with --list: at most this many completions a board (0: all)")
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "with --list: "+strings.Join(export.CompletionFormats, ", "))
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "with --list: "+strings.Join(export.FormatNames(export.CompletionFormats), ", "))
 	cmd.Flags().BoolVar(&classes, "classes", false, "name the classes of the completions (n must be in the catalog)")
 	cmd.Flags().StringVar(&form, "input", "lines", "with -: lines (a board a line) or grids (grids of several lines, separated by blank lines)")
 	outputFlag(cmd, &out)
@@ -86,12 +86,12 @@ func (a *app) completeCmd() *cobra.Command {
 }
 
 func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) error {
-	lister, _ := export.NewCompletions(c.format, w)
+	lister := c.format.New(w)
 	for in, err := range boards {
 		if c.ctx.Err() != nil {
 			return errors.New("complete interrupted")
 		} else if err != nil {
-			return usageError{fmt.Errorf("complete: %w", err)}
+			return usageError{fmt.Errorf("complete: %w", formAdvice(err))}
 		}
 		b := in.Board
 		if err := b.Check(); err != nil {
@@ -137,6 +137,21 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 	return nil
 }
 
+// formAdvice adds to the error of a line read in the wrong form
+// (partial.FormError) the --input form that reads it; other errors it
+// returns as they are.
+func formAdvice(err error) error {
+	var pe *partial.ParseError
+	var fe *partial.FormError
+	switch {
+	case !errors.As(err, &pe) || !errors.As(err, &fe):
+		return err
+	case fe.Form == partial.Lines:
+		return fmt.Errorf("line %d: %s is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)", pe.Line, quote(fe.Text))
+	}
+	return fmt.Errorf("line %d: %s is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid", pe.Line, quote(fe.Text))
+}
+
 // listBoard writes the completions of b, up to the limit.
 func (c *completer) listBoard(w export.Writer, b partial.Board, numbers map[nqueens.Placement]int64) error {
 	k := 0
@@ -148,7 +163,7 @@ func (c *completer) listBoard(w export.Writer, b partial.Board, numbers map[nque
 		}
 		k++
 		l := nqueens.Layout{Placement: p}
-		if c.format != "text" { // text writes the columns alone
+		if c.format != export.FormatText { // text writes the columns alone
 			l.Symmetry = canonical.SymmetryOf(p)
 		}
 		if numbers != nil {
@@ -189,12 +204,12 @@ func (a *app) puzzleCmd() *cobra.Command {
 	var seed uint64
 	var format, out, answersName string
 	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
-		f, err := export.PuzzleFormat(format)
+		f, err := export.ParseFormat(format, export.PuzzleFormats)
 		answers, aerr := export.ParseAnswers(answersName)
 		switch {
 		case err != nil:
 		case aerr != nil:
-			err = aerr
+			err = fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", quote(answersName))
 		case count < 1 || int64(count) > puzzle.MaxCount:
 			err = fmt.Errorf("--count must be between 1 and %d, got %d", int64(puzzle.MaxCount), count)
 		case cmd.Flags().Changed("given") && minimal:
@@ -221,13 +236,13 @@ func (a *app) puzzleCmd() *cobra.Command {
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
 	cmd.Flags().IntVar(&given, "given", 0, "exactly K given queens")
 	cmd.Flags().BoolVar(&minimal, "minimal", false, "minimal puzzles: no given queen can be removed (the default)")
-	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.PuzzleFormats, ", "))
+	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.FormatNames(export.PuzzleFormats), ", "))
 	cmd.Flags().StringVar(&answersName, "answers", "with", "with (each puzzle's solution), none (a puzzle book), only (the answer key, for the same --seed)")
 	outputFlag(cmd, &out)
 	return cmd
 }
 
-func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts puzzle.Options, format string, answers export.Answers, out string) error {
+func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
 	sampler, closeDB, err := a.sampler(ctx, n)
 	if err != nil {
 		return err
@@ -238,7 +253,7 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: %s)", n, puzzle.MaxSearchSampleN, a.buildAdvice(n))
 	}
 	write := func(w io.Writer) error {
-		pw, _ := export.NewPuzzles(format, answers, w)
+		pw := format.NewPuzzles(w, answers)
 		i := 0
 		for r, err := range puzzle.Puzzles(ctx, n, count, seed, opts, a.cfg.Workers) {
 			if ctx.Err() != nil {

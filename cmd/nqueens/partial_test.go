@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"strings"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -75,5 +76,28 @@ func checkDataset(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if records == 0 {
 		ts.Fatalf("checkdataset: %s holds no record", args[0])
+	}
+}
+
+// TestFormAdvice checks that a line of the other form read from stdin is
+// refused with the --input form that reads it.
+func TestFormAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		form partial.Form
+		in   string
+		want string
+	}{
+		{partial.Lines, "_ Q _ _\n", `line 1: "_ Q _ _" is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)`},
+		{partial.Grids, "_ Q\nQ _\n\n1 _\n", `line 4: "1 _" is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid`},
+	} {
+		var got []string
+		for _, err := range partial.Boards(strings.NewReader(tc.in), tc.form) {
+			if err != nil {
+				got = append(got, formAdvice(err).Error())
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("form %d, %q: %q, want %q", tc.form, tc.in, got, tc.want)
+		}
 	}
 }

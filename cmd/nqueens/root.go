@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/buildinfo"
 	"github.com/nqueens/nqueens/config"
 	"github.com/nqueens/nqueens/count/estimate"
 )
@@ -101,7 +100,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usageError{config.FlagError(cmd.Flags(), cmd.CommandPath(), err)}
+		return usageError{flagError(cmd.Flags(), cmd.CommandPath(), err)}
 	})
 	root.SuggestionsMinimumDistance = 2
 	pf := root.PersistentFlags()
@@ -121,7 +120,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetHelpCommand(helpCmd(root))
 	cobra.AddTemplateFunc("globalFlags", globalFlags)
 	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), "{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}", "{{globalFlags . | trimTrailingWhitespaces}}", 1))
-	root.Version = buildinfo.Version(commit)
+	root.Version = version(commit)
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
 	return root
 }

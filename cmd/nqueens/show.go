@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/export"
-	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -57,7 +56,7 @@ func (a *app) show(ctx context.Context, n int, f store.Filter, limit int, ascii 
 	if rest := matching - shown; rest > 0 {
 		fmt.Fprintf(a.stdout, "\n... and %d more classes; draw one with --class K\n", rest)
 	} else if matching == 0 {
-		fmt.Fprintf(a.stdout, "n=%d has no %s\n", n, report.Filter(f))
+		fmt.Fprintf(a.stdout, "n=%d has no %s\n", n, filterWords(f))
 	}
 	return nil
 }

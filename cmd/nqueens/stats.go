@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -35,9 +34,9 @@ func (a *app) stats(ctx context.Context, ns []int, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		err = report.JSON(a.stdout, builds)
+		err = writeJSON(a.stdout, builds)
 	} else {
-		err = report.Builds(a.stdout, builds)
+		err = writeBuilds(a.stdout, builds)
 	}
 	if err == nil && len(missing) > 0 {
 		// Asked for by name: a missing n is a failure scripts can see.

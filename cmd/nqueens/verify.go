@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens/report"
 	"github.com/nqueens/nqueens/verify"
 )
 
@@ -19,10 +18,10 @@ func (a *app) verifyCmd() *cobra.Command {
 		switch {
 		case !asJSON:
 			for _, r := range reports {
-				report.Verify(a.stdout, r)
+				writeVerify(a.stdout, r)
 			}
 		case err == nil:
-			err = report.JSON(a.stdout, reports)
+			err = writeJSON(a.stdout, reports)
 		}
 		if err != nil {
 			return err

@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 )
 
 // TestVersionHasTheStampedCommit checks that --version shows the commit a
-// build stamps with -ldflags "-X main.commit=...": main passes it to
-// buildinfo.Version, which words it.
+// build stamps with -ldflags "-X main.commit=...", which version words.
 func TestVersionHasTheStampedCommit(t *testing.T) {
 	defer func(c string) { commit = c }(commit)
 	commit = "0123456789abcdef0123"
@@ -19,5 +19,17 @@ func TestVersionHasTheStampedCommit(t *testing.T) {
 	}
 	if got := stdout.String(); !strings.HasPrefix(got, "nqueens ") || !strings.Contains(got, "(commit 0123456789ab") {
 		t.Errorf("--version = %q; want the stamped commit", got)
+	}
+}
+
+// TestVersionNamesWhatIsKnown checks the text of nqueens --version with and
+// without a commit stamped at link time: a test binary has no module
+// version, so it is devel.
+func TestVersionNamesWhatIsKnown(t *testing.T) {
+	if v := version(""); !strings.HasSuffix(v, ") "+runtime.Version()) || !strings.Contains(v, "(commit ") {
+		t.Errorf("version(%q) = %q", "", v)
+	}
+	if v, want := version("0123456789abcdef0123"), "devel (commit 0123456789ab) "+runtime.Version(); v != want {
+		t.Errorf("with a stamped commit, version = %q, want %q", v, want)
 	}
 }

@@ -11,9 +11,21 @@ import (
 	"github.com/nqueens/nqueens/input"
 )
 
+// FileError is ReadFile's error for a file that holds no part: Err is
+// Read's error, which may match ErrOtherVersion, ErrMoreThanOne or
+// ErrOutOfRange.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
 // ReadFile reads the part in the file at path (Read), returning ctx's error
-// if ctx is cancelled first, even when path is a FIFO no one writes to. The
-// error names the file and says what it holds instead of a part.
+// if ctx is cancelled first, even when path is a FIFO no one writes to. A
+// file that cannot be read gives an error that names it, one that holds no
+// part a *FileError.
 func ReadFile(ctx context.Context, path string) (Part, error) {
 	data, err := input.ReadFile(ctx, path, MaxSize)
 	var pe *fs.PathError
@@ -26,16 +38,8 @@ func ReadFile(ctx context.Context, path string) (Part, error) {
 		return Part{}, fmt.Errorf("%s: %w", path, err)
 	}
 	p, err := Read(data)
-	switch {
-	case errors.Is(err, ErrOtherVersion):
-		// Parts of versions before constellations carried class counts.
-		return p, fmt.Errorf("%s is not the output of this version's count --shard (%w): made by another version?", path, err)
-	case errors.Is(err, ErrMoreThanOne):
-		return p, marked{fmt.Errorf("%s holds more than one result of count --shard", path), ErrMoreThanOne}
-	case errors.Is(err, ErrOutOfRange):
-		return p, fmt.Errorf("%s: %w", path, err)
-	case err != nil:
-		return p, fmt.Errorf("%s is not the output of count --shard: %w", path, err)
+	if err != nil {
+		return p, &FileError{Path: path, Err: err}
 	}
 	return p, nil
 }
@@ -43,10 +47,11 @@ func ReadFile(ctx context.Context, path string) (Part, error) {
 // CombineFiles reads the parts in files (ReadFile), combines them
 // (Combine) and checks the result against the published counts of OEIS
 // A000170 and A002562 where they are known. It returns the combined counts
-// and how many shards they came from. Errors start with "combine"; a
-// cancelled ctx gives one that says "interrupted"; parts that cannot be
-// right, or that add up to other counts than OEIS gives, give one that
-// matches ErrAltered.
+// and how many shards they came from. A file that holds no part gives
+// ReadFile's *FileError; other errors start with "combine"; a cancelled
+// ctx gives one that says "interrupted"; parts that cannot be right, or
+// that add up to other counts than OEIS gives, give one that matches
+// ErrAltered.
 func CombineFiles(ctx context.Context, files []string, workers int) (count.Result, int, error) {
 	if len(files) == 0 {
 		return count.Result{}, 0, errors.New("combine: no parts")
@@ -57,6 +62,8 @@ func CombineFiles(ctx context.Context, files []string, workers int) (count.Resul
 		switch {
 		case ctx.Err() != nil:
 			return count.Result{}, 0, fmt.Errorf("combine: interrupted while reading %s", f)
+		case errors.As(err, new(*FileError)):
+			return count.Result{}, 0, err
 		case err != nil:
 			return count.Result{}, 0, fmt.Errorf("combine: %w", err)
 		}

@@ -44,7 +44,8 @@ type Header struct {
 	// them: which constellations, in which orientation and order.
 	Units int    `json:"units"`
 	Split string `json:"split"`
-	// Version is the version of nqueens that counts (buildinfo.Version).
+	// Version is the version of nqueens that counts, as nqueens --version
+	// prints it.
 	Version string `json:"version"`
 }
 

@@ -1,6 +1,4 @@
-// Package buildinfo says which version of nqueens is running, from what
-// the Go toolchain records in the binary.
-package buildinfo
+package main
 
 import (
 	"runtime"
@@ -8,16 +6,17 @@ import (
 	"strings"
 )
 
-// Version returns what is known of the running binary's version: its
-// module version ("devel" for a build from a checkout), the commit it was
-// built from if the build recorded one (by VCS stamping, in a
-// pseudo-version, or as commit, which the caller may set with -X at link
-// time; "" if not), and the Go version:
+// version returns what is known of the running binary's version, the text
+// of nqueens --version and the version a count's state records: its module
+// version ("devel" for a build from a checkout), the commit it was built
+// from if the build recorded one (by VCS stamping, in a pseudo-version, or
+// as commit, which a build may set with -X main.commit=... at link time;
+// "" if not), and the Go version:
 //
 //	v1.2.0 (commit 1a2b3c4d5e6f) go1.26.8
 //	devel (commit 1a2b3c4d5e6f, modified) go1.26.8
 //	devel (commit unknown) go1.26.8
-func Version(commit string) string {
+func version(commit string) string {
 	v, rev, modified := "devel", commit, false
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if mv := info.Main.Version; mv != "" && mv != "(devel)" {

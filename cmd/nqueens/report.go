@@ -1,10 +1,4 @@
-// Package report writes what the command says about its work, as opposed
-// to the layouts themselves (package export): the tables of builds and of
-// counts, the lines of a verification, the words for a filter of classes,
-// and their JSON forms. Each table has one row per n, right-aligned; the
-// JSON of a row holds its columns and may hold more (stats --json adds
-// when a build started and finished, and its work units).
-package report
+package main
 
 import (
 	"encoding/json"
@@ -19,16 +13,24 @@ import (
 	"github.com/nqueens/nqueens/verify"
 )
 
-// JSON writes v as indented JSON and a newline: the --json form of every
-// table.
-func JSON(w io.Writer, v any) error {
+// What the command says of its work, as opposed to the layouts (package
+// export): the tables of builds and of counts, the lines of a
+// verification, the words for a filter of classes, and their JSON forms.
+// Each table has one row per n, right-aligned; the JSON of a row holds its
+// columns and may hold more (stats --json adds when a build started and
+// finished, and its work units).
+
+// writeJSON writes v as indented JSON and a newline: the --json form of
+// every table.
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
 
-// JSONLine writes v as compact JSON and a newline: one record of a stream.
-func JSONLine(w io.Writer, v any) error {
+// writeJSONLine writes v as compact JSON and a newline: one record of a
+// stream.
+func writeJSONLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -37,9 +39,10 @@ func JSONLine(w io.Writer, v any) error {
 	return err
 }
 
-// Builds writes builds as a table: the counts of each n, whether its build
-// is complete (or how far it got, or which shard it is), and its seconds.
-func Builds(w io.Writer, builds []store.Build) error {
+// writeBuilds writes builds as a table: the counts of each n, whether its
+// build is complete (or how far it got, or which shard it is), and its
+// seconds.
+func writeBuilds(w io.Writer, builds []store.Build) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tcomplete\tseconds\t")
 	for _, b := range builds {
@@ -55,11 +58,31 @@ func Builds(w io.Writer, builds []store.Build) error {
 	return tw.Flush()
 }
 
-// Counts writes the results of counts as a table or, with asJSON, a JSON
-// array.
-func Counts(w io.Writer, results []count.Result, asJSON bool) error {
+// countRow is one count as count --json prints it, its keys in this order.
+type countRow struct {
+	N       int     `json:"n"`
+	Total   uint64  `json:"total"`
+	Unique  uint64  `json:"unique"`
+	Orbit8  uint64  `json:"orbit8"`
+	Orbit4  uint64  `json:"orbit4"`
+	Orbit2  uint64  `json:"orbit2"`
+	Orbit1  uint64  `json:"orbit1"`
+	Seconds float64 `json:"seconds"`
+	// Engine and Device say what counted; empty for a combined count.
+	Engine string `json:"engine,omitempty"`
+	Device string `json:"device,omitempty"`
+}
+
+// writeCounts writes the results of counts as a table or, with asJSON, a
+// JSON array of countRow.
+func writeCounts(w io.Writer, results []count.Result, asJSON bool) error {
 	if asJSON {
-		return JSON(w, results)
+		rows := make([]countRow, len(results))
+		for i, r := range results {
+			rows[i] = countRow{N: r.N, Total: r.Total, Unique: r.Unique, Orbit8: r.Orbit8, Orbit4: r.Orbit4, Orbit2: r.Orbit2, Orbit1: r.Orbit1,
+				Seconds: r.Seconds, Engine: r.Engine, Device: r.Device}
+		}
+		return writeJSON(w, rows)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tseconds\t")
@@ -69,9 +92,9 @@ func Counts(w io.Writer, results []count.Result, asJSON bool) error {
 	return tw.Flush()
 }
 
-// Verify writes the lines of a verification's text form for r: "n=8 ok:
-// 92 solutions in 12 classes", or a line for each problem.
-func Verify(w io.Writer, r verify.Report) error {
+// writeVerify writes the lines of a verification's text form for r: "n=8
+// ok: 92 solutions in 12 classes", or a line for each problem.
+func writeVerify(w io.Writer, r verify.Report) error {
 	var b strings.Builder
 	switch {
 	case r.N == 0:
@@ -92,9 +115,9 @@ func Verify(w io.Writer, r verify.Report) error {
 	return err
 }
 
-// Filter says which classes f chooses, for a message: "classes of
+// filterWords says which classes f chooses, for a message: "classes of
 // symmetry rot90 or full among classes 3-30".
-func Filter(f store.Filter) string {
+func filterWords(f store.Filter) string {
 	names := make([]string, len(f.Symmetry))
 	for i, s := range f.Symmetry {
 		names[i] = s.String()

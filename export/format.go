@@ -1,0 +1,157 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
+)
+
+// Format is one output format. Each use of the formats has its list:
+// Formats for layouts, CompletionFormats for the completions of a partial
+// board, SolutionFormats for a bare solution, PuzzleFormats for puzzles
+// and LookupFormats for what a lookup finds. ParseFormat reads a format's
+// name for one use; the zero Format is none. A Format knows its limits
+// (Check) and makes its writers, which cannot fail to be made: each
+// panics only when given a Format that is not of its use, which
+// ParseFormat with that use's list rules out.
+type Format uint8
+
+// The formats, named by String.
+const (
+	FormatText     Format = iota + 1 // words or columns, a record a line
+	FormatJSON                       // a JSON array of objects, an object a line
+	FormatNDJSON                     // newline-delimited JSON: an object a line
+	FormatCSV                        // a header row, then a row a record
+	FormatLeetCode                   // LeetCode 51's array of string grids
+	FormatGrid                       // text grids of 'Q' and '.'
+	FormatSVG                        // an SVG image of one board
+	FormatHTML                       // an HTML page of small boards
+	FormatDataset                    // puzzles as a reasoning dataset's records
+)
+
+var formatNames = [...]string{
+	FormatText:     "text",
+	FormatJSON:     "json",
+	FormatNDJSON:   "ndjson",
+	FormatCSV:      "csv",
+	FormatLeetCode: "leetcode",
+	FormatGrid:     "grid",
+	FormatSVG:      "svg",
+	FormatHTML:     "html",
+	FormatDataset:  "dataset",
+}
+
+// String returns the format's name, as ParseFormat reads it ("json"), or
+// "Format(k)" for a value that is no format.
+func (f Format) String() string {
+	if f > 0 && int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+// Formats lists the formats of layouts (New), in the order the CLI
+// documents them.
+var Formats = []Format{FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML}
+
+// CompletionFormats lists the formats of a list of completions (nqueens
+// complete --list): text, one placement a line as its columns (and its
+// class when known), and the formats of layouts (Formats).
+var CompletionFormats = append([]Format{FormatText}, Formats...)
+
+// ParseFormat returns the format of allowed named name; names are not
+// case-sensitive ("CSV" is csv). For a name not in allowed it returns an
+// error naming the formats allowed, in their order.
+func ParseFormat(name string, allowed []Format) (Format, error) {
+	for _, f := range allowed {
+		if strings.EqualFold(name, f.String()) {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown format %s: must be one of %s", phrase.Quote(name), strings.Join(FormatNames(allowed), ", "))
+}
+
+// FormatNames returns the names of formats, in their order.
+func FormatNames(formats []Format) []string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.String()
+	}
+	return names
+}
+
+// MaxHTMLN is the largest board HTML draws: a page of the 45,752 classes of
+// n = 14 is about 20 MB; past that no browser shows it well.
+const MaxHTMLN = 14
+
+// MaxDrawN is the largest board drawn in the formats that draw every
+// square (see Format.Draws): n*n of them, a megabyte at n = 1000.
+const MaxDrawN = 1000
+
+// Check returns an error saying which boards f draws, and which formats
+// to use instead, if f does not draw boards of n: html stops at MaxHTMLN,
+// and the formats that draw every square (Draws) at MaxDrawN. It returns
+// nil for every other format and n.
+func (f Format) Check(n int) error {
+	switch {
+	case f == FormatHTML && n > MaxHTMLN:
+		return fmt.Errorf("format html draws boards up to n=%d, not n=%d: use csv or ndjson", MaxHTMLN, n)
+	case f.Draws() && n > MaxDrawN:
+		return fmt.Errorf("format %s draws n*n squares, so it stops at n = %d; use text, json, ndjson or csv for n = %d", f, MaxDrawN, n)
+	}
+	return nil
+}
+
+// OneBoard reports whether f draws a single board (svg).
+func (f Format) OneBoard() bool { return f == FormatSVG }
+
+// ForJudges reports whether f is a judge's (leetcode, grid): the answer a
+// judge expects is every solution in lexicographic order, which callers
+// write unless asked for one board per class.
+func (f Format) ForJudges() bool { return f == FormatLeetCode || f == FormatGrid }
+
+// Draws reports whether f draws every square of a board (leetcode, grid,
+// svg), so that it stops at n = MaxDrawN (see Check).
+func (f Format) Draws() bool {
+	return f == FormatLeetCode || f == FormatGrid || f == FormatSVG
+}
+
+// New returns a writer of layouts in f to w: for one of Formats, the
+// writer of that format (NewJSON, NewNDJSON, NewCSV, NewLeetCode, NewGrid,
+// NewSVG, NewHTML); for text, the completions' list, one layout a line as
+// its columns separated by spaces and " (class K)" when its class is
+// known, each line written through to w as it comes, so that a reader of
+// a stream of boards sees each board's completions at once. The caller
+// must call Close. New panics if f is not one of CompletionFormats.
+func (f Format) New(w io.Writer) Writer {
+	switch f {
+	case FormatJSON:
+		return NewJSON(w)
+	case FormatNDJSON:
+		return NewNDJSON(w)
+	case FormatCSV:
+		return NewCSV(w)
+	case FormatLeetCode:
+		return NewLeetCode(w)
+	case FormatGrid:
+		return NewGrid(w)
+	case FormatSVG:
+		return NewSVG(w)
+	case FormatHTML:
+		return NewHTML(w)
+	case FormatText:
+		return &framed[nqueens.Layout]{base: base{w: bufio.NewWriter(w), through: true}, record: func(buf []byte, l nqueens.Layout) []byte {
+			var a [nqueens.MaxN]int32
+			buf = appendCols(buf, columns(&a, l.Placement), ' ')
+			if l.Class > 0 {
+				buf = fmt.Appendf(buf, " (class %d)", l.Class)
+			}
+			return append(buf, '\n')
+		}}
+	}
+	panic(fmt.Sprintf("export: %v is not a format of layouts", f))
+}

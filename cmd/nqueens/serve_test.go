@@ -82,7 +82,7 @@ func TestServeBesideBuild(t *testing.T) {
 		if code, _ := fetch(t, base+"/n/13"); code != 404 {
 			t.Fatalf("during the build: /n/13 %d, want 404", code)
 		}
-		if code, body := fetch(t, base+"/api/v1/counts"); code != 200 || !strings.Contains(body, `"n": 13`) {
+		if code, body := fetch(t, base+"/api/v1/counts"); code != 200 || !strings.Contains(body, `"n":13,`) {
 			t.Fatalf("during the build: /api/v1/counts %d %.300s", code, body)
 		}
 	}

@@ -116,7 +116,9 @@ func buildColumns(version int64) string {
 	return allBuildColumns
 }
 
-func (r buildRow) build() Build {
+// build turns the row into a Build. A time that does not parse (the row
+// changed by hand) is an error wrapping ErrBadRow.
+func (r buildRow) build() (Build, error) {
 	b := Build{
 		N: r.N,
 		Counts: nqueens.Counts{Total: r.Total, Unique: r.Unique,
@@ -125,11 +127,16 @@ func (r buildRow) build() Build {
 		Seconds: r.Seconds,
 		Shard:   nqueens.Shard{Index: r.ShardIndex, Count: r.ShardCount},
 	}
-	b.StartedAt, _ = time.Parse(time.RFC3339Nano, r.StartedAt)
-	if r.FinishedAt.Valid {
-		b.FinishedAt, _ = time.Parse(time.RFC3339Nano, r.FinishedAt.String)
+	var err error
+	if b.StartedAt, err = time.Parse(time.RFC3339Nano, r.StartedAt); err != nil {
+		return b, fmt.Errorf("read build n=%d: started_at %s is no RFC 3339 time: %w", r.N, phrase.Quote(r.StartedAt), ErrBadRow)
 	}
-	return b
+	if r.FinishedAt.Valid {
+		if b.FinishedAt, err = time.Parse(time.RFC3339Nano, r.FinishedAt.String); err != nil {
+			return b, fmt.Errorf("read build n=%d: finished_at %s is no RFC 3339 time: %w", r.N, phrase.Quote(r.FinishedAt.String), ErrBadRow)
+		}
+	}
+	return b, nil
 }
 
 // Builds returns what the catalog records of every n it has started, in
@@ -141,7 +148,10 @@ func (db *DB) Builds(ctx context.Context) ([]Build, error) {
 	}
 	out := make([]Build, len(rows))
 	for i, r := range rows {
-		out[i] = r.build()
+		var err error
+		if out[i], err = r.build(); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -164,7 +174,7 @@ func getBuild(ctx context.Context, q sqlx.QueryerContext, version int64, n int) 
 	if err != nil {
 		return Build{}, fmt.Errorf("read build n=%d: %w", n, dbfile.Translate(err))
 	}
-	return r.build(), nil
+	return r.build()
 }
 
 // Complete returns the build of n if it is Finished. Otherwise it returns

@@ -339,3 +339,29 @@ func TestLayoutsCountsAndChecks(t *testing.T) {
 		t.Errorf("after deleting the first class the iterator ends with %v, want class 2 out of turn", last)
 	}
 }
+
+// TestBadTimestampIsAnError changes a build's started_at by hand to text
+// that is no time: reading the build is an error naming n and the field,
+// matching ErrBadRow, not a build that started at the zero time.
+func TestBadTimestampIsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db := open(t, path)
+	run(t, db, 6)
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, set := range []string{`started_at = 'yesterday'`, `finished_at = '26/11/2026'`} {
+		if _, err := raw.Exec(`UPDATE builds SET ` + set + ` WHERE n = 6`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Build(ctx, 6); !errors.Is(err, store.ErrBadRow) || !strings.Contains(err.Error(), "read build n=6: ") {
+			t.Errorf("%s: Build: %v, want ErrBadRow naming n=6", set, err)
+		}
+		if _, err := db.Builds(ctx); !errors.Is(err, store.ErrBadRow) {
+			t.Errorf("%s: Builds: %v, want ErrBadRow", set, err)
+		}
+		raw.Exec(`UPDATE builds SET started_at = '2026-11-26T00:00:00Z', finished_at = '2026-11-26T00:00:01Z' WHERE n = 6`)
+	}
+}

@@ -60,7 +60,8 @@ func (a *app) checkOutput(path string) error {
 	if path == "" {
 		path = "-"
 	}
-	if err := output.Check(path, a.outputOptions(nil)); err != nil {
+	// Check opens nothing, so it has nothing to wait for or cancel.
+	if err := output.Check(path, a.outputOptions(context.Background())); err != nil {
 		return usageError{err}
 	}
 	return nil

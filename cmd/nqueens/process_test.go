@@ -60,10 +60,8 @@ func childGORACE() string {
 // buildApart runs nqueens build with args (an n list, then any flags)
 // on the catalog at db in a child process, quietly, and fails t if the
 // build fails. Tests that run in parallel build this way, as a user's
-// build runs. (They once had to: a build lock released by closing its file
-// lived on in every child another test forked meanwhile, until it
-// exec'd; the lock is now released explicitly, see
-// dbfile.TestReleaseWhileAChildHoldsTheFile.)
+// build runs: a build in its own process holds its own build lock, which
+// it releases explicitly (see dbfile.TestReleaseWhileAChildHoldsTheFile).
 func buildApart(t *testing.T, db string, args ...string) {
 	t.Helper()
 	args = append(append([]string{"build"}, args...), "-q", "--db", db)

@@ -177,17 +177,26 @@ const pauseEnv = "NQUEENS_TEST_PAUSE_AT_UNIT"
 const pausedLine = "test: paused at work unit"
 
 func init() {
-	k, err := strconv.Atoi(os.Getenv(pauseEnv))
+	if hook := pauseHook(pauseEnv, pausedLine); hook != nil {
+		testHookUnitAdded = hook
+	}
+}
+
+// pauseHook returns, for a child whose environment variable env holds a
+// number k, a hook that, called with k, writes line and k on stderr and
+// blocks until stdin closes or SIGINT or SIGTERM arrives; nil without env.
+func pauseHook(env, line string) func(int) {
+	k, err := strconv.Atoi(os.Getenv(env))
 	if err != nil {
-		return
+		return nil
 	}
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	testHookUnitAdded = func(unit int) {
-		if unit != k {
+	return func(at int) {
+		if at != k {
 			return
 		}
-		fmt.Fprintln(os.Stderr, pausedLine, unit)
+		fmt.Fprintln(os.Stderr, line, at)
 		released := make(chan struct{})
 		go func() {
 			io.Copy(io.Discard, os.Stdin)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
@@ -58,15 +59,12 @@ func writeBuilds(w io.Writer, builds []store.Build) error {
 	return tw.Flush()
 }
 
-// countRow is one count as count --json prints it, its keys in this order.
+// countRow is one count as count --json prints it, its keys in this
+// order: n, the counts (total, unique, orbit8 to orbit1), seconds, engine,
+// device.
 type countRow struct {
-	N       int     `json:"n"`
-	Total   uint64  `json:"total"`
-	Unique  uint64  `json:"unique"`
-	Orbit8  uint64  `json:"orbit8"`
-	Orbit4  uint64  `json:"orbit4"`
-	Orbit2  uint64  `json:"orbit2"`
-	Orbit1  uint64  `json:"orbit1"`
+	N int `json:"n"`
+	nqueens.Counts
 	Seconds float64 `json:"seconds"`
 	// Engine and Device say what counted; empty for a combined count.
 	Engine string `json:"engine,omitempty"`
@@ -79,8 +77,7 @@ func writeCounts(w io.Writer, results []count.Result, asJSON bool) error {
 	if asJSON {
 		rows := make([]countRow, len(results))
 		for i, r := range results {
-			rows[i] = countRow{N: r.N, Total: r.Total, Unique: r.Unique, Orbit8: r.Orbit8, Orbit4: r.Orbit4, Orbit2: r.Orbit2, Orbit1: r.Orbit1,
-				Seconds: r.Seconds, Engine: r.Engine, Device: r.Device}
+			rows[i] = countRow{N: r.N, Counts: r.Counts, Seconds: r.Seconds, Engine: r.Engine, Device: r.Device}
 		}
 		return writeJSON(w, rows)
 	}

@@ -3,13 +3,9 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
@@ -24,26 +20,8 @@ const pauseCountEnv = "NQUEENS_TEST_PAUSE_AT_COUNT_UNIT"
 const pausedCountLine = "test: count paused with work units kept:"
 
 func init() {
-	k, err := strconv.Atoi(os.Getenv(pauseCountEnv))
-	if err != nil {
-		return
-	}
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	testHookCountFound = func(kept int) {
-		if kept != k {
-			return
-		}
-		fmt.Fprintln(os.Stderr, pausedCountLine, kept)
-		released := make(chan struct{})
-		go func() {
-			io.Copy(io.Discard, os.Stdin)
-			close(released)
-		}()
-		select {
-		case <-released:
-		case <-signals:
-		}
+	if hook := pauseHook(pauseCountEnv, pausedCountLine); hook != nil {
+		testHookCountFound = hook
 	}
 }
 

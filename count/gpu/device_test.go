@@ -56,8 +56,8 @@ func TestGPUItemByItem(t *testing.T) {
 	for n := 8; n <= 14; n++ {
 		cs := count.Constellations(n)
 		items := SplitFor(n).Items(nil, cs)
-		rows := EncodeRows(cs)
-		if err := e.b.load(rows, EncodeItems(items)); err != nil {
+		tables := SplitFor(n).Tables(cs)
+		if err := e.b.load(tables, EncodeItems(items)); err != nil {
 			t.Fatalf("n=%d: load: %v", n, err)
 		}
 		got := make([]uint64, len(items))
@@ -69,7 +69,7 @@ func TestGPUItemByItem(t *testing.T) {
 		if err := e.b.run(half, len(items), got); err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
-		tw := NewTwin(rows)
+		tw := NewTwin(tables)
 		for i, it := range items {
 			if want := tw.Count(it); got[i] != want {
 				t.Fatalf("n=%d item %d %+v: the GPU counts %d, the twin %d", n, i, it, got[i], want)

@@ -28,9 +28,9 @@ const MinBatch = 1 << 20
 // backend runs the kernel over items: on a GPU (Open) or on the CPU with
 // the twin (NewTwinEngine).
 type backend interface {
-	// load makes rows and items (EncodeRows, EncodeItems) the tables of
+	// load makes t and items (Split.Tables, EncodeItems) the tables of
 	// the next runs, replacing those of the last load.
-	load(rows, items []byte) error
+	load(t Tables, items []byte) error
 	// run counts the items first..end-1 of the last load into
 	// counts[first:end].
 	run(first, end int, counts []uint64) error
@@ -96,7 +96,7 @@ func (e *Engine) Search(ctx context.Context, cs []count.Constellation, found fun
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := e.b.load(EncodeRows(cs), EncodeItems(items)); err != nil {
+	if err := e.b.load(split.Tables(cs), EncodeItems(items)); err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
 	counts := make([]uint64, len(items))
@@ -155,9 +155,9 @@ func NewTwinEngine(batch int) *Engine {
 	return &Engine{name: "gpu-twin", device: "the kernel's search in Go, one goroutine", b: new(twin), batch: batch}
 }
 
-func (w *twin) load(rows, items []byte) error {
+func (w *twin) load(t Tables, items []byte) error {
 	var err error
-	w.t = NewTwin(rows)
+	w.t = NewTwin(t)
 	w.items, err = DecodeItems(items)
 	return err
 }

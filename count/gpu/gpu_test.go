@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,19 +227,83 @@ func TestEncodeItems(t *testing.T) {
 	}
 }
 
-// TestEncodeRows checks the rows table against Rows for every
-// constellation of n = 16.
-func TestEncodeRows(t *testing.T) {
-	cs := count.Constellations(16)
-	w := NewTwin(EncodeRows(cs)).rows
-	for i, c := range cs {
-		r, con := c.Rows(), w[conWords*i:][:conWords]
-		if int(con[0]) != r.Count {
-			t.Fatalf("constellation %d: %d free rows in the table, %d in Rows", i, con[0], r.Count)
+// TestTables checks the tables of every constellation of n = 9, 10 and
+// 16: the rows against Rows, the stop row and who has a tail table, and
+// each tail table set by set against the ways tailWays finds (that those
+// are right, the twin's counts against OEIS and the CPU engine check).
+func TestTables(t *testing.T) {
+	for _, n := range []int{9, 10, 16} {
+		cs := count.Constellations(n)
+		s := SplitFor(n)
+		tw := NewTwin(s.Tables(cs))
+		tails := 0
+		for i, c := range cs {
+			r, con := c.Rows(), tw.cons[conWords*i:][:conWords]
+			if int(con[0]) != r.Count {
+				t.Fatalf("n=%d constellation %d: %d free rows in the table, %d in Rows", n, i, con[0], r.Count)
+			}
+			for j := 0; j+1 < r.Count; j++ {
+				if con[conBlocks+j] != r.Steps[j].Block || con[conShifts+j] != uint32(r.Steps[j].Shift) {
+					t.Fatalf("n=%d constellation %d step %d: table %#x, %d; Rows %+v", n, i, j, con[conBlocks+j], con[conShifts+j], r.Steps[j])
+				}
+			}
+			inner := uint32(1)<<n - 1
+			for _, q := range c.Queens() {
+				inner &^= 1 << q[1]
+			}
+			switch {
+			case con[2] != inner:
+				t.Fatalf("n=%d constellation %d: inner %#x, want %#x", n, i, con[2], inner)
+			case con[5] == 0 && (s.tail(r.Count) || int(con[1]) != max(0, r.Count-2)):
+				t.Fatalf("n=%d constellation %d: no tail table, stop row %d of %d", n, i, con[1], r.Count)
+			case con[5] == 0:
+				continue
+			case !s.tail(r.Count) || int(con[1]) != r.Count-tailRows-1:
+				t.Fatalf("n=%d constellation %d: a tail table, stop row %d of %d", n, i, con[1], r.Count)
+			}
+			tails++
+			// Every way of the table, by set, against a search of the last
+			// rows that knows nothing of tables.
+			want := map[uint32][]uint64{}
+			for _, w := range tailWays(r) {
+				want[w.set] = append(want[w.set], w.diags)
+			}
+			for set := inner; set != 0; set = (set - 1) & inner {
+				if bits.OnesCount32(set) != tailRows {
+					continue
+				}
+				at := tw.index[con[3]+rank4(set)]
+				got := slices.Sorted(slices.Values(tw.ways[con[4]+at>>5:][:at&31]))
+				if w := slices.Sorted(slices.Values(want[set])); !slices.Equal(got, w) {
+					t.Fatalf("n=%d constellation %d set %#x: ways %#x, want %#x", n, i, set, got, w)
+				}
+			}
 		}
-		for j := 0; j+1 < r.Count; j++ {
-			if con[1+j] != r.Steps[j].Block || con[33+j] != uint32(r.Steps[j].Shift) {
-				t.Fatalf("constellation %d step %d: table %#x, %d; Rows %+v", i, j, con[1+j], con[33+j], r.Steps[j])
+		if n >= 10 && tails != len(cs) {
+			t.Errorf("n=%d: %d of %d constellations have a tail table", n, tails, len(cs))
+		}
+	}
+}
+
+// TestRank4 checks that rank4 numbers the sets of four of the columns
+// 1..n-2 from 0 to C(n-2, 4)-1, each once.
+func TestRank4(t *testing.T) {
+	for _, n := range []int{6, 12, 32} {
+		seen := make([]bool, indexWords(n))
+		inner := uint32(1<<(n-1) - 2)
+		for set := inner; set != 0; set = (set - 1) & inner {
+			if bits.OnesCount32(set) != 4 {
+				continue
+			}
+			r := rank4(set)
+			if int(r) >= len(seen) || seen[r] {
+				t.Fatalf("n=%d set %#x: rank %d of %d, or twice", n, set, r, len(seen))
+			}
+			seen[r] = true
+		}
+		for r, ok := range seen {
+			if !ok {
+				t.Fatalf("n=%d: no set has rank %d", n, r)
 			}
 		}
 	}
@@ -264,7 +330,7 @@ func defines(t *testing.T) map[string]int {
 // slower).
 func TestKernelSource(t *testing.T) {
 	d := defines(t)
-	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "ITEM_WORDS": itemWords, "RD_OFFSET": rdOffset} {
+	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "BLOCKS": conBlocks, "SHIFTS": conShifts, "ITEM_WORDS": itemWords, "RD_OFFSET": rdOffset} {
 		if d[name] != want {
 			t.Errorf("kernel.cu defines %s %d; the host has %d", name, d[name], want)
 		}
@@ -275,8 +341,8 @@ func TestKernelSource(t *testing.T) {
 		t.Errorf("kernel.ptx is not marked generated: %q", ptx[:min(80, len(ptx))])
 	case ptx[len(ptx)-1] != 0 || strings.IndexByte(ptx, 0) != len(ptx)-1:
 		t.Error("PTX() is not NUL-terminated once")
-	case !strings.Contains(ptx, ".entry "+kernelName+"(") || strings.Count(ptx, ".param ") != 6:
-		t.Errorf("kernel.ptx has no entry %s with 6 parameters", kernelName)
+	case !strings.Contains(ptx, ".entry "+kernelName+"(") || strings.Count(ptx, ".param ") != 8:
+		t.Errorf("kernel.ptx has no entry %s with 8 parameters", kernelName)
 	case !strings.Contains(ptx, ".shared .align 4 .b8 "):
 		t.Error("kernel.ptx keeps no stack in shared memory")
 	case strings.Contains(ptx, ".local"):
@@ -316,15 +382,14 @@ func TestKernelOnHost(t *testing.T) {
 	}
 	for n := 8; n <= maxTwinN(); n++ {
 		cs := count.Constellations(n)
-		rows, items := EncodeRows(cs), SplitFor(n).Items(nil, cs)
-		rf, itf := filepath.Join(dir, "rows"), filepath.Join(dir, "items")
-		if err := os.WriteFile(rf, rows, 0o644); err != nil {
-			t.Fatal(err)
+		tables, items := SplitFor(n).Tables(cs), SplitFor(n).Items(nil, cs)
+		args := []string{filepath.Join(dir, "cons"), filepath.Join(dir, "index"), filepath.Join(dir, "ways"), filepath.Join(dir, "items")}
+		for k, data := range [][]byte{tables.Cons, tables.Index, tables.Ways, EncodeItems(items)} {
+			if err := os.WriteFile(args[k], data, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := os.WriteFile(itf, EncodeItems(items), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(host, rf, itf).Output()
+		out, err := exec.Command(host, args...).Output()
 		if err != nil {
 			t.Fatalf("n=%d: host kernel: %v", n, err)
 		}
@@ -332,7 +397,7 @@ func TestKernelOnHost(t *testing.T) {
 		if err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
-		tw := NewTwin(rows)
+		tw := NewTwin(tables)
 		for i, it := range items {
 			if want := tw.Count(it); got[i] != want {
 				t.Fatalf("n=%d item %d %+v: kernel.cu counts %d, the twin %d", n, i, it, got[i], want)

@@ -254,26 +254,26 @@ func TestTables(t *testing.T) {
 			switch {
 			case con[2] != inner:
 				t.Fatalf("n=%d constellation %d: inner %#x, want %#x", n, i, con[2], inner)
-			case con[5] == 0 && (s.tail(r.Count) || int(con[1]) != max(0, r.Count-2)):
+			case con[5] == 0 && (s.tail(n, r.Count) || int(con[1]) != max(0, r.Count-2)):
 				t.Fatalf("n=%d constellation %d: no tail table, stop row %d of %d", n, i, con[1], r.Count)
 			case con[5] == 0:
 				continue
-			case !s.tail(r.Count) || int(con[1]) != r.Count-tailRows-1:
+			case !s.tail(n, r.Count) || int(con[1]) != r.Count-tailRows-1:
 				t.Fatalf("n=%d constellation %d: a tail table, stop row %d of %d", n, i, con[1], r.Count)
 			}
 			tails++
 			// Every way of the table, by set, against a search of the last
 			// rows that knows nothing of tables.
 			want := map[uint32][]uint64{}
-			for _, w := range tailWays(r) {
+			for _, w := range tailWays(n, r) {
 				want[w.set] = append(want[w.set], w.diags)
 			}
 			for set := inner; set != 0; set = (set - 1) & inner {
 				if bits.OnesCount32(set) != tailRows {
 					continue
 				}
-				at := tw.index[con[3]+rank4(set)]
-				got := slices.Sorted(slices.Values(tw.ways[con[4]+at>>5:][:at&31]))
+				e := tw.index[con[3]+rank4(set)]
+				got := slices.Sorted(slices.Values(tw.ways[con[4]+uint32(e):][:e>>56]))
 				if w := slices.Sorted(slices.Values(want[set])); !slices.Equal(got, w) {
 					t.Fatalf("n=%d constellation %d set %#x: ways %#x, want %#x", n, i, set, got, w)
 				}
@@ -330,7 +330,7 @@ func defines(t *testing.T) map[string]int {
 // slower).
 func TestKernelSource(t *testing.T) {
 	d := defines(t)
-	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "BLOCKS": conBlocks, "SHIFTS": conShifts, "ITEM_WORDS": itemWords, "RD_OFFSET": rdOffset} {
+	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "BLOCKS": conBlocks, "SHIFTS": conShifts, "ITEM_WORDS": itemWords, "RD_OFFSET": rdOffset, "TAIL_LD": tailLD} {
 		if d[name] != want {
 			t.Errorf("kernel.cu defines %s %d; the host has %d", name, d[name], want)
 		}

@@ -50,6 +50,9 @@ __attribute__((device)) static unsigned next_item(unsigned *next) {
 #define ITEM_WORDS 8
 // Where column 0 of the down-right diagonals sits in rd.
 #define RD_OFFSET 32
+// How far a tail table shifts the down-left diagonals up (count/gpu's
+// tailLD).
+#define TAIL_LD 5
 
 typedef unsigned long long u64;
 
@@ -85,7 +88,7 @@ DEVICE static unsigned rank4(unsigned set) {
 // different constellations. Threads take items in constellation order,
 // so the tables in use at once are those of a window of constellations,
 // shared between constellations with the same last rows: they stay in L2.
-extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned *RESTRICT index,
+extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const u64 *RESTRICT index,
                                    const u64 *RESTRICT ways, const unsigned *RESTRICT items,
                                    u64 *RESTRICT counts, unsigned first, unsigned end, unsigned *next) {
 	SHARED unsigned stack[ROWS][BLOCK];
@@ -102,7 +105,8 @@ extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned
 		// too small for one, the second-to-last free row, whose squares
 		// count if they leave the last row a free square.
 		const unsigned stop = con[1], inner = con[2], tail = con[5];
-		const unsigned *tindex = index + con[3];
+		const u64 border = (u64)con[6] | (u64)con[7] << 32;
+		const u64 *tindex = index + con[3];
 		const u64 *tways = ways + con[4];
 		unsigned row = it[1];
 		const unsigned top = row;
@@ -133,12 +137,23 @@ extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned
 				free &= free - 1;
 				if (tail) {
 					// The ways of the four columns left whose diagonals
-					// miss those of the queens above: no look-ahead here,
-					// a set with no way fits none.
-					const unsigned at = tindex[rank4(inner & ~(cols | bit))];
-					const u64 q = (l & 0xffffffffu) | (d & ~(u64)0xffffffffu);
-					const u64 *w = tways + (at >> 5);
-					for (unsigned k = 0; k < (at & 31); k++) {
+					// miss those of the queens above and of the border
+					// queens (border), of those whose first queen stands
+					// on a free square of the first row (look-ahead): from
+					// the lowest such column's ways to the highest's.
+					const unsigned set = inner & ~(cols | bit);
+					const unsigned f0 = set & ~((unsigned)l | (unsigned)(d >> RD_OFFSET) | con[BLOCKS + row % ROWS]);
+					if (f0 == 0) {
+						continue;
+					}
+					const u64 e = tindex[rank4(set)];
+					const unsigned c = (unsigned)(e >> 32);
+					const unsigned lo = __builtin_popcount(set & ((f0 & -f0) - 1));
+					const unsigned hi = __builtin_popcount(set & ((1u << (31 - __builtin_clz(f0))) - 1));
+					const unsigned start = ((c << 8) >> (8 * lo)) & 0xff, end = (c >> (8 * hi)) & 0xff;
+					const u64 q = (u64)((unsigned)l << TAIL_LD) | (d & ~(u64)0xffffffffu) | border;
+					const u64 *w = tways + (unsigned)e;
+					for (unsigned k = start; k < end; k++) {
 						n += (w[k] & q) == 0;
 					}
 				} else {

@@ -3,37 +3,52 @@ package gpu
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 
 	"github.com/nqueens/nqueens/count"
 )
 
-// The tail table: the kernel looks up the last tailRows free rows of a
+// The tail tables: the kernel looks up the last tailRows free rows of a
 // constellation instead of searching them, as the CPU engine does
 // (count's deep): most of a search's nodes are there.
 //
 // When the search places a queen in the leaf row (the free row above the
-// last tailRows), exactly tailRows columns are left, one per row below,
-// and the border queens' squares of those rows are fixed: the ways to
-// fill them are fixed too, but for the diagonals of the queens above.
-// A constellation's tail table lists those ways, each as the diagonals its
-// queens take as the first of the rows holds them (ld in the low word, rd
-// in the high word, the masks the kernel computes there), grouped by the
-// set of columns they take. The kernel counts the ways of the set left
-// whose diagonals miss those of the queens above: one lookup and a few
-// ANDs for a subtree of four rows.
+// last tailRows), exactly tailRows columns are left, one for each row
+// below. A tail table lists, for every set of four of the columns 1..n-2
+// (the border queens always take 0 and n-1), the ways to put them in the
+// last four free rows so that no two attack each other, each as the
+// diagonals its queens take as the first of those rows holds them. The
+// table depends on the gaps between those rows alone, not on the border
+// queens: the kernel counts the ways of the set left whose diagonals miss
+// those of the queens above and of the border queens (a mask of the
+// constellation, Tables.Cons words 6 and 7). A board has a few tables
+// (one for each pattern of gaps, mostly rows 1 apart), of C(n-2, 4)
+// index words and a few ways each, a few hundred KB in all, which the
+// GPU keeps in its caches; tables made for each constellation, as the
+// CPU engine makes them (it filters out the ways the border queens
+// block), took 780 MB and 16 s of one core to build for n = 20, the most
+// of it read from memory at random by the kernel.
 //
-// A set is looked up by its rank among the sets of tailRows of the
-// columns 1..n-2 (the border queens always take 0 and n-1) in the
-// combinatorial number system, which the kernel computes with four bit
-// scans and a few products: C(n-2, 4) index words a table (3,060 for
-// n = 20, 4,845 for n = 22), where the CPU's direct index by the set
-// itself (2^(n-2) words) would not fit a GPU's caches. Constellations
-// whose last rows block the same squares share one table (tables
-// deduplicates them), which keeps the tables in flight at once small.
+// The diagonals of a way: ld, bit x-off+tailLD for a queen in column x
+// off rows below the first of the rows; rd, bit x+off+32. The queens
+// above hand the first row ld shifted up by tailLD. Both fit 32 bits up
+// to n = tailMaxN, as the last four free rows span at most 6 rows (only
+// the left and right border queens can stand between them).
+//
+// A set is looked up by its rank among the sets of four of the columns
+// 1..31 in the combinatorial number system (rank4), which the kernel
+// computes with four bit scans and a few products.
 
 // tailRows is the number of free rows at the bottom of a constellation
-// that the kernel looks up in its tail table.
-const tailRows = 4
+// that the kernel looks up in its tail table; tailLD how far a table
+// shifts the down-left diagonals up, so that those of the queens of the
+// last rows that start left of column 0 in their first row keep a bit;
+// tailMaxN the largest board whose tables fit 32-bit diagonals.
+const (
+	tailRows = 4
+	tailLD   = 5
+	tailMaxN = 27
+)
 
 // Tables are the tables the kernel reads, as Split.Tables encodes them
 // for a list of constellations, in little-endian words:
@@ -44,9 +59,10 @@ const tailRows = 4
 //     tail table, else the second-to-last free row), the columns the
 //     border queens leave free (word 2), the offset of its tail table's
 //     index in Index (word 3) and of its ways in Ways (word 4), 1 if it
-//     has a tail table (word 5); then the block of free row i+1 at
-//     conBlocks+i and the shift from row i to row i+1 at conShifts+i, for
-//     i up to 30 (count.Step).
+//     has a tail table (word 5), the diagonals of the border queens as
+//     the ways of its tail table hold them (ld in word 6, rd in word 7);
+//     then the block of free row i+1 at conBlocks+i and the shift from
+//     row i to row i+1 at conShifts+i, for i up to 30 (count.Step).
 //   - Index: for each tail table, C(n-2, 4) 32-bit words, one per set of
 //     four columns by rank: the offset of the set's first way from the
 //     table's first, shifted left by 5, or'ed with the number of its ways
@@ -62,12 +78,12 @@ const (
 	conShifts = 40
 )
 
-// tail reports whether a constellation with r free rows has a tail table
-// under s: when its leaf row, r-tailRows-1, is at or below the row its
-// items start in (true from n = 10 on).
-func (s Split) tail(r int) bool {
+// tail reports whether a constellation of a board of n with r free rows
+// has a tail table under s: when its leaf row, r-tailRows-1, is at or
+// below the row its items start in (from n = 10 on), up to n = tailMaxN.
+func (s Split) tail(n, r int) bool {
 	d := s.rows(r)
-	return d >= 0 && r-tailRows-1 >= d
+	return d >= 0 && r-tailRows-1 >= d && n <= tailMaxN
 }
 
 // rank4 returns the rank of a set of four of the columns 1..31 among the
@@ -93,60 +109,83 @@ func indexWords(n int) int {
 	return m * (m - 1) * (m - 2) * (m - 3) / 24
 }
 
-// tailKey identifies a tail table: the blocks of the last tailRows free
-// rows and the shifts between them. Constellations with the same key have
-// the same ways.
-type tailKey [2*tailRows - 1]uint32
+// tailKey identifies a tail table: the shifts between the last tailRows
+// free rows.
+type tailKey [tailRows - 1]uint8
 
 // way is one way to fill the last tailRows free rows: its columns and its
-// diagonals as the first of the rows holds them, ld | rd<<32.
+// diagonals as the first of the rows holds them, ld | rd<<32 (see the
+// tail tables above).
 type way struct {
-	set   uint32
-	diags uint64
+	set, first uint32 // first: the column of the queen of the first row
+	diags      uint64
 }
 
-// tailWays returns the ways to fill the last tailRows free rows of r, in
-// the order of a search of those rows from the top (lowest column first),
-// with no queen above.
-func tailWays(r count.Rows) []way {
+// tailWays returns the ways to fill the last tailRows free rows of r on
+// a board of n with any four of the columns 1..n-2, no queen above and
+// no border queen, in the order of a search of those rows from the top
+// (lowest column first).
+func tailWays(n int, r count.Rows) []way {
 	first := r.Count - tailRows // the first of the last rows
+	inner := uint32(1)<<(n-1) - 2
 	var out []way
-	var walk func(i int, free, cols uint32, ld, rd uint64, off uint32, diags uint64)
-	walk = func(i int, free, cols uint32, ld, rd uint64, off uint32, diags uint64) {
+	var walk func(i int, free, cols uint32, ld, rd uint64, off uint32, diags uint64, first uint32)
+	walk = func(i int, free, cols uint32, ld, rd uint64, off uint32, diags uint64, first uint32) {
 		for f := free; f != 0; f &= f - 1 {
 			bit := f & -f
 			x := uint32(bits.TrailingZeros32(bit))
-			g := diags
-			if x >= off {
-				g |= uint64(1) << (x - off) // ld, as row first holds it
-			}
-			if x+off < 32 {
-				g |= uint64(1) << (x + off + 32) // rd
+			g := diags | uint64(1)<<(x+tailLD-off) | uint64(1)<<(x+off+32)
+			fst := first
+			if fst == 0 {
+				fst = bit
 			}
 			if i == r.Count-1 {
-				out = append(out, way{set: cols | bit, diags: g})
+				out = append(out, way{set: cols | bit, first: fst, diags: g})
 				continue
 			}
-			st := r.Steps[i]
-			c, l, d := cols|bit, (ld|uint64(bit))<<st.Shift, (rd|uint64(bit)<<rdOffset)>>st.Shift
-			if next := ^(c | uint32(l) | uint32(d>>rdOffset) | st.Block); next != 0 {
-				walk(i+1, next, c, l, d, off+uint32(st.Shift), g)
+			sh := r.Steps[i].Shift
+			c, l, d := cols|bit, (ld|uint64(bit))<<sh, (rd|uint64(bit)<<rdOffset)>>sh
+			if next := inner &^ (c | uint32(l) | uint32(d>>rdOffset)); next != 0 {
+				walk(i+1, next, c, l, d, off+uint32(sh), g, fst)
 			}
 		}
 	}
-	walk(first, ^r.Steps[first-1].Block, 0, 0, 0, 0, 0)
+	walk(first, inner, 0, 0, 0, 0, 0, 0)
 	return out
 }
 
-// Tables returns the tables of cs (see Tables) under s: each
-// constellation's rows, and the tail tables of those that have one,
-// shared by the constellations whose last rows are the same.
+// borderDiags returns the diagonals of the border queens of c as the
+// ways of its tail table hold them.
+func borderDiags(c count.Constellation) uint64 {
+	// t0, the first of the last tailRows free rows: the rows no border
+	// queen stands in, counted from the bottom.
+	t0, left := c.N(), tailRows
+	for left > 0 {
+		t0--
+		if !slices.ContainsFunc(c.Queens(), func(q [2]int) bool { return q[0] == t0 }) {
+			left--
+		}
+	}
+	var g uint64
+	for _, q := range c.Queens() {
+		if p := q[1] - q[0] + t0 + tailLD; p >= 0 && p < 32 {
+			g |= 1 << p
+		}
+		if p := q[1] + q[0] - t0; p >= 0 && p < 32 {
+			g |= 1 << (p + 32)
+		}
+	}
+	return g
+}
+
+// Tables returns the tables of cs, constellations of one board, under s
+// (see Tables): each constellation's rows, and the tail tables of its
+// patterns of last rows.
 func (s Split) Tables(cs []count.Constellation) Tables {
 	var t Tables
 	t.Cons = make([]byte, 4*conWords*len(cs))
 	tables := map[tailKey][2]uint32{} // the offsets of each table in Index and Ways
-	var index []uint32
-	var ways []uint64
+	var index, ways []uint64
 	for i, c := range cs {
 		r := c.Rows()
 		w := t.Cons[4*conWords*i:]
@@ -161,57 +200,60 @@ func (s Split) Tables(cs []count.Constellation) Tables {
 			put(conBlocks+j, r.Steps[j].Block)
 			put(conShifts+j, uint32(r.Steps[j].Shift))
 		}
-		if !s.tail(r.Count) {
+		if !s.tail(c.N(), r.Count) {
 			put(1, uint32(max(0, r.Count-2)))
 			continue
 		}
 		put(1, uint32(r.Count-tailRows-1))
 		put(5, 1)
 		var key tailKey
-		for j := range tailRows {
-			key[j] = r.Steps[r.Count-tailRows-1+j].Block
-		}
 		for j := range tailRows - 1 {
-			key[tailRows+j] = uint32(r.Steps[r.Count-tailRows+j].Shift)
+			key[j] = r.Steps[r.Count-tailRows+j].Shift
 		}
 		at, ok := tables[key]
 		if !ok {
 			at = [2]uint32{uint32(len(index)), uint32(len(ways))}
 			tables[key] = at
-			index = append(index, make([]uint32, indexWords(c.N()))...)
-			idx := index[at[0]:]
-			fills := tailWays(r)
-			// Group the ways by set: count them, lay the sets out in order
-			// of first appearance, then place each way.
-			var order []uint32
+			index = append(index, make([]uint64, indexWords(c.N()))...)
+			idx := index[at[0]:][:indexWords(c.N())]
+			fills := tailWays(c.N(), r)
+			// Group the ways by set, in order of the column of their first
+			// queen (tailWays lists them so): count those of each set and
+			// column, lay the sets out in rank order, then place each way.
+			per := make([][4]uint8, len(idx))
 			for _, f := range fills {
 				k := rank4(f.set)
-				if idx[k] == 0 {
-					order = append(order, k)
-				}
-				idx[k]++
+				per[k][bits.OnesCount32(f.set&(f.first-1))]++
 			}
 			start := uint32(0)
-			for _, k := range order {
-				n := idx[k]
-				idx[k] = start<<5 | n
-				start += n
+			for k := range idx {
+				e := uint64(start)
+				var cum uint8
+				for j, m := range per[k] {
+					cum += m
+					e |= uint64(cum) << (32 + 8*j)
+				}
+				idx[k] = e
+				start += uint32(cum)
+				per[k] = [4]uint8{}
 			}
-			placed := make(map[uint32]uint32, len(order))
 			base := len(ways)
 			ways = append(ways, make([]uint64, len(fills))...)
 			for _, f := range fills {
 				k := rank4(f.set)
-				ways[base+int(idx[k]>>5+placed[k])] = f.diags
-				placed[k]++
+				ways[base+int(uint32(idx[k]))+int(per[k][0])] = f.diags
+				per[k][0]++
 			}
 		}
 		put(3, at[0])
 		put(4, at[1])
+		g := borderDiags(c)
+		put(6, uint32(g))
+		put(7, uint32(g>>32))
 	}
-	t.Index = make([]byte, 4*len(index))
+	t.Index = make([]byte, 8*len(index))
 	for i, v := range index {
-		binary.LittleEndian.PutUint32(t.Index[4*i:], v)
+		binary.LittleEndian.PutUint64(t.Index[8*i:], v)
 	}
 	t.Ways = make([]byte, 8*len(ways))
 	for i, v := range ways {

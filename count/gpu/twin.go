@@ -1,6 +1,9 @@
 package gpu
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Twin is the kernel's search in Go, step for step: the same tables, the
 // same items, the same stack of one candidate set per row, undone by
@@ -8,32 +11,33 @@ import "encoding/binary"
 // hold the kernel's algorithm to on a machine without a GPU, and what a
 // GPU's counts are checked against item by item.
 type Twin struct {
-	cons, index []uint32 // Tables.Cons and Tables.Index, as words
-	ways        []uint64 // Tables.Ways
+	cons        []uint32 // Tables.Cons, as words
+	index, ways []uint64 // Tables.Index and Tables.Ways
 }
 
 // NewTwin returns the twin of the kernel over the tables t (Split.Tables).
 func NewTwin(t Tables) *Twin {
-	w := &Twin{cons: words(t.Cons), index: words(t.Index), ways: make([]uint64, len(t.Ways)/8)}
-	for i := range w.ways {
-		w.ways[i] = binary.LittleEndian.Uint64(t.Ways[8*i:])
+	w := &Twin{cons: make([]uint32, len(t.Cons)/4), index: words64(t.Index), ways: words64(t.Ways)}
+	for i := range w.cons {
+		w.cons[i] = binary.LittleEndian.Uint32(t.Cons[4*i:])
 	}
 	return w
 }
 
-// words returns b as little-endian 32-bit words.
-func words(b []byte) []uint32 {
-	w := make([]uint32, len(b)/4)
+// words64 returns b as little-endian 64-bit words.
+func words64(b []byte) []uint64 {
+	w := make([]uint64, len(b)/8)
 	for i := range w {
-		w[i] = binary.LittleEndian.Uint32(b[4*i:])
+		w[i] = binary.LittleEndian.Uint64(b[8*i:])
 	}
 	return w
 }
 
 // Work is what the kernel's search of items does, the numbers that
 // predict its time on a GPU (Twin.Work): Trips of its loop (a square
-// tried, or a row gone back up), Lookups of a tail table, and the Ways
-// those lookups compare.
+// tried, or a row gone back up), Lookups of a tail table (a square of the
+// leaf row that leaves the next row a free square), and the Ways those
+// lookups compare.
 type Work struct {
 	Trips, Lookups, Ways uint64
 }
@@ -65,6 +69,7 @@ func (t *Twin) Work(it Item) Work {
 func (t *Twin) search(it Item, w *Work) uint64 {
 	con := t.cons[conWords*int(it.Con):][:conWords]
 	stop, inner, tail := con[1], con[2], con[5]
+	border := uint64(con[6]) | uint64(con[7])<<32
 	index, ways := t.index[con[3]:], t.ways[con[4]:]
 	blocks, shifts := con[conBlocks:][:32], con[conShifts:][:32]
 	var stack [32]uint32
@@ -95,16 +100,28 @@ func (t *Twin) search(it Item, w *Work) uint64 {
 		if row == stop {
 			free &= free - 1
 			if tail != 0 {
-				at := index[rank4(inner&^(cols|bit))]
-				q := l&0xffffffff | d&^0xffffffff
-				for _, e := range ways[at>>5:][:at&31] {
+				// The ways of the set left whose first queen stands on a
+				// free square of the first row (look-ahead), from the
+				// lowest such column's to the highest's.
+				set := inner &^ (cols | bit)
+				f0 := set &^ (uint32(l) | uint32(d>>rdOffset) | blocks[row&31])
+				if f0 == 0 {
+					continue
+				}
+				e := index[rank4(set)]
+				c := uint32(e >> 32)
+				lo := bits.OnesCount32(set & (f0&-f0 - 1))
+				hi := bits.OnesCount32(set & (1<<(31-bits.LeadingZeros32(f0)) - 1))
+				start, end := (c<<8)>>(8*lo)&0xff, c>>(8*hi)&0xff
+				q := uint64(uint32(l)<<tailLD) | d&^0xffffffff | border
+				for _, e := range ways[uint32(e)+start : uint32(e)+end] {
 					if e&q == 0 {
 						n++
 					}
 				}
 				if w != nil {
 					w.Lookups++
-					w.Ways += uint64(at & 31)
+					w.Ways += uint64(end - start)
 				}
 			} else if ^(cols | bit | uint32(l) | uint32(d>>rdOffset) | blocks[row&31]) != 0 {
 				n++ // the last row has a free square: a solution

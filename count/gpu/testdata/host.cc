@@ -33,7 +33,8 @@ int main(int argc, char **argv) {
 		return 2;
 	}
 	unsigned long nc, nx, nw, ni;
-	unsigned *cons = slurp(argv[1], &nc), *index = slurp(argv[2], &nx), *items = slurp(argv[4], &ni);
+	unsigned *cons = slurp(argv[1], &nc), *items = slurp(argv[4], &ni);
+	const u64 *index = (const u64 *)slurp(argv[2], &nx);
 	const u64 *ways = (const u64 *)slurp(argv[3], &nw);
 	unsigned k = ni / ITEM_WORDS;
 	u64 *counts = (u64 *)calloc(k + 1, sizeof(u64));

@@ -10,7 +10,10 @@
 // of a warp touch consecutive words; the lowest set bit of a stored set is
 // the queen placed in that row, and going back up a row undoes it by
 // shifting the diagonals back, which keeps them in 64 bits so that no bit
-// is lost past n = 16.
+// is lost past n = 16. The search stops at the leaf row, above the last
+// four free rows, and looks those up in a tail table (count/gpu's
+// tail.go): the ways of the four columns left, with a look-ahead on the
+// first of the rows, whose diagonals miss the queens' above.
 //
 // With NQUEENS_HOST defined the same source compiles as C++ for the host,
 // one thread at a time, so that a test without a GPU runs this very code
@@ -41,7 +44,8 @@ __attribute__((device)) static unsigned next_item(unsigned *next) {
 // Words of a constellation's rows and of an item (count/gpu: Tables,
 // EncodeItems). The rows: free row count, stop row, the columns the border
 // queens leave free, the offsets of the tail table in index and ways, 1 if
-// it has one; then the block of free row i+1 at BLOCKS+i and the shift
+// it has one, the border queens' diagonals as the table holds them (low
+// and high word); then the block of free row i+1 at BLOCKS+i and the shift
 // from row i to row i+1 at SHIFTS+i. An item: con, row, free, cols, ld low
 // and high, rd low and high.
 #define CON_WORDS 72
@@ -82,12 +86,13 @@ DEVICE static unsigned rank4(unsigned set) {
 // *next to 0 before the launch and launches BLOCK threads a block.
 //
 // The tables stay in global memory, read-only (restrict: the loads go
-// through the read-only data cache): the tail tables of a board are MBs,
-// past constant memory (64 KB) and shared memory (about 228 KB an SM,
-// which the stack shares), and the threads of a block search items of
-// different constellations. Threads take items in constellation order,
-// so the tables in use at once are those of a window of constellations,
-// shared between constellations with the same last rows: they stay in L2.
+// through the read-only data cache). The tail tables of a board are a few
+// MB (3.2 MB for n = 20), past constant memory (64 KB, and fast only
+// when a warp reads one address) and shared memory (about 228 KB an SM,
+// which the stack shares); they are shared by all constellations, so
+// they stay in L2, and a table's index (24 KB for n = 20) in L1. A
+// constellation's rows are read at every node, from L1: the threads of a
+// block search items of different constellations.
 extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const u64 *RESTRICT index,
                                    const u64 *RESTRICT ways, const unsigned *RESTRICT items,
                                    u64 *RESTRICT counts, unsigned first, unsigned end, unsigned *next) {

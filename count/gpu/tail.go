@@ -23,11 +23,18 @@ import (
 // those of the queens above and of the border queens (a mask of the
 // constellation, Tables.Cons words 6 and 7). A board has a few tables
 // (one for each pattern of gaps, mostly rows 1 apart), of C(n-2, 4)
-// index words and a few ways each, a few hundred KB in all, which the
-// GPU keeps in its caches; tables made for each constellation, as the
-// CPU engine makes them (it filters out the ways the border queens
-// block), took 780 MB and 16 s of one core to build for n = 20, the most
-// of it read from memory at random by the kernel.
+// index words and the ways of each set: 3.2 MB in all for n = 20, which
+// stay in the GPU's L2. Tables for each constellation, as the CPU engine
+// makes them (it filters out the ways the border queens block), would
+// hold 780 MB for n = 20 and take 16 s of one core to build (measured,
+// docs/gpu.md), and the kernel would read them at random from memory.
+//
+// A set's ways are in order of the column of their first queen, and its
+// index entry holds how many stand in each column: the kernel computes
+// the free squares of the first of the rows (a look-ahead), looks
+// nothing up when there is none, and compares only the ways from the
+// lowest free column's to the highest's (on n = 16, 3.6 ways a lookup
+// rather than 9).
 //
 // The diagonals of a way: ld, bit x-off+tailLD for a queen in column x
 // off rows below the first of the rows; rd, bit x+off+32. The queens
@@ -37,7 +44,9 @@ import (
 //
 // A set is looked up by its rank among the sets of four of the columns
 // 1..31 in the combinatorial number system (rank4), which the kernel
-// computes with four bit scans and a few products.
+// computes with four bit scans and a few products: an index of 24 KB a
+// table for n = 20 fits a multiprocessor's L1, where one by the set
+// itself (2^(n-2) entries, the CPU engine's) would take 2 MB.
 
 // tailRows is the number of free rows at the bottom of a constellation
 // that the kernel looks up in its tail table; tailLD how far a table
@@ -63,10 +72,12 @@ const (
 //     the ways of its tail table hold them (ld in word 6, rd in word 7);
 //     then the block of free row i+1 at conBlocks+i and the shift from
 //     row i to row i+1 at conShifts+i, for i up to 30 (count.Step).
-//   - Index: for each tail table, C(n-2, 4) 32-bit words, one per set of
+//   - Index: for each tail table, C(n-2, 4) 64-bit words, one per set of
 //     four columns by rank: the offset of the set's first way from the
-//     table's first, shifted left by 5, or'ed with the number of its ways
-//     (at most 24).
+//     table's first (low word), then in byte j of the high word the number
+//     of its ways whose first queen stands in the set's columns 0..j
+//     (lowest first; byte 3 is all its ways, at most 24). A set's ways are
+//     in order of the column of their first queen.
 //   - Ways: the ways of each tail table, 64-bit words, ld | rd<<32.
 type Tables struct {
 	Cons, Index, Ways []byte

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"math/bits"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -404,4 +405,82 @@ func TestKernelOnHost(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTailLookups checks the tail tables on boards too large for a whole
+// count, up to tailMaxN and past it: from leaf rows reached by random
+// walks down constellations of n = 20, 24, 27 and 28 (no tail table, the
+// second-to-last row), the twin's count against a plain search of the
+// rows below.
+func TestTailLookups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{20, 24, 27, 28} {
+		cs := count.Constellations(n)
+		s := SplitFor(n)
+		tw := NewTwin(s.Tables(cs))
+		checked := 0
+		for i := 0; i < len(cs); i += len(cs)/40 + 1 {
+			r := cs[i].Rows()
+			con := tw.cons[conWords*i:][:conWords]
+			if r.First == 0 || (con[5] == 0) != (n > tailMaxN) {
+				if r.First != 0 {
+					t.Fatalf("n=%d constellation %d: tail table %d", n, i, con[5])
+				}
+				continue
+			}
+			for range 100 {
+				it, ok := walk(rng, r, int(con[1]))
+				if !ok {
+					continue
+				}
+				it.Con = int32(i)
+				if got, want := tw.Count(it), plain(r, int(it.Row), it.Free, it.Cols, it.LD, it.RD); got != want {
+					t.Fatalf("n=%d constellation %d %v, from %+v: the twin counts %d, a plain search %d", n, i, cs[i].Queens(), it, got, want)
+				}
+				checked++
+			}
+		}
+		t.Logf("n=%d: %d rows checked", n, checked)
+		if checked < 100 {
+			t.Errorf("n=%d: %d rows checked", n, checked)
+		}
+	}
+}
+
+// walk places queens on random free squares of r's rows from the first
+// down to row stop, and returns the sub-board there, or false if a row
+// on the way has no free square.
+func walk(rng *rand.Rand, r count.Rows, stop int) (Item, bool) {
+	free, cols, ld, rd := r.First, uint32(0), uint64(0), uint64(0)
+	for row := 0; row < stop; row++ {
+		var sq []uint32
+		for f := free; f != 0; f &= f - 1 {
+			sq = append(sq, f&-f)
+		}
+		bit := sq[rng.IntN(len(sq))]
+		st := r.Steps[row]
+		cols, ld, rd = cols|bit, (ld|uint64(bit))<<st.Shift, (rd|uint64(bit)<<rdOffset)>>st.Shift
+		if free = ^(cols | uint32(ld) | uint32(rd>>rdOffset) | st.Block); free == 0 {
+			return Item{}, false
+		}
+	}
+	return Item{Row: uint8(stop), Free: free, Cols: cols, LD: ld, RD: rd}, true
+}
+
+// plain counts the ways to fill row and the rows below it of r with a
+// plain search, free being the free squares of row.
+func plain(r count.Rows, row int, free, cols uint32, ld, rd uint64) uint64 {
+	if row == r.Count-1 {
+		return uint64(bits.OnesCount32(free))
+	}
+	var n uint64
+	st := r.Steps[row]
+	for f := free; f != 0; f &= f - 1 {
+		bit := f & -f
+		c, l, d := cols|bit, (ld|uint64(bit))<<st.Shift, (rd|uint64(bit)<<rdOffset)>>st.Shift
+		if next := ^(c | uint32(l) | uint32(d>>rdOffset) | st.Block); next != 0 {
+			n += plain(r, row+1, next, c, l, d)
+		}
+	}
+	return n
 }

@@ -52,10 +52,15 @@ func board(t *testing.T, e count.Engine, n int) {
 }
 
 // TestTwinOEIS counts the boards of n = 1 to 12 (17 with -large) with the
-// twin engine against OEIS A000170 and A002562.
+// twin engine, plain and with tail tables, against OEIS A000170 and
+// A002562.
 func TestTwinOEIS(t *testing.T) {
 	for n := 1; n <= maxTwinN(); n++ {
-		board(t, NewTwinEngine(MinBatch), n)
+		for _, tails := range []bool{false, true} {
+			e := NewTwinEngine(MinBatch)
+			e.Tails = tails
+			board(t, e, n)
+		}
 	}
 }
 
@@ -82,14 +87,23 @@ func found(t *testing.T, e count.Engine, cs []count.Constellation) []uint64 {
 	return got
 }
 
-// TestTwinMatchesCPU checks the twin against the CPU engine constellation
-// by constellation: the items of each add up to its Solutions.
+// TestTwinMatchesCPU checks the twin, plain and with tail tables, against
+// the CPU engine constellation by constellation: the items of each add up
+// to its Solutions.
 func TestTwinMatchesCPU(t *testing.T) {
 	for n := 4; n <= maxTwinN()+1; n++ {
 		cs := count.Constellations(n)
-		for i, s := range found(t, NewTwinEngine(1), cs) {
-			if want := cs[i].Solutions(); s != want {
-				t.Errorf("n=%d constellation %d %v: the twin counts %d, the CPU %d", n, i, cs[i].Queens(), s, want)
+		want := make([]uint64, len(cs))
+		for i, c := range cs {
+			want[i] = c.Solutions()
+		}
+		for _, tails := range []bool{false, true} {
+			e := NewTwinEngine(1)
+			e.Tails = tails
+			for i, s := range found(t, e, cs) {
+				if s != want[i] {
+					t.Errorf("n=%d tails=%v constellation %d %v: the twin counts %d, the CPU %d", n, tails, i, cs[i].Queens(), s, want[i])
+				}
 			}
 		}
 	}
@@ -372,8 +386,8 @@ func clang(t *testing.T) string {
 }
 
 // TestKernelOnHost builds kernel.cu for the host (testdata/host.cc) and
-// runs it over the items of n = 8 to 12: the kernel's own source must
-// count every item as the twin does.
+// runs it over the items of n = 8 to 12, plain and with tail tables: the
+// kernel's own source must count every item as the twin does.
 func TestKernelOnHost(t *testing.T) {
 	cc := clang(t)
 	dir := t.TempDir()
@@ -383,25 +397,27 @@ func TestKernelOnHost(t *testing.T) {
 	}
 	for n := 8; n <= maxTwinN(); n++ {
 		cs := count.Constellations(n)
-		tables, items := SplitFor(n).Tables(cs), SplitFor(n).Items(nil, cs)
-		args := []string{filepath.Join(dir, "cons"), filepath.Join(dir, "index"), filepath.Join(dir, "ways"), filepath.Join(dir, "items")}
-		for k, data := range [][]byte{tables.Cons, tables.Index, tables.Ways, EncodeItems(items)} {
-			if err := os.WriteFile(args[k], data, 0o644); err != nil {
-				t.Fatal(err)
+		items := SplitFor(n).Items(nil, cs)
+		for _, tables := range []Tables{SplitFor(n).PlainTables(cs), SplitFor(n).Tables(cs)} {
+			args := []string{filepath.Join(dir, "cons"), filepath.Join(dir, "index"), filepath.Join(dir, "ways"), filepath.Join(dir, "items")}
+			for k, data := range [][]byte{tables.Cons, tables.Index, tables.Ways, EncodeItems(items)} {
+				if err := os.WriteFile(args[k], data, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-		out, err := exec.Command(host, args...).Output()
-		if err != nil {
-			t.Fatalf("n=%d: host kernel: %v", n, err)
-		}
-		got, err := DecodeCounts(out, len(items))
-		if err != nil {
-			t.Fatalf("n=%d: %v", n, err)
-		}
-		tw := NewTwin(tables)
-		for i, it := range items {
-			if want := tw.Count(it); got[i] != want {
-				t.Fatalf("n=%d item %d %+v: kernel.cu counts %d, the twin %d", n, i, it, got[i], want)
+			out, err := exec.Command(host, args...).Output()
+			if err != nil {
+				t.Fatalf("n=%d: host kernel: %v", n, err)
+			}
+			got, err := DecodeCounts(out, len(items))
+			if err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			tw := NewTwin(tables)
+			for i, it := range items {
+				if want := tw.Count(it); got[i] != want {
+					t.Fatalf("n=%d item %d %+v, %d tail tables: kernel.cu counts %d, the twin %d", n, i, it, len(tables.Index), got[i], want)
+				}
 			}
 		}
 	}

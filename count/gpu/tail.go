@@ -192,7 +192,16 @@ func borderDiags(c count.Constellation) uint64 {
 // Tables returns the tables of cs, constellations of one board, under s
 // (see Tables): each constellation's rows, and the tail tables of its
 // patterns of last rows.
-func (s Split) Tables(cs []count.Constellation) Tables {
+func (s Split) Tables(cs []count.Constellation) Tables { return s.tables(cs, true) }
+
+// PlainTables returns the tables of cs under s with no tail table: the
+// kernel then searches every free row, counting in the second-to-last,
+// the search the tail tables are measured against, and the engine's
+// default (Engine.Tails).
+func (s Split) PlainTables(cs []count.Constellation) Tables { return s.tables(cs, false) }
+
+// tables returns the tables of cs under s, with tail tables if tails.
+func (s Split) tables(cs []count.Constellation, tails bool) Tables {
 	var t Tables
 	t.Cons = make([]byte, 4*conWords*len(cs))
 	tables := map[tailKey][2]uint32{} // the offsets of each table in Index and Ways
@@ -211,7 +220,7 @@ func (s Split) Tables(cs []count.Constellation) Tables {
 			put(conBlocks+j, r.Steps[j].Block)
 			put(conShifts+j, uint32(r.Steps[j].Shift))
 		}
-		if !s.tail(c.N(), r.Count) {
+		if !tails || !s.tail(c.N(), r.Count) {
 			put(1, uint32(max(0, r.Count-2)))
 			continue
 		}

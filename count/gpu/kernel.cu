@@ -10,10 +10,12 @@
 // of a warp touch consecutive words; the lowest set bit of a stored set is
 // the queen placed in that row, and going back up a row undoes it by
 // shifting the diagonals back, which keeps them in 64 bits so that no bit
-// is lost past n = 16. The search stops at the leaf row, above the last
-// four free rows, and looks those up in a tail table (count/gpu's
-// tail.go): the ways of the four columns left, with a look-ahead on the
-// first of the rows, whose diagonals miss the queens' above.
+// is lost past n = 16. The search counts in the second-to-last free row;
+// or, when the host hands it tail tables (count/gpu's tail.go,
+// Engine.Tails), it stops at the leaf row, above the last four free rows,
+// and looks those up: the ways of the four columns left, with a
+// look-ahead on the first of the rows, whose diagonals miss the queens'
+// above.
 //
 // With NQUEENS_HOST defined the same source compiles as C++ for the host,
 // one thread at a time, so that a test without a GPU runs this very code

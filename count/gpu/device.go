@@ -35,9 +35,9 @@ type device struct {
 	dv    *cuda.Device
 	k     *cuda.Kernel
 	// The tables of the last load, the counts and the work counter.
-	rows, items, counts, next cuda.Buffer
-	loaded                    bool
-	threads                   uint32 // the blocks of a launch
+	cons, index, ways, items, counts, next cuda.Buffer
+	loaded                                 bool
+	threads                                uint32 // the blocks of a launch
 }
 
 // serve locks its goroutine to its thread, opens the device and loads the
@@ -79,36 +79,40 @@ func (d *device) do(f func() error) error {
 	return <-done
 }
 
-func (d *device) load(rows, items []byte) error {
+func (d *device) load(t Tables, items []byte) error {
 	return d.do(func() error {
 		d.freeTables()
-		var err error
-		if d.rows, err = d.dv.Alloc(len(rows)); err != nil {
-			return err
-		}
-		if d.items, err = d.dv.Alloc(len(items)); err != nil {
-			d.dv.Free(d.rows)
-			return err
-		}
-		if d.counts, err = d.dv.Alloc(8 * (len(items) / (4 * itemWords))); err != nil {
-			d.dv.Free(d.rows)
-			d.dv.Free(d.items)
-			return err
+		data := [...][]byte{t.Cons, t.Index, t.Ways, items}
+		bufs := [...]*cuda.Buffer{&d.cons, &d.index, &d.ways, &d.items, &d.counts}
+		for k, b := range bufs {
+			size := 8 * (len(items) / (4 * itemWords)) // the counts
+			if k < len(data) {
+				size = len(data[k])
+			}
+			var err error
+			if *b, err = d.dv.Alloc(size); err != nil {
+				for _, a := range bufs[:k] {
+					d.dv.Free(*a)
+				}
+				return err
+			}
 		}
 		d.loaded = true
-		if err := d.dv.Write(d.rows, rows); err != nil {
-			return err
+		for k, b := range bufs[:len(data)] {
+			if err := d.dv.Write(*b, data[k]); err != nil {
+				return err
+			}
 		}
-		return d.dv.Write(d.items, items)
+		return nil
 	})
 }
 
 // freeTables frees the tables of the last load, if any.
 func (d *device) freeTables() {
 	if d.loaded {
-		d.dv.Free(d.rows)
-		d.dv.Free(d.items)
-		d.dv.Free(d.counts)
+		for _, b := range []cuda.Buffer{d.cons, d.index, d.ways, d.items, d.counts} {
+			d.dv.Free(b)
+		}
 		d.loaded = false
 	}
 }
@@ -118,7 +122,7 @@ func (d *device) run(first, end int, counts []uint64) error {
 		if err := d.dv.Write(d.next, make([]byte, 4)); err != nil {
 			return err
 		}
-		if err := d.k.Launch(d.threads, blockThreads, d.rows, d.items, d.counts, uint32(first), uint32(end), d.next); err != nil {
+		if err := d.k.Launch(d.threads, blockThreads, d.cons, d.index, d.ways, d.items, d.counts, uint32(first), uint32(end), d.next); err != nil {
 			return err
 		}
 		out := make([]byte, 8*(end-first))

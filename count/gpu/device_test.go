@@ -56,8 +56,8 @@ func TestGPUItemByItem(t *testing.T) {
 	for n := 8; n <= 14; n++ {
 		cs := count.Constellations(n)
 		items := SplitFor(n).Items(nil, cs)
-		rows := EncodeRows(cs)
-		if err := e.b.load(rows, EncodeItems(items)); err != nil {
+		tables := SplitFor(n).Tables(cs)
+		if err := e.b.load(tables, EncodeItems(items)); err != nil {
 			t.Fatalf("n=%d: load: %v", n, err)
 		}
 		got := make([]uint64, len(items))
@@ -69,7 +69,7 @@ func TestGPUItemByItem(t *testing.T) {
 		if err := e.b.run(half, len(items), got); err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}
-		tw := NewTwin(rows)
+		tw := NewTwin(tables)
 		for i, it := range items {
 			if want := tw.Count(it); got[i] != want {
 				t.Fatalf("n=%d item %d %+v: the GPU counts %d, the twin %d", n, i, it, got[i], want)
@@ -79,36 +79,44 @@ func TestGPUItemByItem(t *testing.T) {
 }
 
 // TestGPUMatchesCPU checks the GPU against the CPU engine constellation by
-// constellation for n = 15 and 16.
+// constellation for n = 15 and 16, with tail tables and without.
 func TestGPUMatchesCPU(t *testing.T) {
 	e := openGPU(t)
 	for _, n := range []int{15, 16} {
 		cs := count.Constellations(n)
-		for i, s := range found(t, e, cs) {
-			if want := cs[i].Solutions(); s != want {
-				t.Errorf("n=%d constellation %d: the GPU counts %d, the CPU %d", n, i, s, want)
+		for _, tails := range []bool{false, true} {
+			e.Tails = tails
+			for i, s := range found(t, e, cs) {
+				if want := cs[i].Solutions(); s != want {
+					t.Errorf("n=%d tails=%v constellation %d: the GPU counts %d, the CPU %d", n, tails, i, s, want)
+				}
 			}
 		}
 	}
 }
 
 // BenchmarkGPU measures the GPU engine's search of all constellations of
-// n = 16 to 22 (the classes are the CPU's, and left out), and reports the
-// items a second.
+// n = 16 to 22 (the classes are the CPU's, and left out), with the tail
+// tables (tail, Engine.Tails) and without (plain), and reports the items
+// a second.
 func BenchmarkGPU(b *testing.B) {
 	e := openGPU(b)
 	for n := 16; n <= 22; n++ {
 		cs := count.Constellations(n)
 		items := len(SplitFor(n).Items(nil, cs))
-		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
-			start := time.Now()
-			for b.Loop() {
-				if _, err := (count.Options{Engine: e}).Search(context.Background(), cs); err != nil {
-					b.Fatal(err)
+		for _, tails := range []bool{false, true} {
+			name := map[bool]string{false: "plain", true: "tail"}[tails]
+			b.Run(fmt.Sprintf("n=%d/%s", n, name), func(b *testing.B) {
+				e.Tails = tails
+				start := time.Now()
+				for b.Loop() {
+					if _, err := (count.Options{Engine: e}).Search(context.Background(), cs); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-			b.ReportMetric(float64(items)*float64(b.N)/time.Since(start).Seconds(), "items/s")
-		})
+				b.ReportMetric(float64(items)*float64(b.N)/time.Since(start).Seconds(), "items/s")
+			})
+		}
 	}
 }
 

@@ -28,9 +28,9 @@ const MinBatch = 1 << 20
 // backend runs the kernel over items: on a GPU (Open) or on the CPU with
 // the twin (NewTwinEngine).
 type backend interface {
-	// load makes rows and items (EncodeRows, EncodeItems) the tables of
+	// load makes t and items (Split.Tables, EncodeItems) the tables of
 	// the next runs, replacing those of the last load.
-	load(rows, items []byte) error
+	load(t Tables, items []byte) error
 	// run counts the items first..end-1 of the last load into
 	// counts[first:end].
 	run(first, end int, counts []uint64) error
@@ -48,6 +48,14 @@ type Engine struct {
 	// Launched, if not nil, is called after each launch with the number
 	// of items it counted (for tests and progress).
 	Launched func(items int)
+	// Tails, if true, makes the kernel look the last four free rows of
+	// each constellation up in tail tables (Split.Tables) rather than
+	// search every free row (Split.PlainTables): the same counts. It is
+	// off by default: a model of a warp's work (TestSIMT, docs/gpu.md)
+	// puts the tail tables at 1.7 to 1.9 times the plain search's
+	// instructions, as a warp runs a lookup at nearly every trip for the
+	// lane that needs one. A GPU session measures both (BenchmarkGPU).
+	Tails bool
 }
 
 // Name returns "gpu", or "gpu-twin" for the twin's engine.
@@ -96,7 +104,11 @@ func (e *Engine) Search(ctx context.Context, cs []count.Constellation, found fun
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := e.b.load(EncodeRows(cs), EncodeItems(items)); err != nil {
+	tables := split.PlainTables
+	if e.Tails {
+		tables = split.Tables
+	}
+	if err := e.b.load(tables(cs), EncodeItems(items)); err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
 	counts := make([]uint64, len(items))
@@ -155,9 +167,9 @@ func NewTwinEngine(batch int) *Engine {
 	return &Engine{name: "gpu-twin", device: "the kernel's search in Go, one goroutine", b: new(twin), batch: batch}
 }
 
-func (w *twin) load(rows, items []byte) error {
+func (w *twin) load(t Tables, items []byte) error {
 	var err error
-	w.t = NewTwin(rows)
+	w.t = NewTwin(t)
 	w.items, err = DecodeItems(items)
 	return err
 }

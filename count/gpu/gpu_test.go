@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"math/bits"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,10 +52,15 @@ func board(t *testing.T, e count.Engine, n int) {
 }
 
 // TestTwinOEIS counts the boards of n = 1 to 12 (17 with -large) with the
-// twin engine against OEIS A000170 and A002562.
+// twin engine, plain and with tail tables, against OEIS A000170 and
+// A002562.
 func TestTwinOEIS(t *testing.T) {
 	for n := 1; n <= maxTwinN(); n++ {
-		board(t, NewTwinEngine(MinBatch), n)
+		for _, tails := range []bool{false, true} {
+			e := NewTwinEngine(MinBatch)
+			e.Tails = tails
+			board(t, e, n)
+		}
 	}
 }
 
@@ -79,14 +87,23 @@ func found(t *testing.T, e count.Engine, cs []count.Constellation) []uint64 {
 	return got
 }
 
-// TestTwinMatchesCPU checks the twin against the CPU engine constellation
-// by constellation: the items of each add up to its Solutions.
+// TestTwinMatchesCPU checks the twin, plain and with tail tables, against
+// the CPU engine constellation by constellation: the items of each add up
+// to its Solutions.
 func TestTwinMatchesCPU(t *testing.T) {
 	for n := 4; n <= maxTwinN()+1; n++ {
 		cs := count.Constellations(n)
-		for i, s := range found(t, NewTwinEngine(1), cs) {
-			if want := cs[i].Solutions(); s != want {
-				t.Errorf("n=%d constellation %d %v: the twin counts %d, the CPU %d", n, i, cs[i].Queens(), s, want)
+		want := make([]uint64, len(cs))
+		for i, c := range cs {
+			want[i] = c.Solutions()
+		}
+		for _, tails := range []bool{false, true} {
+			e := NewTwinEngine(1)
+			e.Tails = tails
+			for i, s := range found(t, e, cs) {
+				if s != want[i] {
+					t.Errorf("n=%d tails=%v constellation %d %v: the twin counts %d, the CPU %d", n, tails, i, cs[i].Queens(), s, want[i])
+				}
 			}
 		}
 	}
@@ -225,19 +242,83 @@ func TestEncodeItems(t *testing.T) {
 	}
 }
 
-// TestEncodeRows checks the rows table against Rows for every
-// constellation of n = 16.
-func TestEncodeRows(t *testing.T) {
-	cs := count.Constellations(16)
-	w := NewTwin(EncodeRows(cs)).rows
-	for i, c := range cs {
-		r, con := c.Rows(), w[conWords*i:][:conWords]
-		if int(con[0]) != r.Count {
-			t.Fatalf("constellation %d: %d free rows in the table, %d in Rows", i, con[0], r.Count)
+// TestTables checks the tables of every constellation of n = 9, 10 and
+// 16: the rows against Rows, the stop row and who has a tail table, and
+// each tail table set by set against the ways tailWays finds (that those
+// are right, the twin's counts against OEIS and the CPU engine check).
+func TestTables(t *testing.T) {
+	for _, n := range []int{9, 10, 16} {
+		cs := count.Constellations(n)
+		s := SplitFor(n)
+		tw := NewTwin(s.Tables(cs))
+		tails := 0
+		for i, c := range cs {
+			r, con := c.Rows(), tw.cons[conWords*i:][:conWords]
+			if int(con[0]) != r.Count {
+				t.Fatalf("n=%d constellation %d: %d free rows in the table, %d in Rows", n, i, con[0], r.Count)
+			}
+			for j := 0; j+1 < r.Count; j++ {
+				if con[conBlocks+j] != r.Steps[j].Block || con[conShifts+j] != uint32(r.Steps[j].Shift) {
+					t.Fatalf("n=%d constellation %d step %d: table %#x, %d; Rows %+v", n, i, j, con[conBlocks+j], con[conShifts+j], r.Steps[j])
+				}
+			}
+			inner := uint32(1)<<n - 1
+			for _, q := range c.Queens() {
+				inner &^= 1 << q[1]
+			}
+			switch {
+			case con[2] != inner:
+				t.Fatalf("n=%d constellation %d: inner %#x, want %#x", n, i, con[2], inner)
+			case con[5] == 0 && (s.tail(n, r.Count) || int(con[1]) != max(0, r.Count-2)):
+				t.Fatalf("n=%d constellation %d: no tail table, stop row %d of %d", n, i, con[1], r.Count)
+			case con[5] == 0:
+				continue
+			case !s.tail(n, r.Count) || int(con[1]) != r.Count-tailRows-1:
+				t.Fatalf("n=%d constellation %d: a tail table, stop row %d of %d", n, i, con[1], r.Count)
+			}
+			tails++
+			// Every way of the table, by set, against a search of the last
+			// rows that knows nothing of tables.
+			want := map[uint32][]uint64{}
+			for _, w := range tailWays(n, r) {
+				want[w.set] = append(want[w.set], w.diags)
+			}
+			for set := inner; set != 0; set = (set - 1) & inner {
+				if bits.OnesCount32(set) != tailRows {
+					continue
+				}
+				e := tw.index[con[3]+rank4(set)]
+				got := slices.Sorted(slices.Values(tw.ways[con[4]+uint32(e):][:e>>56]))
+				if w := slices.Sorted(slices.Values(want[set])); !slices.Equal(got, w) {
+					t.Fatalf("n=%d constellation %d set %#x: ways %#x, want %#x", n, i, set, got, w)
+				}
+			}
 		}
-		for j := 0; j+1 < r.Count; j++ {
-			if con[1+j] != r.Steps[j].Block || con[33+j] != uint32(r.Steps[j].Shift) {
-				t.Fatalf("constellation %d step %d: table %#x, %d; Rows %+v", i, j, con[1+j], con[33+j], r.Steps[j])
+		if n >= 10 && tails != len(cs) {
+			t.Errorf("n=%d: %d of %d constellations have a tail table", n, tails, len(cs))
+		}
+	}
+}
+
+// TestRank4 checks that rank4 numbers the sets of four of the columns
+// 1..n-2 from 0 to C(n-2, 4)-1, each once.
+func TestRank4(t *testing.T) {
+	for _, n := range []int{6, 12, 32} {
+		seen := make([]bool, indexWords(n))
+		inner := uint32(1<<(n-1) - 2)
+		for set := inner; set != 0; set = (set - 1) & inner {
+			if bits.OnesCount32(set) != 4 {
+				continue
+			}
+			r := rank4(set)
+			if int(r) >= len(seen) || seen[r] {
+				t.Fatalf("n=%d set %#x: rank %d of %d, or twice", n, set, r, len(seen))
+			}
+			seen[r] = true
+		}
+		for r, ok := range seen {
+			if !ok {
+				t.Fatalf("n=%d: no set has rank %d", n, r)
 			}
 		}
 	}
@@ -264,7 +345,7 @@ func defines(t *testing.T) map[string]int {
 // slower).
 func TestKernelSource(t *testing.T) {
 	d := defines(t)
-	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "ITEM_WORDS": itemWords, "RD_OFFSET": rdOffset} {
+	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "BLOCKS": conBlocks, "SHIFTS": conShifts, "ITEM_WORDS": itemWords, "RD_OFFSET": rdOffset, "TAIL_LD": tailLD} {
 		if d[name] != want {
 			t.Errorf("kernel.cu defines %s %d; the host has %d", name, d[name], want)
 		}
@@ -275,8 +356,8 @@ func TestKernelSource(t *testing.T) {
 		t.Errorf("kernel.ptx is not marked generated: %q", ptx[:min(80, len(ptx))])
 	case ptx[len(ptx)-1] != 0 || strings.IndexByte(ptx, 0) != len(ptx)-1:
 		t.Error("PTX() is not NUL-terminated once")
-	case !strings.Contains(ptx, ".entry "+kernelName+"(") || strings.Count(ptx, ".param ") != 6:
-		t.Errorf("kernel.ptx has no entry %s with 6 parameters", kernelName)
+	case !strings.Contains(ptx, ".entry "+kernelName+"(") || strings.Count(ptx, ".param ") != 8:
+		t.Errorf("kernel.ptx has no entry %s with 8 parameters", kernelName)
 	case !strings.Contains(ptx, ".shared .align 4 .b8 "):
 		t.Error("kernel.ptx keeps no stack in shared memory")
 	case strings.Contains(ptx, ".local"):
@@ -305,8 +386,8 @@ func clang(t *testing.T) string {
 }
 
 // TestKernelOnHost builds kernel.cu for the host (testdata/host.cc) and
-// runs it over the items of n = 8 to 12: the kernel's own source must
-// count every item as the twin does.
+// runs it over the items of n = 8 to 12, plain and with tail tables: the
+// kernel's own source must count every item as the twin does.
 func TestKernelOnHost(t *testing.T) {
 	cc := clang(t)
 	dir := t.TempDir()
@@ -316,27 +397,106 @@ func TestKernelOnHost(t *testing.T) {
 	}
 	for n := 8; n <= maxTwinN(); n++ {
 		cs := count.Constellations(n)
-		rows, items := EncodeRows(cs), SplitFor(n).Items(nil, cs)
-		rf, itf := filepath.Join(dir, "rows"), filepath.Join(dir, "items")
-		if err := os.WriteFile(rf, rows, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(itf, EncodeItems(items), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(host, rf, itf).Output()
-		if err != nil {
-			t.Fatalf("n=%d: host kernel: %v", n, err)
-		}
-		got, err := DecodeCounts(out, len(items))
-		if err != nil {
-			t.Fatalf("n=%d: %v", n, err)
-		}
-		tw := NewTwin(rows)
-		for i, it := range items {
-			if want := tw.Count(it); got[i] != want {
-				t.Fatalf("n=%d item %d %+v: kernel.cu counts %d, the twin %d", n, i, it, got[i], want)
+		items := SplitFor(n).Items(nil, cs)
+		for _, tables := range []Tables{SplitFor(n).PlainTables(cs), SplitFor(n).Tables(cs)} {
+			args := []string{filepath.Join(dir, "cons"), filepath.Join(dir, "index"), filepath.Join(dir, "ways"), filepath.Join(dir, "items")}
+			for k, data := range [][]byte{tables.Cons, tables.Index, tables.Ways, EncodeItems(items)} {
+				if err := os.WriteFile(args[k], data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, err := exec.Command(host, args...).Output()
+			if err != nil {
+				t.Fatalf("n=%d: host kernel: %v", n, err)
+			}
+			got, err := DecodeCounts(out, len(items))
+			if err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			tw := NewTwin(tables)
+			for i, it := range items {
+				if want := tw.Count(it); got[i] != want {
+					t.Fatalf("n=%d item %d %+v, %d tail tables: kernel.cu counts %d, the twin %d", n, i, it, len(tables.Index), got[i], want)
+				}
 			}
 		}
 	}
+}
+
+// TestTailLookups checks the tail tables on boards too large for a whole
+// count, up to tailMaxN and past it: from leaf rows reached by random
+// walks down constellations of n = 20, 24, 27 and 28 (no tail table, the
+// second-to-last row), the twin's count against a plain search of the
+// rows below.
+func TestTailLookups(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{20, 24, 27, 28} {
+		cs := count.Constellations(n)
+		s := SplitFor(n)
+		tw := NewTwin(s.Tables(cs))
+		checked := 0
+		for i := 0; i < len(cs); i += len(cs)/40 + 1 {
+			r := cs[i].Rows()
+			con := tw.cons[conWords*i:][:conWords]
+			if r.First == 0 || (con[5] == 0) != (n > tailMaxN) {
+				if r.First != 0 {
+					t.Fatalf("n=%d constellation %d: tail table %d", n, i, con[5])
+				}
+				continue
+			}
+			for range 100 {
+				it, ok := walk(rng, r, int(con[1]))
+				if !ok {
+					continue
+				}
+				it.Con = int32(i)
+				if got, want := tw.Count(it), plain(r, int(it.Row), it.Free, it.Cols, it.LD, it.RD); got != want {
+					t.Fatalf("n=%d constellation %d %v, from %+v: the twin counts %d, a plain search %d", n, i, cs[i].Queens(), it, got, want)
+				}
+				checked++
+			}
+		}
+		t.Logf("n=%d: %d rows checked", n, checked)
+		if checked < 100 {
+			t.Errorf("n=%d: %d rows checked", n, checked)
+		}
+	}
+}
+
+// walk places queens on random free squares of r's rows from the first
+// down to row stop, and returns the sub-board there, or false if a row
+// on the way has no free square.
+func walk(rng *rand.Rand, r count.Rows, stop int) (Item, bool) {
+	free, cols, ld, rd := r.First, uint32(0), uint64(0), uint64(0)
+	for row := 0; row < stop; row++ {
+		var sq []uint32
+		for f := free; f != 0; f &= f - 1 {
+			sq = append(sq, f&-f)
+		}
+		bit := sq[rng.IntN(len(sq))]
+		st := r.Steps[row]
+		cols, ld, rd = cols|bit, (ld|uint64(bit))<<st.Shift, (rd|uint64(bit)<<rdOffset)>>st.Shift
+		if free = ^(cols | uint32(ld) | uint32(rd>>rdOffset) | st.Block); free == 0 {
+			return Item{}, false
+		}
+	}
+	return Item{Row: uint8(stop), Free: free, Cols: cols, LD: ld, RD: rd}, true
+}
+
+// plain counts the ways to fill row and the rows below it of r with a
+// plain search, free being the free squares of row.
+func plain(r count.Rows, row int, free, cols uint32, ld, rd uint64) uint64 {
+	if row == r.Count-1 {
+		return uint64(bits.OnesCount32(free))
+	}
+	var n uint64
+	st := r.Steps[row]
+	for f := free; f != 0; f &= f - 1 {
+		bit := f & -f
+		c, l, d := cols|bit, (ld|uint64(bit))<<st.Shift, (rd|uint64(bit)<<rdOffset)>>st.Shift
+		if next := ^(c | uint32(l) | uint32(d>>rdOffset) | st.Block); next != 0 {
+			n += plain(r, row+1, next, c, l, d)
+		}
+	}
+	return n
 }

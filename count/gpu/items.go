@@ -125,29 +125,11 @@ func (s Split) Direct(c count.Constellation) (uint64, bool) {
 }
 
 // Sizes of the kernel's tables, in 32-bit words: a constellation's rows
-// (conWords) and an item (itemWords). See EncodeRows and EncodeItems.
+// (conWords, see Tables) and an item (itemWords, see EncodeItems).
 const (
-	conWords  = 64
+	conWords  = 72
 	itemWords = 8
 )
-
-// EncodeRows returns the rows of cs as the kernel reads them: for each
-// constellation conWords little-endian 32-bit words, the number of free
-// rows, then Steps[i].Block at 1+i and Steps[i].Shift at 33+i, for i up
-// to 30.
-func EncodeRows(cs []count.Constellation) []byte {
-	out := make([]byte, 4*conWords*len(cs))
-	for i, c := range cs {
-		r := c.Rows()
-		w := out[4*conWords*i:]
-		binary.LittleEndian.PutUint32(w, uint32(r.Count))
-		for j := 0; j+1 < r.Count; j++ {
-			binary.LittleEndian.PutUint32(w[4*(1+j):], r.Steps[j].Block)
-			binary.LittleEndian.PutUint32(w[4*(33+j):], uint32(r.Steps[j].Shift))
-		}
-	}
-	return out
-}
 
 // EncodeItems returns items as the kernel reads them: itemWords
 // little-endian 32-bit words each, Con, Row, Free, Cols, then LD and RD

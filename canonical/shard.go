@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // Sharding splits the work units of a board into k disjoint slices, the
@@ -171,7 +171,7 @@ func Split(count, k int, cost func(i int) uint64) ([][]int, error) {
 	}
 	costs := make([]uint64, count)
 	const chunk = 1024
-	enumerate.Each(context.Background(), (count+chunk-1)/chunk, 0, func(_ context.Context, c int) {
+	parallel.Each(context.Background(), (count+chunk-1)/chunk, 0, func(c int, _ *parallel.Stop) {
 		for i := c * chunk; i < min(count, (c+1)*chunk); i++ {
 			costs[i] = cost(i)
 		}

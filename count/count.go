@@ -17,11 +17,9 @@ package count
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/enumerate"
 )
 
 // Options are the settings of a count.
@@ -97,21 +95,6 @@ func Board(ctx context.Context, n int, o Options) (nqueens.Counts, error) {
 // bits (n = 31 and 32 would not). The search allocates nothing per node.
 func Solutions(ctx context.Context, cs []Constellation, workers int, done func()) (uint64, error) {
 	return Options{Workers: workers, Progress: done}.Search(ctx, cs)
-}
-
-// eachUntilCancelled calls work(i, stop) for every i in [0, count) on
-// workers goroutines, as enumerate.Each does, with a flag that is set once
-// ctx is cancelled, for work to stop in the middle of a search. It returns
-// ctx.Err() if ctx was cancelled before all the calls had returned.
-func eachUntilCancelled(ctx context.Context, count, workers int, work func(i int, stop *atomic.Bool)) error {
-	var stop atomic.Bool
-	quit := context.AfterFunc(ctx, func() { stop.Store(true) })
-	defer quit()
-	err := enumerate.Each(ctx, count, workers, func(_ context.Context, i int) { work(i, &stop) })
-	if err == nil && stop.Load() {
-		err = ctx.Err()
-	}
-	return err
 }
 
 // full returns the columns of a board of n.

@@ -12,6 +12,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/record"
 )
@@ -83,10 +84,10 @@ func lexLayouts(ctx context.Context, h *dbfile.Handle, b record.Build, f Filter,
 			return
 		}
 		units := enumerate.Units(b.N)
-		work := func(ctx context.Context, i int) []nqueens.Layout {
+		work := func(i int, stop *parallel.Stop) []nqueens.Layout {
 			var out []nqueens.Layout
 			for p := range units[i].Solutions() {
-				if ctx.Err() != nil {
+				if stop.Stopped() {
 					return nil
 				}
 				id := canonical.Identify(p)
@@ -99,7 +100,7 @@ func lexLayouts(ctx context.Context, h *dbfile.Handle, b record.Build, f Filter,
 			}
 			return out
 		}
-		for _, batch := range enumerate.Ordered(ctx, len(units), workers, work) {
+		for _, batch := range parallel.Ordered(ctx, len(units), workers, work) {
 			for _, l := range batch {
 				if !yield(l, nil) {
 					return

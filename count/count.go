@@ -5,13 +5,13 @@
 // on its border (Constellations, Solutions), and derives the classes from
 // the few solutions that the half and quarter turns leave unchanged
 // (Symmetric, Tally): Board does both. The work of a board can be split
-// into shards by estimated cost (ConstellationShards, ShardConstellations);
+// into shards by each constellation's estimated cost (Constellation.Cost);
 // the package count/parts makes each shard's count a part, reads it back
 // strictly and combines the parts, and count/estimate predicts how long a
 // count takes before it starts.
 //
 // The symmetry group and the search for canonical classes are the
-// canonical package's; count uses its Knuth estimator and its Split.
+// canonical package's.
 package count
 
 import (

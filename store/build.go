@@ -83,7 +83,7 @@ type RunOptions = build.RunOptions
 
 // Run builds n, or the given shard of n's work units (the zero Shard for
 // the whole board), into the catalog: it splits n's search into work
-// units (canonical.Units, canonical.ShardUnits), begins or resumes the
+// units (canonical.Units, split by canonical.Cost), begins or resumes the
 // build (see BeginShard), searches the units it still needs on
 // opts.Workers goroutines and adds their classes in order, and finishes
 // the build. It returns the build as recorded.

@@ -66,7 +66,7 @@ func Begin(ctx context.Context, h *dbfile.Handle, n int, shard nqueens.Shard, un
 	if err := nqueens.CheckN(n); err != nil {
 		return nil, err
 	}
-	if !shard.IsWhole() && (shard.Index < 0 || shard.Index >= shard.Count) {
+	if shard.Check() != nil {
 		return nil, fmt.Errorf("build n=%d: bad shard %s", n, shard)
 	}
 	if h.ReadOnly {

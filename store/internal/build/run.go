@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/record"
@@ -36,9 +37,12 @@ func Run(ctx context.Context, h *dbfile.Handle, n int, shard nqueens.Shard, opts
 	if st, err := record.Get(ctx, h.DB, h.Version, n); err == nil && st.Complete && st.Shard == shard {
 		return st, fmt.Errorf("n=%d: %w", n, record.ErrComplete)
 	}
-	units, err := canonical.UnitsOf(n, shard)
-	if err != nil {
+	if err := nqueens.CheckN(n); err != nil {
 		return record.Build{}, fmt.Errorf("build %w", err)
+	}
+	units, _, err := balance.Shard(canonical.Units(n), shard, canonical.Cost)
+	if err != nil {
+		return record.Build{}, fmt.Errorf("build n=%d: %w", n, err)
 	}
 	b, err := Begin(ctx, h, n, shard, len(units))
 	if errors.Is(err, record.ErrComplete) { // completed by another process meanwhile

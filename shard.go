@@ -1,6 +1,7 @@
 package nqueens
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,11 +20,33 @@ type Shard struct {
 // IsWhole reports whether s stands for the whole board.
 func (s Shard) IsWhole() bool { return s.Count == 0 }
 
-// Valid reports whether s is the whole board or a shard I/K with
-// 0 <= I < K.
-func (s Shard) Valid() bool {
-	return s == Shard{} || (s.Count > 0 && s.Index >= 0 && s.Index < s.Count)
+// ErrNoShard is matched by the errors of a shard that does not exist:
+// that of Check, and that of a board whose work does not split into as
+// many shards as K asks.
+var ErrNoShard = errors.New("no such shard")
+
+// Check returns nil if s is the whole board (the zero Shard) or a shard
+// I/K with 0 <= I < K <= MaxShards, and an error matching ErrNoShard that
+// names s and says what is allowed otherwise. Whether a board's work
+// splits into K shards at all depends on the board, on how many work
+// units or constellations it has.
+func (s Shard) Check() error {
+	switch {
+	case s == Shard{}:
+		return nil
+	case s.Count < 1 || s.Count > MaxShards:
+		return noShard(fmt.Sprintf("shard %d/%d: want a count from 1 to %d", s.Index, s.Count, MaxShards))
+	case s.Index < 0 || s.Index >= s.Count:
+		return noShard(fmt.Sprintf("shard %d/%d: want an index from 0 to %d", s.Index, s.Count, s.Count-1))
+	}
+	return nil
 }
+
+// noShard is an error that reads as its text and matches ErrNoShard.
+type noShard string
+
+func (e noShard) Error() string        { return string(e) }
+func (e noShard) Is(target error) bool { return target == ErrNoShard }
 
 // String returns "I/K", or "whole" for the whole board.
 func (s Shard) String() string {

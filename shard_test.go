@@ -1,6 +1,7 @@
 package nqueens_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -82,4 +83,26 @@ func ExampleParseSymmetries() {
 	// Output:
 	// [rot180 rot90] <nil>
 	// symmetry "rot45": want none, rot180, rot90 or full (or a comma list of them)
+}
+
+// TestShardCheck checks which shards exist: the whole board and I/K with
+// 0 <= I < K <= MaxShards; every other is an error matching ErrNoShard
+// that names it.
+func TestShardCheck(t *testing.T) {
+	for _, s := range []nqueens.Shard{{}, {Index: 0, Count: 1}, {Index: 4, Count: 5}, {Index: nqueens.MaxShards - 1, Count: nqueens.MaxShards}} {
+		if err := s.Check(); err != nil {
+			t.Errorf("%+v.Check() = %v", s, err)
+		}
+	}
+	for s, want := range map[nqueens.Shard]string{
+		{Index: 5, Count: 5}:                     "shard 5/5: want an index from 0 to 4",
+		{Index: -1, Count: 5}:                    "shard -1/5: want an index from 0 to 4",
+		{Index: 2, Count: 0}:                     "shard 2/0: want a count from 1 to 1000000",
+		{Index: 0, Count: -3}:                    "shard 0/-3: want a count from 1 to 1000000",
+		{Index: 0, Count: nqueens.MaxShards + 1}: "shard 0/1000001: want a count from 1 to 1000000",
+	} {
+		if err := s.Check(); err == nil || err.Error() != want || !errors.Is(err, nqueens.ErrNoShard) {
+			t.Errorf("%+v.Check() = %v, want %q matching ErrNoShard", s, err, want)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // LexLayouts returns an iterator over the solutions of n in lexicographic
@@ -24,10 +25,10 @@ import (
 func LexLayouts(ctx context.Context, n, workers int, class func(canon nqueens.Placement, sym nqueens.Symmetry) (int64, bool)) iter.Seq[nqueens.Layout] {
 	return func(yield func(nqueens.Layout) bool) {
 		units := enumerate.Units(n)
-		work := func(ctx context.Context, i int) []nqueens.Layout {
+		work := func(i int, stop *parallel.Stop) []nqueens.Layout {
 			var out []nqueens.Layout
 			for p := range units[i].Solutions() {
-				if ctx.Err() != nil {
+				if stop.Stopped() {
 					return nil
 				}
 				id := Identify(p)
@@ -37,7 +38,7 @@ func LexLayouts(ctx context.Context, n, workers int, class func(canon nqueens.Pl
 			}
 			return out
 		}
-		for _, batch := range enumerate.Ordered(ctx, len(units), workers, work) {
+		for _, batch := range parallel.Ordered(ctx, len(units), workers, work) {
 			for _, l := range batch {
 				if !yield(l) {
 					return

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // The search for canonical representatives.
@@ -338,7 +339,7 @@ func collect(u Unit, buf []nqueens.Layout) []nqueens.Layout {
 func CountUnits(ctx context.Context, units []Unit, workers int, done func()) (nqueens.Counts, error) {
 	var mu sync.Mutex
 	var total nqueens.Counts
-	err := enumerate.Each(ctx, len(units), workers, func(_ context.Context, i int) {
+	err := parallel.Each(ctx, len(units), workers, func(i int, _ *parallel.Stop) {
 		c := CountUnit(units[i])
 		mu.Lock()
 		total.Merge(c)
@@ -358,10 +359,10 @@ func CountUnits(ctx context.Context, units []Unit, workers int, done func()) (nq
 func UnitClasses(ctx context.Context, units []Unit, from, workers int) iter.Seq2[int, []nqueens.Layout] {
 	return func(yield func(int, []nqueens.Layout) bool) {
 		rest := units[from:]
-		work := func(_ context.Context, i int) []nqueens.Layout {
+		work := func(i int, _ *parallel.Stop) []nqueens.Layout {
 			return collect(rest[i], nil)
 		}
-		for i, batch := range enumerate.Ordered(ctx, len(rest), workers, work) {
+		for i, batch := range parallel.Ordered(ctx, len(rest), workers, work) {
 			if !yield(from+i, batch) {
 				return
 			}

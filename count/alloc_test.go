@@ -3,8 +3,9 @@ package count
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // TestSearchesAllocateNothing checks the hot loops: the search of a
@@ -23,7 +24,7 @@ func TestSearchesAllocateNothing(t *testing.T) {
 		if a := testing.AllocsPerRun(10, func() { c.Nodes() }); a != 0 {
 			t.Errorf("n=%d: Constellation.Nodes allocates %.1f times, want 0", n, a)
 		}
-		var stop atomic.Bool
+		var stop parallel.Stop
 		h := halfBoard{n: n, m: n - 1, all: full(n)}
 		if a := testing.AllocsPerRun(3, func() { h.from(0, &stop) }); a != 0 {
 			t.Errorf("n=%d: the half-turn search allocates %.1f times, want 0", n, a)

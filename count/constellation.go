@@ -4,9 +4,9 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // Counting by constellations.
@@ -498,13 +498,13 @@ func (c Constellation) Solutions() uint64 {
 	return c.solutions(nil)
 }
 
-// stopRows returns how many free rows from the top check the stop flag on
+// stopRows returns how many free rows from the top check the Stop on
 // a board of n, so that a cancelled count stops within a small part of a
 // constellation: 2 up to n = 18, one more for each n above (each n
 // multiplies the work by about 7, about the branching of a row).
 func stopRows(n int) int { return max(2, n-16) }
 
-func (c Constellation) solutions(stop *atomic.Bool) uint64 {
+func (c Constellation) solutions(stop *parallel.Stop) uint64 {
 	if c.n <= directMaxN {
 		return c.search(stop, directTable)
 	}
@@ -512,7 +512,7 @@ func (c Constellation) solutions(stop *atomic.Bool) uint64 {
 }
 
 // search counts the solutions of c with the table t (not noTable).
-func (c Constellation) search(stop *atomic.Bool, t table) uint64 {
+func (c Constellation) search(stop *parallel.Stop, t table) uint64 {
 	if c.n == 0 {
 		return 0 // the zero Constellation is none
 	}
@@ -555,14 +555,14 @@ func (p *plan) plain(i int, free, cols, ld, rd uint32) uint64 {
 
 // top searches the first stopRows free rows, checking stop before each
 // square, and hands the rows below to deep; p.leaf > p.stopRows+1.
-func (p *plan) top(i int, free, cols, ld, rd uint32, stop *atomic.Bool) uint64 {
+func (p *plan) top(i int, free, cols, ld, rd uint32, stop *parallel.Stop) uint64 {
 	if i >= p.stopRows {
 		return p.deep(uint(i), free, cols, ld, rd)
 	}
 	s := &p.steps[i]
 	var t uint64
 	for ; free != 0; free &= free - 1 {
-		if stop != nil && stop.Load() {
+		if stop.Stopped() {
 			return t
 		}
 		if next, c, l, d := s.place(free&-free, cols, ld, rd); next != 0 {

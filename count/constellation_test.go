@@ -3,12 +3,12 @@ package count
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"testing"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // borderOf returns the constellation tuple of the solution p.
@@ -256,13 +256,15 @@ func TestSolutionsStopMidway(t *testing.T) {
 	}
 }
 
-// TestStopCutsSearch checks that a set stop flag cuts a constellation's
-// search short: it counts nothing once the flag is set.
+// TestStopCutsSearch checks that a raised Stop cuts a constellation's
+// search short: it counts nothing once the Stop is raised.
 func TestStopCutsSearch(t *testing.T) {
-	var stop atomic.Bool
-	stop.Store(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	stop, release := parallel.Watch(ctx)
+	defer release()
 	for _, c := range Constellations(17)[:50] {
-		if got := c.solutions(&stop); got != 0 {
+		if got := c.solutions(stop); got != 0 {
 			t.Fatalf("%v: the search with stop set counted %d, want 0", c.Queens(), got)
 		}
 	}

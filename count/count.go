@@ -5,23 +5,21 @@
 // on its border (Constellations, Solutions), and derives the classes from
 // the few solutions that the half and quarter turns leave unchanged
 // (Symmetric, Tally): Board does both. The work of a board can be split
-// into shards by estimated cost (ConstellationShards, ShardConstellations);
+// into shards by each constellation's estimated cost (Constellation.Cost);
 // the package count/parts makes each shard's count a part, reads it back
 // strictly and combines the parts, and count/estimate predicts how long a
 // count takes before it starts.
 //
 // The symmetry group and the search for canonical classes are the
-// canonical package's; count uses its Knuth estimator and its Split.
+// canonical package's.
 package count
 
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/enumerate"
 )
 
 // Options are the settings of a count.
@@ -96,21 +94,6 @@ func Board(ctx context.Context, n int, o Options) (nqueens.Counts, error) {
 // bits (n = 31 and 32 would not). The search allocates nothing per node.
 func Solutions(ctx context.Context, cs []Constellation, workers int, done func()) (uint64, error) {
 	return Options{Workers: workers, Progress: done}.Search(ctx, cs)
-}
-
-// eachUntilCancelled calls work(i, stop) for every i in [0, count) on
-// workers goroutines, as enumerate.Each does, with a flag that is set once
-// ctx is cancelled, for work to stop in the middle of a search. It returns
-// ctx.Err() if ctx was cancelled before all the calls had returned.
-func eachUntilCancelled(ctx context.Context, count, workers int, work func(i int, stop *atomic.Bool)) error {
-	var stop atomic.Bool
-	quit := context.AfterFunc(ctx, func() { stop.Store(true) })
-	defer quit()
-	err := enumerate.Each(ctx, count, workers, func(_ context.Context, i int) { work(i, &stop) })
-	if err == nil && stop.Load() {
-		err = ctx.Err()
-	}
-	return err
 }
 
 // full returns the columns of a board of n.

@@ -6,9 +6,8 @@ import (
 	"math/bits"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
-	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
@@ -37,9 +36,9 @@ type CPU struct{ Workers int }
 // Search searches cs on c.Workers goroutines, as Engine describes.
 func (c CPU) Search(ctx context.Context, cs []Constellation, found func(i int, solutions uint64)) error {
 	var mu sync.Mutex
-	return eachUntilCancelled(ctx, len(cs), c.Workers, func(i int, stop *atomic.Bool) {
+	return parallel.Each(ctx, len(cs), c.Workers, func(i int, stop *parallel.Stop) {
 		s := cs[i].solutions(stop)
-		if stop.Load() {
+		if stop.Stopped() {
 			return // cut short, or possibly so
 		}
 		mu.Lock()
@@ -54,7 +53,7 @@ func (CPU) Name() string { return "cpu" }
 // Device returns "W goroutines on C cores": the goroutines that search
 // and how many of them run at once.
 func (c CPU) Device() string {
-	w := enumerate.Workers(c.Workers)
+	w := parallel.Workers(c.Workers)
 	return phrase.Plural(w, "goroutine") + " on " + phrase.Plural(min(w, runtime.GOMAXPROCS(0)), "core")
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // Symmetric returns the numbers of solutions of a board of n that the half
@@ -66,7 +67,7 @@ func halfTurn(ctx context.Context, n, workers int) (uint64, error) {
 	}
 	from := min(2, n/2)
 	var total atomic.Uint64
-	err := eachUntilCancelled(ctx, len(units), workers, func(i int, stop *atomic.Bool) {
+	err := parallel.Each(ctx, len(units), workers, func(i int, stop *parallel.Stop) {
 		total.Add(units[i].from(from, stop))
 	})
 	return 2 * total.Load(), err
@@ -107,7 +108,7 @@ func (h halfBoard) free(r int) uint32 {
 	return h.all &^ (h.cols | uint32(h.down>>uint(h.m-r)) | uint32(h.anti>>uint(r)))
 }
 
-// halfStopRows is how many rows of halfTurn check the stop flag.
+// halfStopRows is how many rows of halfTurn check the Stop.
 const halfStopRows = 3
 
 // from counts the ways to fill rows r..n/2-1 and their images, checking
@@ -115,11 +116,11 @@ const halfStopRows = 3
 // receiver is a value, so that the boards of the search stay on the
 // stack: with a pointer one escaped to the heap at every node (42,693
 // allocations for n = 16, against about 24 now).
-func (h halfBoard) from(r int, stop *atomic.Bool) uint64 {
+func (h halfBoard) from(r int, stop *parallel.Stop) uint64 {
 	if r >= h.n/2 {
 		return 1
 	}
-	if r < halfStopRows && stop.Load() {
+	if r < halfStopRows && stop.Stopped() {
 		return 0
 	}
 	var total uint64

@@ -6,9 +6,9 @@
 //
 // Solutions streams every solution of a board; Count counts them on several
 // goroutines. The search splits into work units, one per valid placement of
-// the queens of the first rows (Units), that run independently; Ordered
-// runs such units in parallel and hands back their results in unit order,
-// which keeps parallel output deterministic.
+// the queens of the first rows (Units), that run independently;
+// ParallelSolutions runs them in parallel and hands back their solutions
+// in unit order, which keeps parallel output deterministic.
 package enumerate
 
 import (
@@ -16,11 +16,10 @@ import (
 	"fmt"
 	"iter"
 	"math/bits"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // mustN panics unless n is a board size the search accepts: the functions of
@@ -269,14 +268,14 @@ func ParallelSolutions(ctx context.Context, n, workers int) iter.Seq[nqueens.Pla
 	mustN(n)
 	units := Units(n)
 	return func(yield func(nqueens.Placement) bool) {
-		work := func(_ context.Context, i int) []nqueens.Placement {
+		work := func(i int, _ *parallel.Stop) []nqueens.Placement {
 			var out []nqueens.Placement
 			for p := range units[i].Solutions() {
 				out = append(out, p)
 			}
 			return out
 		}
-		for _, batch := range Ordered(ctx, len(units), workers, work) {
+		for _, batch := range parallel.Ordered(ctx, len(units), workers, work) {
 			for _, p := range batch {
 				if !yield(p) {
 					return
@@ -296,7 +295,7 @@ func Count(ctx context.Context, n, workers int) (uint64, error) {
 	units := Units(n)
 	half := (n + 1) / 2 // first-row columns 0..half-1; the middle one of odd n counts once
 	var total atomic.Uint64
-	err := Each(ctx, len(units), workers, func(_ context.Context, i int) {
+	err := parallel.Each(ctx, len(units), workers, func(i int, _ *parallel.Stop) {
 		u := units[i]
 		c := int(u.prefix[0])
 		if u.depth == 0 || c >= half {
@@ -312,96 +311,4 @@ func Count(ctx context.Context, n, workers int) (uint64, error) {
 		total.Add(k)
 	})
 	return total.Load(), err
-}
-
-// Workers returns the number of goroutines to use for a requested count:
-// the request itself when positive, GOMAXPROCS otherwise.
-func Workers(requested int) int {
-	if requested > 0 {
-		return requested
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
-// Each calls work(ctx, i) for every i in [0, count) on workers goroutines
-// (all cores when workers < 1), in no particular order, and returns when
-// all calls have returned. Once ctx is cancelled no new call starts and Each
-// returns ctx.Err().
-func Each(ctx context.Context, count, workers int, work func(ctx context.Context, i int)) error {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(Workers(workers), max(count, 1)) {
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= count {
-					return
-				}
-				work(ctx, i)
-			}
-		})
-	}
-	wg.Wait()
-	return ctx.Err()
-}
-
-// Ordered calls work(ctx, i) for every i in [0, count) on workers goroutines
-// (all cores when workers < 1) and yields each index with its result in
-// increasing order of i, whatever order the calls finish in. At most
-// 2*workers results are computed ahead of the one being yielded, which
-// bounds memory. Breaking out of the loop or cancelling ctx stops the
-// workers: the context passed to work is cancelled, no new call starts, and
-// the iterator returns once the running calls have returned. The iterator
-// is single-use.
-func Ordered[T any](ctx context.Context, count, workers int, work func(ctx context.Context, i int) T) iter.Seq2[int, T] {
-	return func(yield func(int, T) bool) {
-		if count <= 0 {
-			return
-		}
-		w := min(Workers(workers), count)
-		window := 2 * w
-		ctx, cancel := context.WithCancel(ctx)
-		slots := make([]chan T, window)
-		for i := range slots {
-			slots[i] = make(chan T, 1)
-		}
-		// A worker takes a ticket before it claims an index, so the indexes
-		// in flight are always the window after the last one yielded.
-		tickets := make(chan struct{}, window)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range w {
-			wg.Go(func() {
-				for {
-					select {
-					case tickets <- struct{}{}:
-					case <-ctx.Done():
-						return
-					}
-					i := int(next.Add(1) - 1)
-					if i >= count || ctx.Err() != nil {
-						<-tickets
-						return
-					}
-					slots[i%window] <- work(ctx, i)
-				}
-			})
-		}
-		defer func() {
-			cancel()
-			wg.Wait()
-		}()
-		for i := range count {
-			var v T
-			select {
-			case v = <-slots[i%window]:
-			case <-ctx.Done():
-				return
-			}
-			<-tickets
-			if ctx.Err() != nil || !yield(i, v) {
-				return
-			}
-		}
-	}
 }

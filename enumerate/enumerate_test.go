@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"iter"
 	"slices"
-	"sync/atomic"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -102,49 +101,6 @@ func TestUnitsPartition(t *testing.T) {
 		if !slices.Equal(all, want) {
 			t.Errorf("n=%d: units in order give %d solutions, Solutions gives %d, or order differs", n, len(all), len(want))
 		}
-	}
-}
-
-func TestOrderedKeepsOrderAndStops(t *testing.T) {
-	work := func(_ context.Context, i int) int { return i * i }
-	var got []int
-	for i, v := range enumerate.Ordered(context.Background(), 1000, 4, work) {
-		if v != i*i {
-			t.Fatalf("index %d got %d", i, v)
-		}
-		got = append(got, i)
-	}
-	if len(got) != 1000 || !slices.IsSorted(got) {
-		t.Fatalf("got %d results, sorted=%v", len(got), slices.IsSorted(got))
-	}
-	// Breaking out stops the workers: at most a window of 2*workers calls
-	// ran ahead of the results taken.
-	const workers, taken = 4, 11
-	var calls atomic.Int64
-	counted := func(ctx context.Context, i int) int {
-		calls.Add(1)
-		return work(ctx, i)
-	}
-	for i := range enumerate.Ordered(context.Background(), 1000, workers, counted) {
-		if i == taken-1 {
-			break
-		}
-	}
-	after := calls.Load()
-	if after > taken+2*workers {
-		t.Errorf("break after %d results: %d calls of work, want at most %d", taken, after, taken+2*workers)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n := 0
-	for range enumerate.Ordered(ctx, 1000, 3, work) {
-		n++
-		if n == 7 {
-			cancel()
-		}
-	}
-	if n > 7+6 {
-		t.Errorf("cancel: %d results yielded, want about 7", n)
 	}
 }
 

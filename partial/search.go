@@ -9,6 +9,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // search is the bitmask search of the empty rows of a board. The given
@@ -25,43 +26,30 @@ type search struct {
 	block [nqueens.MaxN]uint32 // block[i]: the squares of rows[i] the givens attack
 	board [nqueens.MaxN]uint8  // the givens' columns; the search fills the rest
 	nodes uint64               // queens placed so far
-	poll  uint64               // the nodes at which the search next looks at ctx
 	ok    bool                 // the givens do not attack each other
-	ctx   context.Context      // the search stops when it is cancelled
-	err   error                // ctx.Err(), once the search stopped for it
+	halt  *parallel.Stop       // raised when the search must stop; nil for never
+	cut   bool                 // the search saw halt raised and stopped short
 }
-
-// pollEvery is how many nodes the search places between two looks at its
-// ctx: a few milliseconds of search.
-const pollEvery = 1 << 20
 
 // calmRows is the number of the last empty rows that count leaves to
-// calm, which does not look at ctx: a search of them places at most
-// 109,600 queens (8 + 8*7 + ... + 8!), so count looks often enough, and
-// the rows where most nodes are pay nothing for the looks.
+// calm, which does not poll halt: a search of them places at most
+// 109,600 queens (8 + 8*7 + ... + 8!), so count polls often enough, and
+// the rows where most nodes are pay nothing for the polls.
 const calmRows = 8
 
-// stop reports whether the search must stop because its ctx is cancelled:
-// it looks at ctx once s.nodes reaches s.poll (stop is inlined, look is
-// not).
+// stop reports whether the search must stop because halt is raised, and
+// marks the search cut short if so.
 func (s *search) stop() bool {
-	return s.nodes >= s.poll && s.look()
-}
-
-// look looks at ctx, sets the next poll, and reports whether ctx is
-// cancelled. It is kept out of line so that stop stays small enough to
-// inline.
-//
-//go:noinline
-func (s *search) look() bool {
-	s.poll = s.nodes + pollEvery
-	s.err = s.ctx.Err()
-	return s.err != nil
+	if s.halt.Stopped() {
+		s.cut = true
+		return true
+	}
+	return false
 }
 
 // newSearch prepares the search of b's completions.
 func newSearch(b Board) *search {
-	s := &search{n: int(b.n), all: uint32(1)<<b.n - 1, ok: b.n > 0 && b.Check() == nil, ctx: context.Background(), poll: pollEvery}
+	s := &search{n: int(b.n), all: uint32(1)<<b.n - 1, ok: b.n > 0 && b.Check() == nil}
 	if !s.ok {
 		return s
 	}
@@ -98,9 +86,9 @@ func newSearch(b Board) *search {
 // count returns the completions below empty row i, up to about limit
 // (it stops once it has found limit), given the columns and the diagonals,
 // projected on rows[i], of the queens placed above it. The rows above the
-// last calmRows look at ctx before each square, and calm searches the
+// last calmRows poll halt before each square, and calm searches the
 // rest. When the search must stop, count returns limit, which stops every
-// caller in turn: the count is then meaningless, and s.err says why.
+// caller in turn: the count is then meaningless, and s.cut is set.
 func (s *search) count(i int, cols, ld, rd uint32, limit uint64) uint64 {
 	if i >= s.free-calmRows {
 		return s.calm(i, cols, ld, rd, limit)
@@ -118,7 +106,7 @@ func (s *search) count(i int, cols, ld, rd uint32, limit uint64) uint64 {
 }
 
 // calm is count for the last calmRows empty rows, or fewer: it does not
-// look at ctx, and pays nothing for it at the nodes, most of them, that
+// poll halt, and pays nothing for it at the nodes, most of them, that
 // those rows hold.
 func (s *search) calm(i int, cols, ld, rd uint32, limit uint64) uint64 {
 	avail := s.all &^ (cols | ld | rd | s.block[i])
@@ -233,15 +221,17 @@ func CountCompletions(b Board) Count {
 }
 
 // CountContext is CountCompletions stopping soon after ctx is cancelled,
-// with ctx.Err(): the search looks at ctx every million nodes or so, so
-// even the count of an empty board of 32, which would take years, stops
-// within milliseconds of a Ctrl-C.
+// with ctx.Err(): the search polls a parallel.Stop before each square of
+// all but its last rows, so even the count of an empty board of 32, which
+// would take years, stops within milliseconds of a Ctrl-C.
 func CountContext(ctx context.Context, b Board) (Count, error) {
 	s := newSearch(b)
-	s.ctx = ctx
+	var release func()
+	s.halt, release = parallel.Watch(ctx)
+	defer release()
 	k := s.run(math.MaxUint64)
-	if s.err != nil {
-		return Count{Nodes: s.nodes}, s.err // k is meaningless: see count
+	if s.cut {
+		return Count{Nodes: s.nodes}, ctx.Err() // k is meaningless: see count
 	}
 	return Count{Completions: k, Nodes: s.nodes}, nil
 }
@@ -272,7 +262,9 @@ type Tally struct {
 func ClassesOf(ctx context.Context, b Board) ([]Tally, error) {
 	counts := map[nqueens.Placement]*Tally{}
 	s := newSearch(b)
-	s.ctx = ctx
+	var release func()
+	s.halt, release = parallel.Watch(ctx)
+	defer release()
 	s.walk(func(p *[nqueens.MaxN]uint8) bool {
 		c := canonical.Fold(nqueens.FromBytes(p[:s.n]))
 		t := counts[c]
@@ -289,8 +281,8 @@ func ClassesOf(ctx context.Context, b Board) ([]Tally, error) {
 		out = append(out, *t)
 	}
 	slices.SortFunc(out, func(a, b Tally) int { return a.Canonical.Compare(b.Canonical) })
-	if s.err != nil {
-		return nil, s.err // a part of the tallies would pass for the whole
+	if s.cut {
+		return nil, ctx.Err() // a part of the tallies would pass for the whole
 	}
 	return out, nil
 }

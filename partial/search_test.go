@@ -2,12 +2,14 @@ package partial
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // eachBoard calls f with every board of n with at most k given queens
@@ -194,31 +196,29 @@ func TestSearchStops(t *testing.T) {
 	}
 }
 
-// cancelledLater is a context whose Err is nil the first time it is asked
-// and context.Canceled after: a search cancelled midway, deterministically.
-type cancelledLater struct {
-	context.Context
-	asked int
-}
-
-func (c *cancelledLater) Err() error {
-	if c.asked++; c.asked > 1 {
-		return context.Canceled
-	}
-	return nil
-}
-
-// TestSearchStopsMidway checks that a search cancelled after it has found
-// completions returns none of them: no count and no tallies that would
-// pass for the whole.
+// TestSearchStopsMidway cancels a search from inside it, once it has
+// found completions: the walk stops at its next node and marks the search
+// cut short, which CountContext and ClassesOf turn into no count, no
+// tallies and ctx.Err() (TestSearchStops).
 func TestSearchStopsMidway(t *testing.T) {
 	b, _ := Empty(16)
-	c, err := CountContext(&cancelledLater{Context: context.Background()}, b)
-	if err != context.Canceled || c.Completions != 0 || c.Nodes == 0 {
-		t.Errorf("CountContext = %+v, %v; want no completions, some nodes, %v", c, err, context.Canceled)
-	}
-	tallies, err := ClassesOf(&cancelledLater{Context: context.Background()}, b)
-	if err != context.Canceled || tallies != nil {
-		t.Errorf("ClassesOf = %d classes, %v; want none, %v", len(tallies), err, context.Canceled)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := newSearch(b)
+	var release func()
+	s.halt, release = parallel.Watch(ctx)
+	defer release()
+	found := 0
+	s.walk(func(*[nqueens.MaxN]uint8) bool {
+		if found++; found == 100 {
+			cancel()
+			for !s.halt.Stopped() {
+				runtime.Gosched() // until the Stop is raised
+			}
+		}
+		return true
+	})
+	if !s.cut || found != 100 {
+		t.Errorf("search cancelled at completion 100: cut %v after %d completions", s.cut, found)
 	}
 }

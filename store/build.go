@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
@@ -67,7 +68,7 @@ func (db *DB) BeginShard(ctx context.Context, n int, shard nqueens.Shard, unitsT
 	if err := nqueens.CheckN(n); err != nil {
 		return nil, err
 	}
-	if !shard.IsWhole() && (shard.Index < 0 || shard.Index >= shard.Count) {
+	if shard.Check() != nil {
 		return nil, fmt.Errorf("build n=%d: bad shard %s", n, shard)
 	}
 	if h.ReadOnly {
@@ -317,7 +318,7 @@ type RunOptions struct {
 
 // Run builds n, or the given shard of n's work units (the zero Shard for
 // the whole board), into the catalog: it splits n's search into work
-// units (canonical.Units, canonical.ShardUnits), begins or resumes the
+// units (canonical.Units, split by canonical.Cost), begins or resumes the
 // build (see BeginShard), searches the units it still needs on
 // opts.Workers goroutines and adds their classes in order, and finishes
 // the build. It returns the build as recorded.
@@ -334,9 +335,12 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 	if st, err := db.Build(ctx, n); err == nil && st.Complete && st.Shard == shard {
 		return st, fmt.Errorf("n=%d: %w", n, ErrComplete)
 	}
-	units, err := canonical.UnitsOf(n, shard)
-	if err != nil {
+	if err := nqueens.CheckN(n); err != nil {
 		return Build{}, fmt.Errorf("build %w", err)
+	}
+	units, _, err := balance.Shard(canonical.Units(n), shard, canonical.Cost)
+	if err != nil {
+		return Build{}, fmt.Errorf("build n=%d: %w", n, err)
 	}
 	b, err := db.BeginShard(ctx, n, shard, len(units))
 	if errors.Is(err, ErrComplete) { // completed by another process meanwhile

@@ -9,6 +9,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/store"
 )
@@ -44,7 +45,7 @@ func build(t *testing.T, b *store.Builder, units []enumerate.Unit, from, to int)
 func buildShard(t *testing.T, dir string, n, i, k int) *store.DB {
 	t.Helper()
 	db := open(t, filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d.db", i, k)))
-	units, _, err := canonical.ShardUnits(n, i, k)
+	units, _, err := balance.Shard(canonical.Units(n), nqueens.Shard{Index: i, Count: k}, canonical.Cost)
 	if err != nil {
 		t.Fatal(err)
 	}

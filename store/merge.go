@@ -15,6 +15,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
@@ -424,12 +425,12 @@ func shardSize(sizes map[[2]int][]int, n int, s nqueens.Shard) (int, error) {
 	if err := nqueens.CheckN(n); err != nil {
 		return 0, err
 	}
-	if err := canonical.CheckShard(n, s.Index, s.Count); err != nil {
+	if err := balance.Check(len(canonical.Units(n)), s); err != nil {
 		return 0, fmt.Errorf("n=%d: %w", n, err)
 	}
 	key := [2]int{n, s.Count}
 	if sizes[key] == nil {
-		all, err := canonical.Shards(canonical.Units(n), s.Count)
+		all, err := balance.Split(canonical.Units(n), s.Count, canonical.Cost)
 		if err != nil {
 			return 0, fmt.Errorf("n=%d: %w", n, err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/store"
 )
@@ -51,7 +52,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 	s0, s1, s2 := buildShard(t, dir, n, 0, 3), buildShard(t, dir, n, 1, 3), buildShard(t, dir, n, 2, 3)
 	other := buildShard(t, dir, n, 1, 2)
 	unfinished := open(t, filepath.Join(dir, "unfinished.db"))
-	units, _, _ := canonical.ShardUnits(n, 2, 3)
+	units, _, _ := balance.Shard(canonical.Units(n), nqueens.Shard{Index: 2, Count: 3}, canonical.Cost)
 	b, err := unfinished.BeginShard(ctx, n, nqueens.Shard{Index: 2, Count: 3}, len(units))
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 
 func TestBeginShardRefusesAnotherShard(t *testing.T) {
 	db := buildShard(t, t.TempDir(), 8, 0, 2)
-	units, _, _ := canonical.ShardUnits(8, 1, 2)
+	units, _, _ := balance.Shard(canonical.Units(8), nqueens.Shard{Index: 1, Count: 2}, canonical.Cost)
 	if _, err := db.BeginShard(ctx, 8, nqueens.Shard{Index: 1, Count: 2}, len(units)); !errors.Is(err, store.ErrShardMismatch) {
 		t.Errorf("BeginShard of shard 1/2 over 0/2: %v, want ErrShardMismatch", err)
 	}
@@ -179,7 +180,7 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 	for i := range 2 {
 		db := open(t, filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
 		for _, n := range []int{8, 10} {
-			units, _, _ := canonical.ShardUnits(n, i, 2)
+			units, _, _ := balance.Shard(canonical.Units(n), nqueens.Shard{Index: i, Count: 2}, canonical.Cost)
 			b, err := db.BeginShard(ctx, n, nqueens.Shard{Index: i, Count: 2}, len(units))
 			if err != nil {
 				t.Fatal(err)
@@ -203,7 +204,7 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a refused merge created %s: %v", out, err)
 	}
-	units, _, _ := canonical.ShardUnits(10, 1, 2)
+	units, _, _ := balance.Shard(canonical.Units(10), nqueens.Shard{Index: 1, Count: 2}, canonical.Cost)
 	build(t, pending, units, 1, len(units))
 	if _, err := pending.Finish(); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -128,10 +129,10 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 	if !b.Complete {
 		problem("build is incomplete (%d of %d work units)", b.UnitsDone, b.UnitsTotal)
 	}
-	if s := b.Shard; s.Count < 0 || (s.Count == 0 && s.Index != 0) || (s.Count > 0 && (s.Index < 0 || s.Index >= s.Count)) {
+	if s := b.Shard; s.Check() != nil {
 		problem("the build records shard index %d of %d, which is no shard", s.Index, s.Count)
-	} else if units, _ := canonical.UnitsOf(n, s); b.UnitsTotal != len(units) {
-		problem("the build records %d work units in all, the search of %s has %d", b.UnitsTotal, s.Describe(), len(units))
+	} else if units := shardUnits(n, s); b.UnitsTotal != units {
+		problem("the build records %d work units in all, the search of %s has %d", b.UnitsTotal, s.Describe(), units)
 	}
 	if b.UnitsDone < 0 || b.UnitsDone > b.UnitsTotal || (b.Complete && b.UnitsDone != b.UnitsTotal) {
 		problem("the build records %d of %d work units done%s, which cannot be", b.UnitsDone, b.UnitsTotal, map[bool]string{true: " and complete", false: ""}[b.Complete])
@@ -168,6 +169,18 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
 	}
 	return r, nil
+}
+
+// shardUnits returns the number of work units of the class search in
+// shard s of a board of n, as a build splits them (canonical.Units, split
+// by canonical.Cost), and 0 if n is no board size or its units do not
+// split into s.
+func shardUnits(n int, s nqueens.Shard) int {
+	if nqueens.CheckN(n) != nil {
+		return 0
+	}
+	units, _, _ := balance.Shard(canonical.Units(n), s, canonical.Cost)
+	return len(units)
 }
 
 // ErrMismatch is matched by Summary's error: the catalog does not check

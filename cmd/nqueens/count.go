@@ -357,7 +357,7 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.En
 	p, err := parts.Make(ctx, n, s, o)
 	done()
 	switch {
-	case errors.Is(err, count.ErrNoShard):
+	case errors.Is(err, nqueens.ErrNoShard):
 		return usageError{err}
 	case err != nil && keep.st == nil && ctx.Err() != nil:
 		return fmt.Errorf("%s: interrupted", label)

@@ -21,7 +21,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
-	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // maxSampled is the largest number of constellations whose trees
@@ -53,7 +53,7 @@ func Nodes(n int) float64 {
 	stride := (len(cs) + maxSampled - 1) / maxSampled
 	k := (len(cs) + stride - 1) / stride
 	means := make([]float64, k)
-	enumerate.Each(context.Background(), k, 0, func(_ context.Context, i int) {
+	parallel.Each(context.Background(), k, 0, func(i int, _ *parallel.Stop) {
 		means[i] = cs[i*stride].MeanNodes()
 	})
 	var sum float64
@@ -105,7 +105,7 @@ func MeasureRate(ctx context.Context, workers int) (Rate, error) {
 	for i := 0; i < len(cs); i += calibrationStride {
 		sample = append(sample, cs[i])
 	}
-	w := enumerate.Workers(workers)
+	w := parallel.Workers(workers)
 	start := time.Now()
 	if _, err := count.Solutions(ctx, sample, w, nil); err != nil {
 		return Rate{}, err
@@ -122,7 +122,7 @@ func MeasureRate(ctx context.Context, workers int) (Rate, error) {
 // they can use. An estimate at this rate bounds the time from above
 // without measuring: a count it puts under a minute takes less.
 func MinRate(workers int) Rate {
-	w := enumerate.Workers(workers)
+	w := parallel.Workers(workers)
 	return Rate{Workers: w, Cores: cores(w), PerSecond: minRate * float64(cores(w))}
 }
 

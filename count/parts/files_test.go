@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/count/parts"
+	"github.com/nqueens/nqueens/internal/balance"
 )
 
 // writeParts writes the k parts count --shard would print for n into dir,
@@ -21,7 +23,7 @@ func writeParts(t *testing.T, dir string, n, k int, alter func(p *parts.Part)) [
 	t.Helper()
 	var files []string
 	for i := range k {
-		cs, idx, err := count.ShardConstellations(n, i, k)
+		cs, idx, err := balance.Shard(count.Constellations(n), nqueens.Shard{Index: i, Count: k}, count.Constellation.Cost)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
@@ -76,15 +77,15 @@ type marked struct{ err, kind error }
 func (m marked) Error() string   { return m.err.Error() }
 func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 
-// Make counts shard s of the constellations of a board of n (see
-// count.ShardConstellations) as count.Board does the whole board, with
-// o's engine and hooks (count.Options.Search), and returns its part,
-// timed: the same part whichever engine counts. It returns an error matching count.ErrNoShard if there is no such
-// shard, ctx.Err() if ctx is cancelled first, and an error naming the
+// Make counts shard s of the constellations of a board of n, split by
+// their cost (count.Constellation.Cost), as count.Board does the whole
+// board, with o's engine and hooks (count.Options.Search), and returns its
+// part, timed: the same part whichever engine counts. It returns an error
+// matching nqueens.ErrNoShard if there is no such shard, ctx.Err() if ctx is cancelled first, and an error naming the
 // shard if its total does not fit in 64 bits.
 func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, error) {
 	start := time.Now()
-	cs, idx, err := count.ShardConstellations(n, s.Index, s.Count)
+	cs, idx, err := balance.Shard(count.Constellations(n), s, count.Constellation.Cost)
 	if err != nil {
 		return Part{}, fmt.Errorf("n=%d: %w", n, err)
 	}
@@ -315,7 +316,7 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 		}
 	}
 	cs := count.Constellations(first.N)
-	split, err := count.ConstellationShards(cs, first.Shards)
+	split, err := balance.Split(cs, first.Shards, count.Constellation.Cost)
 	if err != nil {
 		return count.Result{}, fmt.Errorf("n=%d: %w", first.N, err)
 	}

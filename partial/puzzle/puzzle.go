@@ -19,7 +19,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/partial"
 )
 
@@ -203,7 +203,7 @@ func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, worke
 					return
 				}
 			}
-			work := func(_ context.Context, i int) made {
+			work := func(i int, _ *parallel.Stop) made {
 				o := opts
 				if first != nil {
 					o.Solution = first[i]
@@ -212,7 +212,7 @@ func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, worke
 				rngs[i] = nil
 				return made{r, err}
 			}
-			for _, m := range enumerate.Ordered(ctx, size, workers, work) {
+			for _, m := range parallel.Ordered(ctx, size, workers, work) {
 				if !yield(m.r, m.err) || m.err != nil {
 					return
 				}

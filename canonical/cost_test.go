@@ -7,12 +7,13 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // TestShardsPartitionUnits splits the units of several n into k shards,
 // from one shard to one unit a shard: the split is the same each time and
-// holds every unit once, ShardUnits gives a shard's units, and the
+// holds every unit once, balance.Shard gives a shard's units, and the
 // shards' counts add up to the whole board's.
 func TestShardsPartitionUnits(t *testing.T) {
 	for _, n := range []int{1, 4, 8, 11, 13} {
@@ -27,25 +28,25 @@ func TestShardsPartitionUnits(t *testing.T) {
 }
 
 // checkShards checks the split of units, those of a board of n, into k
-// shards against the count of the whole board. ShardUnits splits the
+// shards against the count of the whole board. balance.Shard splits the
 // units afresh on each call, so with many shards it checks the first,
 // the middle and the last.
 func checkShards(t *testing.T, n int, units []canonical.Unit, k int, whole nqueens.Counts) {
 	t.Helper()
-	shards, err := canonical.Shards(units, k)
+	shards, err := balance.Split(units, k, canonical.Cost)
 	if err != nil {
 		t.Fatalf("n=%d k=%d: %v", n, k, err)
 	}
-	if again, _ := canonical.Shards(units, k); !slices.EqualFunc(shards, again, slices.Equal) {
+	if again, _ := balance.Split(units, k, canonical.Cost); !slices.EqualFunc(shards, again, slices.Equal) {
 		t.Errorf("n=%d k=%d: two splits differ", n, k)
 	}
 	testutil.CheckPartition(t, n, k, shards, len(units))
 	var sum nqueens.Counts
 	for i, idx := range shards {
 		if k <= 7 || i == 0 || i == k/2 || i == k-1 {
-			sub, subIdx, err := canonical.ShardUnits(n, i, k)
+			sub, subIdx, err := balance.Shard(units, nqueens.Shard{Index: i, Count: k}, canonical.Cost)
 			if err != nil || !slices.Equal(subIdx, idx) || !slices.Equal(sub, pick(units, idx)) {
-				t.Fatalf("n=%d k=%d: ShardUnits(%d) = %v, %v; Shards gives %v", n, k, i, subIdx, err, idx)
+				t.Fatalf("n=%d k=%d: balance.Shard(%d) = %v, %v; balance.Split gives %v", n, k, i, subIdx, err, idx)
 			}
 		}
 		sum.Merge(countUnits(t, pick(units, idx)))
@@ -83,7 +84,7 @@ func pick(units []canonical.Unit, idx []int) []canonical.Unit {
 func TestShardsBalanceRealWork(t *testing.T) {
 	units := canonical.Units(14)
 	const k = 7
-	shards, err := canonical.Shards(units, k)
+	shards, err := balance.Split(units, k, canonical.Cost)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,20 +123,6 @@ func checkBalanced(t *testing.T, what string, shards [][]int, cost func(i int) u
 	mean := float64(total) / float64(len(costs))
 	if hi := float64(slices.Max(costs)); hi > 1.05*mean {
 		t.Errorf("%s: costliest shard %.0f, mean %.0f: more than 5%% apart", what, hi, mean)
-	}
-}
-
-func TestShardsRejectBadCounts(t *testing.T) {
-	units := canonical.Units(8)
-	for _, k := range []int{0, -1, len(units) + 1} {
-		if _, err := canonical.Shards(units, k); err == nil {
-			t.Errorf("Shards(k=%d) succeeded", k)
-		}
-	}
-	for _, c := range []struct{ i, k int }{{-1, 3}, {3, 3}, {0, 0}} {
-		if _, _, err := canonical.ShardUnits(8, c.i, c.k); err == nil {
-			t.Errorf("ShardUnits(8, %d, %d) succeeded", c.i, c.k)
-		}
 	}
 }
 

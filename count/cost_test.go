@@ -5,13 +5,15 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // TestConstellationShardsPartition splits the constellations of several n
-// into k shards: the split is the same each time and holds every
-// constellation once, ShardConstellations gives a shard's constellations,
+// into k shards by their cost: the split is the same each time and holds
+// every constellation once, balance.Shard gives a shard's constellations,
 // and the shards' counts add up to the whole board's.
 func TestConstellationShardsPartition(t *testing.T) {
 	for _, n := range []int{1, 4, 8, 11, 13} {
@@ -24,11 +26,11 @@ func TestConstellationShardsPartition(t *testing.T) {
 			if k > len(cs) {
 				continue
 			}
-			shards, err := count.ConstellationShards(cs, k)
+			shards, err := balance.Split(cs, k, count.Constellation.Cost)
 			if err != nil {
 				t.Fatalf("n=%d k=%d: %v", n, k, err)
 			}
-			again, _ := count.ConstellationShards(cs, k)
+			again, _ := balance.Split(cs, k, count.Constellation.Cost)
 			if !slices.EqualFunc(shards, again, slices.Equal) {
 				t.Errorf("n=%d k=%d: two splits differ", n, k)
 			}
@@ -40,9 +42,9 @@ func TestConstellationShardsPartition(t *testing.T) {
 					sub = append(sub, cs[x])
 				}
 				if i == 0 || i == k-1 {
-					got, gotIdx, err := count.ShardConstellations(n, i, k)
+					got, gotIdx, err := balance.Shard(cs, nqueens.Shard{Index: i, Count: k}, count.Constellation.Cost)
 					if err != nil || !slices.Equal(gotIdx, idx) || !slices.Equal(got, sub) {
-						t.Fatalf("n=%d k=%d: ShardConstellations(%d) = %v, %v; ConstellationShards gives %v", n, k, i, gotIdx, err, idx)
+						t.Fatalf("n=%d k=%d: balance.Shard(%d) = %v, %v; balance.Split gives %v", n, k, i, gotIdx, err, idx)
 					}
 				}
 				c, err := count.Solutions(context.Background(), sub, 2, nil)
@@ -54,11 +56,6 @@ func TestConstellationShardsPartition(t *testing.T) {
 			if sum != want {
 				t.Errorf("n=%d k=%d: shards count %d solutions, whole board %d", n, k, sum, want)
 			}
-		}
-	}
-	for _, c := range []struct{ i, k int }{{-1, 3}, {3, 3}, {0, 0}, {0, 100000}} {
-		if _, _, err := count.ShardConstellations(8, c.i, c.k); err == nil {
-			t.Errorf("ShardConstellations(8, %d, %d) succeeded", c.i, c.k)
 		}
 	}
 }
@@ -87,7 +84,7 @@ func TestConstellationShardsBalanceWork(t *testing.T) {
 		total += nodes[i]
 	}
 	for _, k := range []int{20, 40} {
-		shards, err := count.ConstellationShards(cs, k)
+		shards, err := balance.Split(cs, k, count.Constellation.Cost)
 		if err != nil {
 			t.Fatal(err)
 		}

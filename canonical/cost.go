@@ -1,0 +1,65 @@
+package canonical
+
+import (
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/balance"
+)
+
+// Cost returns an estimate of the size of the search tree of the unit of
+// the class search (one of those Units returns), in nodes: the mean of
+// Knuth's estimator (balance.Knuth) over random paths from the prefix
+// down, each multiplying the numbers of choices met on its way. The paths
+// are drawn from a generator seeded by the unit alone, so the estimate is
+// the same on every machine and in every run: the cost by which the units
+// of a build are split into shards (balance.Split).
+func Cost(u Unit) uint64 {
+	var s searcher
+	start, root, ok := s.tree(u)
+	if !ok {
+		return 1
+	}
+	seed := balance.SplitMix(uint64(u.N()))
+	for r := range u.Depth() {
+		seed = balance.SplitMix(seed ^ uint64(u.Queen(r)))
+	}
+	children := func(i int, x node, kids *[nqueens.MaxN]uint32) int {
+		// The children that pass the look-ahead, as place sees them.
+		block, need := s.block[start+i+1], s.need[start+i+1]
+		k := 0
+		for f := x.free; f != 0; f &= f - 1 {
+			bit := f & -f
+			c, l, d := x.cols|bit, (x.ld|bit)<<1, (x.rd|bit)>>1
+			if ^(c|l|d|block) != 0 && c&need == need {
+				kids[k] = bit
+				k++
+			}
+		}
+		return k
+	}
+	child := func(i int, x node, bit uint32) (node, bool) {
+		r := start + i
+		c, l, d := x.cols|bit, (x.ld|bit)<<1, (x.rd|bit)>>1
+		return node{^(c | l | d | s.block[r+1]), c, l, d}, r+1 < s.last
+	}
+	sum, _ := balance.Knuth(seed, root, children, child)
+	return sum
+}
+
+// tree prepares s for the search below the unit and returns the row the
+// search starts at and the node there. It reports false if the tree is a
+// single node: n = 1, a prefix the pruning rules out, or one that leaves
+// at most the last row.
+func (s *searcher) tree(u Unit) (start int, root node, ok bool) {
+	if u.N() == 1 {
+		return 0, node{}, false
+	}
+	start, free, cols, ld, rd, ok := s.init(u)
+	if !ok || start >= s.last {
+		return 0, node{}, false
+	}
+	return start, node{free, cols, ld, rd}, true
+}
+
+// node is a node of a search tree as Cost walks it: the free squares of
+// its row and the columns and diagonals the rows above take.
+type node struct{ free, cols, ld, rd uint32 }

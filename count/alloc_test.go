@@ -44,9 +44,10 @@ func TestSearchesAllocateNothing(t *testing.T) {
 }
 
 // BenchmarkConstellations measures the count by constellations alone,
-// on one goroutine.
+// on one goroutine, up to n = 16, where the engine's choices were made (its
+// baseline: testdata/bench.txt, for benchstat).
 func BenchmarkConstellations(b *testing.B) {
-	for _, n := range []int{12, 14} {
+	for _, n := range []int{12, 14, 16} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
 			cs := Constellations(n)
 			b.ReportAllocs()
@@ -75,7 +76,7 @@ func BenchmarkSymmetric(b *testing.B) {
 // count --engine classes).
 func BenchmarkBoardSerial(b *testing.B) {
 	for _, engine := range []string{"constellations", "classes"} {
-		for _, n := range []int{12, 14} {
+		for _, n := range []int{12, 14, 16} {
 			b.Run(fmt.Sprintf("engine=%s/n=%d", engine, n), func(b *testing.B) {
 				o := Options{Workers: 1, Classes: engine == "classes"}
 				b.ReportAllocs()

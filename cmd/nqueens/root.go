@@ -118,7 +118,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	a.addCompletions(root)
 	setHelp(root)
 	root.SetHelpCommand(helpCmd(root))
-	cobra.AddTemplateFunc("globalFlags", globalFlags)
 	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), "{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}", "{{globalFlags . | trimTrailingWhitespaces}}", 1))
 	root.Version = version(commit)
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
@@ -134,6 +133,10 @@ const noCatalog = "nqueens/no-catalog"
 // solve constructs, merge takes its catalogs as arguments, completion
 // writes a shell script.
 var catalogFree = map[string]bool{"count": true, "solve": true, "merge": true, "completion": true}
+
+// cobra's template functions are global: registered once, for every root
+// the process makes (the tests make many, at once).
+func init() { cobra.AddTemplateFunc("globalFlags", globalFlags) }
 
 // globalFlags writes the usage of the flags cmd inherits, less --db where
 // cmd reads no catalog.

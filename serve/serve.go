@@ -99,9 +99,11 @@ const (
 
 // FollowOptions are the bounds of the catalog's connections that a
 // server's Follower (store.Follow) should have: as many as MaxRequests, so
-// that a request never waits for a connection (database/sql hands a freed
-// one to a waiter at random, which stretches the tail), exports sharing
-// them a chunk at a time; closed after a minute unused.
+// that a page or API request seldom waits for a connection (database/sql
+// hands a freed one to a waiter at random, which stretches the tail), and
+// exports share them a chunk at a time; closed after a minute unused. A
+// read holds one connection at a time, so fewer connections than readers
+// make them wait, never deadlock.
 var FollowOptions = store.FollowOptions{MaxConns: 8, MaxIdle: time.Minute}
 
 // Catalog is what a Server reads: a *store.Follower, which follows the

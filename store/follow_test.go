@@ -1,11 +1,15 @@
 package store_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -66,5 +70,44 @@ func TestFollowReplacedAndRemoved(t *testing.T) {
 	}
 	if err := has(8); err != nil {
 		t.Errorf("with the first file back: %v", err)
+	}
+}
+
+// TestReadsOnOneConnection reads classes from past the first, a class by
+// number and a lookup through a Follower allowed one connection: each read
+// checks its rows against the classes beside them without a second
+// connection, so none waits for one that its own open rows hold. (A
+// deadline ends the test if one does.)
+func TestReadsOnOneConnection(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	run(t, open(t, path), 10)
+	f, err := store.Follow(ctx, path, store.FollowOptions{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	deadline, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	err = f.Read(deadline, func(db *store.DB) error {
+		for _, filter := range []store.Filter{{From: 2, To: 20}, {Offset: 5, Limit: 10}, {From: 3, Symmetry: []nqueens.Symmetry{nqueens.SymRot180}}} {
+			got := 0
+			for _, err := range db.Classes(deadline, 10, filter) {
+				if err != nil {
+					return err
+				}
+				got++
+			}
+			if got == 0 {
+				return fmt.Errorf("%+v: no classes", filter)
+			}
+		}
+		if _, err := db.Class(deadline, 10, 50); err != nil {
+			return err
+		}
+		_, err := db.ClassOf(deadline, nqueens.MustNew(1, 3, 5, 7, 9, 0, 2, 4, 6, 8))
+		return err
+	})
+	if err != nil {
+		t.Fatalf("reads on one connection: %v", err)
 	}
 }

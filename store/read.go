@@ -21,8 +21,9 @@ import (
 // build (Count and Layouts do).
 //
 // Each row is checked as it is read (decodeClass, sequence), and the first
-// and last against the classes numbered next to them (neighbours); a bad
-// row is yielded with its *RowError.
+// and last against the classes numbered next to them (besides), never
+// while the rows hold a connection; a bad row is yielded with its
+// *RowError.
 func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
 	h := &db.h
 	if h.Version < 3 {
@@ -34,6 +35,18 @@ func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.La
 		seq.Next = max(f.From, 1) + f.Offset
 	}
 	return func(yield func(nqueens.Layout, error) bool) {
+		// The class before the first, when the first is known, is read
+		// before the rows: a check made while the rows are open would need
+		// a second connection, which a capped pool may not have.
+		first := seq.Next
+		var before map[int64]string
+		if first > 1 {
+			var err error
+			if before, err = db.neighbourKeys(ctx, n, first-1); err != nil {
+				yield(nqueens.Layout{}, err)
+				return
+			}
+		}
 		rows, err := h.DB.QueryContext(ctx, query, args...)
 		if err != nil {
 			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
@@ -43,8 +56,8 @@ func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.La
 		var k int64
 		var key string
 		var orbit int
-		var last nqueens.Layout // the last row read, to check against the class after it
-		var lastKey string
+		var head, last nqueens.Layout // the first and last rows read, to check against the classes beside them
+		var headKey, lastKey string
 		for rows.Next() {
 			if err := rows.Scan(&k, &key, &orbit); err != nil {
 				yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
@@ -52,10 +65,13 @@ func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.La
 			}
 			l, err := decodeClass(n, k, key, orbit)
 			err = seq.Check(l, key, err)
-			if err == nil && last.Class == 0 && k > 1 {
-				err = db.neighbours(ctx, n, l, key, true, false)
+			if err == nil && last.Class == 0 && k > 1 && before != nil && k == first {
+				err = besides(n, l, key, true, false, before)
 			}
 			if l.Placement.N() != 0 {
+				if head.Class == 0 {
+					head, headKey = l, key
+				}
 				last, lastKey = l, key
 			}
 			if !yield(l, err) {
@@ -66,6 +82,7 @@ func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.La
 			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err)))
 			return
 		}
+		rows.Close()
 		if seq.Turns && f.To > 0 && seq.Next != 0 {
 			// Every class of a closed range is due: the rows must reach its end.
 			end := f.To
@@ -78,66 +95,90 @@ func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.La
 				return
 			}
 		}
-		if last.Class != 0 {
-			if err := db.neighbours(ctx, n, last, lastKey, false, true); err != nil {
-				yield(last, err)
+		if last.Class == 0 {
+			return
+		}
+		// The class after the last row, and, where the first row's number
+		// was not known in advance (a filter by symmetry), the class
+		// before the first: read now that the rows are closed.
+		checkHead := !seq.Turns && head.Class > 1
+		keys, err := db.neighbourKeys(ctx, n, last.Class+1, head.Class-1)
+		if err != nil {
+			yield(nqueens.Layout{}, err)
+			return
+		}
+		if checkHead {
+			if err := besides(n, head, headKey, true, false, keys); err != nil && !yield(head, err) {
+				return
 			}
+		}
+		if err := besides(n, last, lastKey, false, true, keys); err != nil {
+			yield(last, err)
 		}
 	}
 }
 
-// neighbours checks the class l, stored as key, read alone or at an end of
-// a run of classes, against the classes numbered next to it: with before,
-// class l.Class-1 must be there, its placement before l's; with after,
-// class l.Class+1, if there, must come after. It returns a
-// *RowError naming the fault.
-func (db *DB) neighbours(ctx context.Context, n int, l nqueens.Layout, key string, before, after bool) error {
-	h := &db.h
-	before = before && l.Class > 1
-	if !before && !after {
-		return nil
-	}
-	rows, err := h.DB.QueryContext(ctx, `SELECT class, placement FROM classes WHERE n = ? AND class IN (?, ?)`, n, l.Class-1, l.Class+1)
+// neighbours checks the class l, stored as key, read alone, against the
+// classes numbered next to it (see besides).
+func (db *DB) neighbours(ctx context.Context, n int, l nqueens.Layout, key string) error {
+	keys, err := db.neighbourKeys(ctx, n, l.Class-1, l.Class+1)
 	if err != nil {
-		return fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err))
+		return err
 	}
-	defer rows.Close()
-	var problems []string
-	found := false
-	for rows.Next() {
-		var k int64
-		var p string
-		if err := rows.Scan(&k, &p); err != nil {
-			return fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err))
-		}
-		if q, err := nqueens.ParseKey(p); err != nil || q.N() != n {
-			// A neighbour that cannot be read is its own fault, reported
-			// where it is read; it says nothing of this row's order.
-			if k == l.Class-1 {
-				found = true
-			}
+	return besides(n, l, key, true, true, keys)
+}
+
+// neighbourKeys reads the stored keys of the classes of n numbered ks
+// (those below 1 are skipped), by number; a class that is not there has
+// no entry. It holds its connection only while it reads.
+func (db *DB) neighbourKeys(ctx context.Context, n int, ks ...int64) (map[int64]string, error) {
+	keys := map[int64]string{}
+	for _, k := range ks {
+		if k < 1 {
 			continue
 		}
+		var key string
+		err := db.h.DB.QueryRowContext(ctx, `SELECT placement FROM classes WHERE n = ? AND class = ?`, n, k).Scan(&key)
 		switch {
-		case k == l.Class-1 && before:
-			found = true
-			if p >= key {
-				problems = append(problems, fmt.Sprintf("is out of order or repeated after class %d (%s)", k, p))
-			}
-		case k == l.Class+1 && after && p <= key:
-			problems = append(problems, fmt.Sprintf("is out of order or repeated before class %d (%s)", k, p))
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return nil, fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err))
+		default:
+			keys[k] = key
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read classes n=%d: %w", n, dbfile.Translate(err))
+	return keys, nil
+}
+
+// besides checks the class l, stored as key, against the stored keys of
+// the classes numbered next to it (from neighbourKeys): with before, class
+// l.Class-1 must be there, its placement before l's; with after, class
+// l.Class+1, if there, must come after. A neighbour whose key cannot be
+// read is its own fault, reported where it is read: it says nothing of
+// l's order. It returns a *RowError naming the fault.
+func besides(n int, l nqueens.Layout, key string, before, after bool, keys map[int64]string) error {
+	var problems []string
+	if p, ok := keys[l.Class-1]; before && l.Class > 1 {
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("is numbered out of turn: class %d is missing", l.Class-1))
+		case readable(n, p) && p >= key:
+			problems = append(problems, fmt.Sprintf("is out of order or repeated after class %d (%s)", l.Class-1, p))
+		}
 	}
-	if before && !found {
-		problems = append(problems, fmt.Sprintf("is numbered out of turn: class %d is missing", l.Class-1))
+	if p, ok := keys[l.Class+1]; after && ok && readable(n, p) && p <= key {
+		problems = append(problems, fmt.Sprintf("is out of order or repeated before class %d (%s)", l.Class+1, p))
 	}
 	if len(problems) == 0 {
 		return nil
 	}
 	return &RowError{N: n, Layout: l, Key: key, Problems: problems}
+}
+
+// readable reports whether key is the stored placement of a board of n.
+func readable(n int, key string) bool {
+	p, err := nqueens.ParseKey(key)
+	return err == nil && p.N() == n
 }
 
 // classesV2 is Classes for a catalog of schema 1 or 2, opened read-only
@@ -205,7 +246,7 @@ func (db *DB) Class(ctx context.Context, n int, k int64) (nqueens.Layout, error)
 	}
 	l, err := decodeClass(n, k, key, orbit)
 	if err == nil && h.Version >= 3 {
-		err = db.neighbours(ctx, n, l, key, true, true)
+		err = db.neighbours(ctx, n, l, key)
 	}
 	return l, err
 }

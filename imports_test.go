@@ -41,9 +41,9 @@ var arrows = []struct {
 }
 
 // TestImportArrows reads the import graph with go list and fails on any
-// import the rules above forbid, and on any import of the root package
-// from this module but internal/phrase: the root is the vocabulary that
-// everything else imports.
+// import the rules above forbid, and on any package of this module but
+// internal/phrase that the root package imports: the root is the
+// vocabulary that everything else imports.
 func TestImportArrows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")

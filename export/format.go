@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -110,9 +111,51 @@ func (f Format) Check(n int) error {
 func (f Format) OneBoard() bool { return f == FormatSVG }
 
 // ForJudges reports whether f is a judge's (leetcode, grid): the answer a
-// judge expects is every solution in lexicographic order, which callers
-// write unless asked for one board per class.
+// judge expects is every solution in lexicographic order, which Choose
+// gives unless asked otherwise.
 func (f Format) ForJudges() bool { return f == FormatLeetCode || f == FormatGrid }
+
+// Order is the order of an export's solutions: OrderClass, class by class
+// (each class's members in lexicographic order), or OrderLex, every
+// solution in lexicographic order, as the plain search finds them.
+type Order string
+
+// The orders of an export.
+const (
+	OrderClass Order = "class"
+	OrderLex   Order = "lex"
+)
+
+// ErrLexNeedsAll is Choose's error for the lexicographic order of one
+// board per class, which has no meaning beyond the class order (classes
+// come in lexicographic order already).
+var ErrLexNeedsAll = errors.New("lexicographic order is of every solution")
+
+// Choose says what an export in f writes: every solution (all) or one
+// board per class, and in which order. all and order are what the caller
+// asked for, nil and "" where it did not say. The judges' formats
+// (ForJudges) give every solution, in lexicographic order, unless told
+// otherwise; the others one board per class, or every solution class by
+// class. An order other than class or lex is an error naming them, and
+// lex without every solution is ErrLexNeedsAll.
+func (f Format) Choose(all *bool, order Order) (every bool, lex bool, err error) {
+	every = f.ForJudges()
+	if all != nil {
+		every = *all
+	}
+	switch order {
+	case "":
+		return every, every && f.ForJudges(), nil
+	case OrderClass:
+		return every, false, nil
+	case OrderLex:
+		if !every {
+			return every, false, ErrLexNeedsAll
+		}
+		return every, true, nil
+	}
+	return every, false, fmt.Errorf("order %s: want class or lex", phrase.Quote(string(order)))
+}
 
 // Draws reports whether f draws every square of a board (leetcode, grid,
 // svg), so that it stops at n = MaxDrawN (see Check).

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -61,34 +62,29 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	end := time.Now().Add(ExportTimeout)
 	ctx, cancel := context.WithDeadline(r.Context(), end)
 	defer cancel()
-	judges := format.ForJudges()
-	all, lex := judges, false
+	var all, lex bool
 	var b store.Build
 	var f store.Filter
 	var want uint64 // the layouts of a lexicographic export
 	var table *store.ClassTable
 	err = s.cat.Read(ctx, func(db *store.DB) (err error) {
 		b, f, err = selection(ctx, db, name, q, func() error {
+			var asked *bool
 			switch q.Get("all") {
 			case "":
-			case "0":
-				all = false
-			case "1":
-				all = true
+			case "0", "1":
+				v := q.Get("all") == "1"
+				asked = &v
 			default:
 				return paramError(fmt.Sprintf("all must be 1 or 0, got %q", q.Get("all")))
 			}
-			switch q.Get("order") {
-			case "":
-				lex = judges && all && q.Get("all") == ""
-			case "class":
-			case "lex":
-				lex = true
-			default:
-				return paramError(fmt.Sprintf("order must be class or lex, got %q", q.Get("order")))
-			}
-			if lex && !all {
+			var err error
+			all, lex, err = format.Choose(asked, export.Order(q.Get("order")))
+			switch {
+			case errors.Is(err, export.ErrLexNeedsAll):
 				return paramError("order=lex orders every solution: add all=1 (one board per class comes in lexicographic order already)")
+			case err != nil:
+				return paramError(fmt.Sprintf("order must be class or lex, got %q", q.Get("order")))
 			}
 			return nil
 		})
@@ -97,6 +93,9 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		}
 		if b.N > MaxLexN {
 			return paramError(fmt.Sprintf("the solutions of n=%d are served in class order only: lexicographic order is served up to n = %d (nqueens export %d --all --order lex gives it)", b.N, MaxLexN, b.N))
+		}
+		if r.Method == http.MethodHead {
+			return nil // the headers alone: no table to read
 		}
 		_, want, err = db.Layouts(ctx, b, store.Selection{Filter: f, All: true})
 		if err == nil {

@@ -129,11 +129,11 @@ func (r buildRow) build() (Build, error) {
 	}
 	var err error
 	if b.StartedAt, err = time.Parse(time.RFC3339Nano, r.StartedAt); err != nil {
-		return b, fmt.Errorf("read build n=%d: started_at %s is no RFC 3339 time: %w", r.N, phrase.Quote(r.StartedAt), ErrBadRow)
+		return b, damage(fmt.Sprintf("read build n=%d: started_at %s is no RFC 3339 time", r.N, phrase.Quote(r.StartedAt)))
 	}
 	if r.FinishedAt.Valid {
 		if b.FinishedAt, err = time.Parse(time.RFC3339Nano, r.FinishedAt.String); err != nil {
-			return b, fmt.Errorf("read build n=%d: finished_at %s is no RFC 3339 time: %w", r.N, phrase.Quote(r.FinishedAt.String), ErrBadRow)
+			return b, damage(fmt.Sprintf("read build n=%d: finished_at %s is no RFC 3339 time", r.N, phrase.Quote(r.FinishedAt.String)))
 		}
 	}
 	return b, nil
@@ -197,8 +197,8 @@ func (db *DB) Complete(ctx context.Context, n int) (Build, error) {
 	// Rows deleted or added by hand, with the counts made to agree, can
 	// be told only from the published counts.
 	if k, ok := nqueens.KnownCounts(n); ok && (b.Total != k.Total || b.Unique != k.Unique) {
-		return b, fmt.Errorf("n=%d: the build records %s in %s, OEIS A000170/A002562 count %d in %d: classes were removed or added; the catalog is damaged (nqueens verify lists every fault): %w",
-			n, phrase.Plural(b.Total, "solution"), phrase.Plural(b.Unique, "class"), k.Total, k.Unique, ErrBadRow)
+		return b, damage(fmt.Sprintf("n=%d: the build records %s in %s, OEIS A000170/A002562 count %d in %d: classes were removed or added",
+			n, phrase.Plural(b.Total, "solution"), phrase.Plural(b.Unique, "class"), k.Total, k.Unique))
 	}
 	return b, nil
 }
@@ -289,3 +289,13 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 	}
 	return problems, nil
 }
+
+// damage is the error of a builds row that is not what the catalog
+// promises: its text, then what that means. It matches ErrBadRow.
+type damage string
+
+func (d damage) Error() string {
+	return string(d) + ": the catalog is damaged (nqueens verify lists every fault)"
+}
+
+func (d damage) Is(target error) bool { return target == ErrBadRow }

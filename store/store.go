@@ -81,11 +81,12 @@ var (
 	// ErrNoClass: the catalog holds no such class of n: a class number
 	// out of range, or a placement whose class it lacks.
 	ErrNoClass = errors.New("no such class")
-	// ErrBadRow: a class row read is not what the catalog promises (not a
-	// solution, not canonical, a wrong orbit, out of order or numbered out
-	// of turn): the file was changed by hand or damaged. The error is a
-	// *RowError naming n, the class and the fault.
-	ErrBadRow = errors.New("damaged class row")
+	// ErrBadRow: a row read is not what the catalog promises: a class row
+	// not a solution, not canonical, of a wrong orbit, out of order or
+	// numbered out of turn (a *RowError naming n, the class and the
+	// fault), or a builds row whose time does not read or whose counts are
+	// not the published ones. The file was changed by hand or damaged.
+	ErrBadRow = errors.New("damaged row")
 	// ErrOverLimit: n is above the largest n the caller builds (see
 	// CheckLimit).
 	ErrOverLimit = errors.New("above the build limit")

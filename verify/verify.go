@@ -60,7 +60,11 @@ const MaxProblems = 20
 // verify, with the Reports made so far.
 func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 	builds, err := db.Builds(ctx)
-	if err != nil {
+	if errors.Is(err, store.ErrBadRow) {
+		// A builds row that does not read: that is the finding, for the
+		// catalog as a whole, as nothing can be checked against it.
+		return []Report{{N: 0, Problems: []string{err.Error()}}}, nil
+	} else if err != nil {
 		return nil, err
 	}
 	audit, err := db.Audit(ctx)
@@ -201,9 +205,9 @@ func Summary(reports []Report) error {
 	}
 	switch all := len(reports) - whole; {
 	case whole > 0 && bad == 0:
-		return fmt.Errorf("%w: the catalog's schema does not check out", ErrMismatch)
+		return fmt.Errorf("%w: the catalog as a whole does not check out", ErrMismatch)
 	case whole > 0:
-		return fmt.Errorf("%w: the catalog's schema and %d of %d n do not check out", ErrMismatch, bad, all)
+		return fmt.Errorf("%w: the catalog as a whole and %d of %d n do not check out", ErrMismatch, bad, all)
 	case bad > 0:
 		return fmt.Errorf("%w: %d of %d n do not check out", ErrMismatch, bad, all)
 	}

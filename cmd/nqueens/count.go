@@ -33,7 +33,7 @@ func (a *app) countCmd() *cobra.Command {
 				return err
 			}
 			if engine == "constellations" {
-				engine = "cpu" // the name of the CPU engine before there was a GPU one
+				engine = "cpu" // an alias of cpu, kept for scripts
 			}
 			switch sharded := combine || !shard.IsWhole(); {
 			case engine != "cpu" && engine != "gpu" && engine != "classes":
@@ -87,7 +87,7 @@ func (a *app) countCmd() *cobra.Command {
 				}
 				if e.Name() == "cpu" {
 					if err := a.warnLong(cmd.Context(), n); err != nil {
-						return err
+						return a.finished(results, asJSON, err)
 					}
 				}
 				start := time.Now()

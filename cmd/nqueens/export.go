@@ -29,20 +29,23 @@ func (a *app) exportCmd() *cobra.Command {
 				return usageError{err}
 			}
 			f, err := filter()
-			if format.ForJudges() && !cmd.Flags().Changed("all") {
-				// A judge's answer: every solution, in lexicographic order.
-				all = true
-				if !cmd.Flags().Changed("order") {
-					order = "lex"
-				}
-			}
-			switch {
-			case err != nil:
+			if err != nil {
 				return err
-			case order != "class" && order != "lex":
-				return usageError{fmt.Errorf("--order %s: want class or lex", quote(order))}
-			case order == "lex" && !all:
+			}
+			var asked *bool
+			if cmd.Flags().Changed("all") {
+				asked = &all
+			}
+			var ordered export.Order
+			if cmd.Flags().Changed("order") {
+				ordered = export.Order(order)
+			}
+			all, lex, err := format.Choose(asked, ordered)
+			switch {
+			case errors.Is(err, export.ErrLexNeedsAll):
 				return usageError{errors.New("--order lex orders every solution: add --all (one board per class comes in lexicographic order already)")}
+			case err != nil:
+				return usageError{fmt.Errorf("--%w", err)}
 			case format.OneBoard() && (all || f.From != f.To):
 				return usageError{fmt.Errorf("format %s draws one board: drop --all, choose it with --class", format)}
 			case format.Check(n) != nil:
@@ -54,7 +57,7 @@ func (a *app) exportCmd() *cobra.Command {
 			if err := a.checkOutput(out); err != nil {
 				return err
 			}
-			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all}, order == "lex", out)
+			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all}, lex, out)
 		})
 	cmd.Flags().StringVarP(&formatName, "format", "f", "json", strings.Join(export.FormatNames(export.Formats), ", "))
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class (the default of leetcode and grid; --all=false for one per class)")

@@ -40,11 +40,13 @@ func (a *app) completeCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "complete BOARD|- [--input lines|grids]", Short: "Count (or list) the solutions that extend a partial board",
 		Args: exactArgs(1, "one board, or - to read boards from stdin"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			boards := func(yield func(partial.Input, error) bool) {
-				b, err := partial.Parse(args[0])
-				yield(partial.Input{Board: b, Line: 1}, err)
+			var boards iter.Seq2[partial.Input, error]
+			var perr error
+			if args[0] != "-" {
+				var b partial.Board
+				b, perr = partial.Parse(args[0])
+				boards = func(yield func(partial.Input, error) bool) { yield(partial.Input{Board: b, Line: 1}, nil) }
 			}
-			_, perr := partial.Parse(args[0])
 			if args[0] == "-" {
 				var f partial.Form
 				f, perr = partial.ParseForm(form)

@@ -93,3 +93,27 @@ func TestTamperedRowsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestBadBuildTimeVerified changes a build's started_at by hand to text
+// that is no time: verify reports it, exit 3, rather than failing to read
+// the catalog, and stats names n and the field.
+func TestBadBuildTimeVerified(t *testing.T) {
+	t.Parallel()
+	db := builtCatalog(t, "5-6")
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = raw.Exec(`UPDATE builds SET started_at = 'yesterday' WHERE n = 5`)
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runCLI(t, "--db", db, "verify")
+	if exitCode(err) != exitMismatch || !strings.Contains(stdout, `read build n=5: started_at "yesterday" is no RFC 3339 time`) {
+		t.Errorf("verify: exit %d (%v), %q", exitCode(err), err, stdout)
+	}
+	if _, _, err := runCLI(t, "--db", db, "stats"); err == nil || !strings.Contains(err.Error(), `read build n=5: started_at "yesterday" is no RFC 3339 time: the catalog is damaged`) {
+		t.Errorf("stats: %v", err)
+	}
+}

@@ -91,7 +91,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 func TestVerifyCatchesDroppedView(t *testing.T) {
 	db := builtAndEdited(t, `DROP VIEW class_list`)
 	out, _, err := runCLI(t, "--db", db, "verify")
-	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "schema does not check out") {
+	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "the catalog as a whole does not check out") {
 		t.Fatalf("verify after dropping the view: %v\n%s", err, out)
 	}
 	if !strings.Contains(out, "catalog MISMATCH: the view class_list is missing from the schema") || !strings.Contains(out, "n=8 ok") {
@@ -249,5 +249,20 @@ func TestInterruptedCountKeepsFinishedRows(t *testing.T) {
 		if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 3 || rows[2].N != 12 || rows[2].Total != 14200 {
 			t.Errorf("--json: %v, %+v\n%s", err, rows, out.String())
 		}
+	}
+	// Interrupted as it measures the search rate for a long count (n = 19,
+	// which it warns of): the rows before are kept too.
+	ctx, cancel := context.WithCancel(context.Background())
+	testHookCountStart = func(n int) {
+		if n == 19 {
+			cancel()
+		}
+	}
+	var out, errOut bytes.Buffer
+	err := run(ctx, []string{"count", "10,19", "-q"}, &out, &errOut)
+	cancel()
+	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "(the counts of n=10, printed, are complete)") ||
+		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), "10 724 92 ") {
+		t.Errorf("interrupted before n = 19: err = %v, stdout %q", err, out.String())
 	}
 }

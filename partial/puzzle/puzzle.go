@@ -177,6 +177,9 @@ func draw(rng *rand.Rand, n int, s *Sampler) (nqueens.Layout, error) {
 // nothing else. The iterator is single-use.
 func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, workers int) iter.Seq2[Result, error] {
 	return func(yield func(Result, error) bool) {
+		if count <= 0 {
+			return
+		}
 		if int64(count) > MaxCount {
 			yield(Result{}, fmt.Errorf("puzzle: %w: %d puzzles asked for, at most %d", ErrTooMany, count, MaxCount))
 			return

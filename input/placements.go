@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strings"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // maxLine bounds a line ReadPlacements reads.
@@ -21,12 +23,18 @@ const maxLine = 1 << 16
 // against their "n"); blank lines are skipped. With format "leetcode" it
 // reads JSON values instead, each a board as LeetCode 51 draws it (an
 // array of rows such as ".Q..") or an array of boards, as the leetcode
-// export writes. A placement with two queens in one column is refused. It
+// export writes. With format "grids" it reads boards drawn a row a line,
+// Q for a queen and . or _ for an empty square (squares may be spaced),
+// a blank line between two boards. A placement with two queens in one
+// column is refused. It
 // yields each placement, or an error naming the line (or the board) and
 // what is wrong, after which it stops.
 func ReadPlacements(r io.Reader, format string) iter.Seq2[nqueens.Placement, error] {
-	if format == "leetcode" {
+	switch format {
+	case "leetcode":
 		return readGrids(r)
+	case "grids":
+		return readGridLines(r)
 	}
 	return func(yield func(nqueens.Placement, error) bool) {
 		sc := bufio.NewScanner(r)
@@ -140,6 +148,61 @@ func parseColumns(text []byte) (nqueens.Placement, bool) {
 		}
 	}
 	return nqueens.FromBytes(cols[:n]), true
+}
+
+// readGridLines reads the boards of ReadPlacements' grids format: rows a
+// line, a blank line ending each board, at most nqueens.MaxN rows a board
+// (the rows of a longer one are refused as they come).
+func readGridLines(r io.Reader) iter.Seq2[nqueens.Placement, error] {
+	return func(yield func(nqueens.Placement, error) bool) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 0, 4096), maxLine)
+		var rows []string
+		start := 0 // the line of rows[0]
+		flush := func() bool {
+			if len(rows) == 0 {
+				return true
+			}
+			p, err := nqueens.Parse(strings.Join(rows, "/"))
+			if err == nil {
+				err = p.CheckPermutation()
+			}
+			rows = rows[:0]
+			if err != nil {
+				yield(p, fmt.Errorf("line %d: %w", start, err))
+				return false
+			}
+			return yield(p, nil)
+		}
+		for line := 1; sc.Scan(); line++ {
+			text := strings.TrimSpace(sc.Text())
+			switch {
+			case text == "":
+				if !flush() {
+					return
+				}
+			case strings.Trim(text, "Q._ \t") != "":
+				yield(nqueens.Placement{}, fmt.Errorf("line %d: %s is not a row of a grid: a row holds Q, . and _ alone, and a blank line ends a board", line, phrase.Quote(text)))
+				return
+			case len(rows) == nqueens.MaxN:
+				yield(nqueens.Placement{}, fmt.Errorf("line %d: a board has at most %d rows, and the one from line %d has more (a blank line ends a board)", line, nqueens.MaxN, start))
+				return
+			default:
+				if len(rows) == 0 {
+					start = line
+				}
+				rows = append(rows, text)
+			}
+		}
+		if !flush() {
+			return
+		}
+		if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+			yield(nqueens.Placement{}, fmt.Errorf("a line is longer than %d bytes: not a row of a board", maxLine))
+		} else if err != nil {
+			yield(nqueens.Placement{}, err)
+		}
+	}
 }
 
 // readGrids reads the JSON values of ReadPlacements' leetcode format, a

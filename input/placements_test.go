@@ -55,6 +55,9 @@ func TestReadPlacementsForms(t *testing.T) {
 		{`["` + strings.Repeat(".", 1<<20) + `"]`, "leetcode", "value 1: a row is longer than 32 squares"},
 		{"[" + strings.Repeat(`"Q",`, 40) + `"Q"]`, "leetcode", "value 1: a board has at most 32 rows"},
 		{`["\u0051"]`, "leetcode", "with no escapes"},
+		{".Q..\n...Q\nQ...\n.Q..\n", "grids", "line 1: column 1 is in rows 0 and 3"},
+		{".Q..\n...Q\n1 3 0 2\n", "grids", `line 3: "1 3 0 2" is not a row of a grid`},
+		{strings.Repeat("Q\n", 33), "grids", "line 33: a board has at most 32 rows, and the one from line 1 has more"},
 		{strings.Repeat("1 ", 40000), "", "longer than"},
 	} {
 		var last error

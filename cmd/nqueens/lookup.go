@@ -27,8 +27,11 @@ func (a *app) lookupCmd() *cobra.Command {
 		Short: "Say whether boards are solutions, and which class each is",
 		Args:  minArgs(1, `a placement such as "4 6 1 5 2 0 7 3", or - to read placements from stdin`),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "columns" && format != "leetcode" {
-				return usageError{fmt.Errorf("lookup: --format %s: want columns or leetcode", quote(format))}
+			switch {
+			case format != "columns" && format != "leetcode" && format != "grids":
+				return usageError{fmt.Errorf("lookup: --format %s: want columns, leetcode or grids", quote(format))}
+			case format == "grids" && (len(args) != 1 || args[0] != "-"):
+				return usageError{errors.New("lookup: --format grids reads boards of several lines from stdin: it goes with -")}
 			}
 			var in iter.Seq2[nqueens.Placement, error]
 			if len(args) == 1 && args[0] == "-" {
@@ -49,7 +52,7 @@ func (a *app) lookupCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a line")
-	cmd.Flags().StringVar(&format, "format", "columns", "input: columns (or NDJSON export objects), or leetcode grids")
+	cmd.Flags().StringVar(&format, "format", "columns", "input: columns (or NDJSON export objects, or a grid on one line), leetcode grids, or grids (with -: a row a line, a blank line between boards)")
 	return cmd
 }
 

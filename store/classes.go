@@ -170,11 +170,10 @@ func (e *RowError) Stored() string {
 	return ""
 }
 
-// Error names n, the class and the fault, and says what to do: "n=8 class
-// 3 (1 3 5 7 2 0 4 6) is not a solution: ...: the catalog is damaged
-// (nqueens verify lists every fault)".
+// Error names n, the class and the fault: "n=8 class 3 (1 3 5 7 2 0 4 6)
+// is not a solution: ...: the catalog is damaged".
 func (e *RowError) Error() string {
-	return fmt.Sprintf("n=%d %s: the catalog is damaged (nqueens verify lists every fault)", e.N, e.Detail())
+	return fmt.Sprintf("n=%d %s: the catalog is damaged", e.N, e.Detail())
 }
 
 // Is reports whether target is ErrBadRow.

@@ -295,7 +295,7 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 type damage string
 
 func (d damage) Error() string {
-	return string(d) + ": the catalog is damaged (nqueens verify lists every fault)"
+	return string(d) + ": the catalog is damaged"
 }
 
 func (d damage) Is(target error) bool { return target == ErrBadRow }

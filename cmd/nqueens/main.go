@@ -36,6 +36,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens/store"
 	"github.com/nqueens/nqueens/verify"
 )
 
@@ -130,7 +131,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usageError{err}
 	}
 	root.SetArgs(args)
-	return root.ExecuteContext(ctx)
+	err := root.ExecuteContext(ctx)
+	if errors.Is(err, store.ErrBadRow) && !errors.Is(err, errMismatch) {
+		// A damaged row stops a reader at its first fault: verify lists
+		// them all.
+		err = fmt.Errorf("%w (nqueens verify lists every fault)", err)
+	}
+	return err
 }
 
 // singleDash refuses a long flag written with one dash, "-format csv",

@@ -224,8 +224,17 @@ type pausedBuild struct {
 func startPausedBuild(t *testing.T, db string, n, unit int) *pausedBuild {
 	t.Helper()
 	cmd := command(t, filepath.Dir(db), "build", strconv.Itoa(n), "--db", db, "--workers", "1")
-	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", pauseEnv, unit))
-	b := &pausedBuild{cmd: cmd, stderr: &watchWriter{want: fmt.Sprintln(pausedLine, unit), seen: make(chan struct{})}, exited: make(chan error, 1)}
+	return startPaused(t, cmd, pauseEnv, pausedLine, unit)
+}
+
+// startPaused starts cmd, a child nqueens whose pause hook (pauseHook)
+// reads the variable env, set to at, and returns once the child has
+// written line and at on stderr and paused. It fails t if the child ends
+// first.
+func startPaused(t *testing.T, cmd *exec.Cmd, env, line string, at int) *pausedBuild {
+	t.Helper()
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", env, at))
+	b := &pausedBuild{cmd: cmd, stderr: &watchWriter{want: fmt.Sprintln(line, at), seen: make(chan struct{})}, exited: make(chan error, 1)}
 	cmd.Stderr = b.stderr
 	var err error
 	if b.stdin, err = cmd.StdinPipe(); err != nil {
@@ -238,7 +247,7 @@ func startPausedBuild(t *testing.T, db string, n, unit int) *pausedBuild {
 	select {
 	case <-b.stderr.seen:
 	case err := <-b.exited:
-		t.Fatalf("build %d ended before pausing at unit %d: %v\n%s", n, unit, err, b.stderr)
+		t.Fatalf("nqueens %s ended before pausing at %d: %v\n%s", strings.Join(cmd.Args[1:], " "), at, err, b.stderr)
 	}
 	return b
 }

@@ -31,23 +31,7 @@ func init() {
 func startPausedCount(t *testing.T, state, n string, units int) *pausedBuild {
 	t.Helper()
 	cmd := command(t, filepath.Dir(state), "count", n, "--workers", "1", "--state", state)
-	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", pauseCountEnv, units))
-	b := &pausedBuild{cmd: cmd, stderr: &watchWriter{want: fmt.Sprintln(pausedCountLine, units), seen: make(chan struct{})}, exited: make(chan error, 1)}
-	cmd.Stderr = b.stderr
-	var err error
-	if b.stdin, err = cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { b.exited <- cmd.Wait() }()
-	select {
-	case <-b.stderr.seen:
-	case err := <-b.exited:
-		t.Fatalf("count %s ended before pausing at %d work units: %v\n%s", n, units, err, b.stderr)
-	}
-	return b
+	return startPaused(t, cmd, pauseCountEnv, pausedCountLine, units)
 }
 
 // records returns the number of work units the state file at path holds.

@@ -25,6 +25,21 @@ var (
 	workDir    = flag.String("work-dir", "", "write the tables and the items measured here")
 )
 
+// workRange returns the boards -work-n names, N or N-M.
+func workRange(t *testing.T) (first, last int) {
+	t.Helper()
+	lo, hi, _ := strings.Cut(*workN, "-")
+	first, err := strconv.Atoi(lo)
+	last = first
+	if err == nil && hi != "" {
+		last, err = strconv.Atoi(hi)
+	}
+	if err != nil {
+		t.Fatalf("-work-n %q: want N or N-M", *workN)
+	}
+	return first, last
+}
+
 // TestWork prints the work of the kernel's search of the boards -work-n
 // names: items, loop trips, tail lookups and ways compared, per item and
 // estimated in total from the items measured, and the tail tables' size
@@ -33,15 +48,7 @@ func TestWork(t *testing.T) {
 	if *workN == "" {
 		t.Skip("no -work-n boards to measure")
 	}
-	lo, hi, _ := strings.Cut(*workN, "-")
-	first, err := strconv.Atoi(lo)
-	last := first
-	if err == nil && hi != "" {
-		last, err = strconv.Atoi(hi)
-	}
-	if err != nil {
-		t.Fatalf("-work-n %q: want N or N-M", *workN)
-	}
+	first, last := workRange(t)
 	for n := first; n <= last; n++ {
 		cs := count.Constellations(n)
 		s := SplitFor(n)
@@ -272,15 +279,7 @@ func TestSIMT(t *testing.T) {
 	if *workN == "" {
 		t.Skip("no -work-n boards to measure")
 	}
-	lo, hi, _ := strings.Cut(*workN, "-")
-	first, err := strconv.Atoi(lo)
-	last := first
-	if err == nil && hi != "" {
-		last, err = strconv.Atoi(hi)
-	}
-	if err != nil {
-		t.Fatalf("-work-n %q: want N or N-M", *workN)
-	}
+	first, last := workRange(t)
 	for n := first; n <= last; n++ {
 		cs := count.Constellations(n)
 		s := SplitFor(n)

@@ -59,8 +59,9 @@ func readmeExamples(t *testing.T, path string) []example {
 var runsNqueens = regexp.MustCompile(`(^\$ |[;|] *|do )(nqueens|sqlite3) `)
 
 // masks turn what differs from run to run into fixed words, in both the
-// README's output and the program's: times, durations, decimals (seconds,
-// rates), and the directories of absolute paths. Runs of spaces count as
+// README's output and the program's: times, durations, seconds in JSON
+// (which print 0 for a run under a millisecond), decimals (rates), and the
+// directories of absolute paths. Runs of spaces count as
 // one, so that a wider number does not break a table.
 var masks = []struct {
 	re   *regexp.Regexp
@@ -68,6 +69,7 @@ var masks = []struct {
 }{
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`), "TIME"},
 	{regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s|m|h)\b`), "DURATION"},
+	{regexp.MustCompile(`("(search_)?seconds": )\d+(\.\d+)?`), "${1}SECONDS"},
 	{regexp.MustCompile(`\b\d+\.\d+\b`), "DECIMAL"},
 	{regexp.MustCompile(`(/[\w.\-]+)+/`), "DIR/"},
 	{regexp.MustCompile(`\s+`), " "},
@@ -190,4 +192,28 @@ func nqueensOnPath(t *testing.T, dir string) []string {
 		}
 	}
 	return append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), childGORACE())
+}
+
+// TestMask checks that what differs from run to run masks alike, and that
+// what a reader relies on does not.
+func TestMask(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{`"started_at": "2026-11-23T04:45:46Z",`, `"started_at": "2026-11-26T10:17:16Z",`, true},
+		{`built n=8 in 3ms`, `built n=8 in 1.2s`, true},
+		{`"seconds": 0`, `"seconds": 0.004`, true},
+		{`"seconds": 0.004,`, `"seconds": 12,`, true},
+		{`  8      92`, `  8   92`, true},
+		{`wrote /tmp/a/b/out.csv`, `wrote /home/x/out.csv`, true},
+		{`"total": 92,`, `"total": 93,`, false},
+		{`n=8 class 3`, `n=8 class 4`, false},
+		{`"units_done": 0,`, `"units_done": 1,`, false},
+	} {
+		if got := mask(c.a) == mask(c.b); got != c.same {
+			t.Errorf("mask(%q) == mask(%q) is %v, want %v (%q, %q)", c.a, c.b, got, c.same, mask(c.a), mask(c.b))
+		}
+	}
 }

@@ -37,12 +37,13 @@ type Builder struct {
 	runStart    time.Time
 	lastCommit  time.Time
 	sinceCommit int
+	commitRows  int // rows per transaction, at most
 	done        bool
 }
 
 const (
-	commitRows  = 200_000                // rows per transaction, at most
-	commitEvery = 500 * time.Millisecond // time between commits, at most
+	defaultCommitRows = 200_000                // rows per transaction, at most (see RunOptions.CommitRows)
+	commitEvery       = 500 * time.Millisecond // time between commits, at most
 )
 
 // Begin starts or resumes the build of n, whose search has unitsTotal work
@@ -78,7 +79,7 @@ func (db *DB) BeginShard(ctx context.Context, n int, shard nqueens.Shard, unitsT
 	if err != nil {
 		return nil, fmt.Errorf("build n=%d: %w", n, err)
 	}
-	b := &Builder{db: db, n: n, shard: shard, unlock: unlock, ctx: context.WithoutCancel(ctx)}
+	b := &Builder{db: db, n: n, shard: shard, unlock: unlock, ctx: context.WithoutCancel(ctx), commitRows: defaultCommitRows}
 	if err := b.start(unitsTotal); err != nil {
 		unlock()
 		return nil, err
@@ -190,7 +191,7 @@ func (b *Builder) Add(i int, classes []nqueens.Layout) error {
 	}
 	b.state.UnitsDone++
 	b.sinceCommit += len(classes)
-	if b.sinceCommit >= commitRows || time.Since(b.lastCommit) >= commitEvery {
+	if b.sinceCommit >= b.commitRows || time.Since(b.lastCommit) >= commitEvery {
 		if err := b.checkpoint(); err != nil {
 			return err
 		}
@@ -314,6 +315,11 @@ type RunOptions struct {
 	// added is done-1) and the total. It runs on Run's goroutine: the
 	// search waits for it.
 	Progress func(done, total int)
+	// CommitRows is the most classes the build adds in one transaction
+	// (200,000 when less than 1); it also commits every half
+	// second. A commit is what a killed build keeps: fewer rows a
+	// commit lose less work to a kill, and cost more commits.
+	CommitRows int
 }
 
 // Run builds n, or the given shard of n's work units (the zero Shard for
@@ -354,6 +360,9 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 		return Build{}, err
 	}
 	defer b.Close()
+	if opts.CommitRows > 0 {
+		b.commitRows = opts.CommitRows
+	}
 	from := b.Resume()
 	if opts.Start != nil {
 		opts.Start(from, len(units), b.State().Unique)

@@ -365,3 +365,39 @@ func TestBadTimestampIsAnError(t *testing.T) {
 		raw.Exec(`UPDATE builds SET started_at = '2026-11-26T00:00:00Z', finished_at = '2026-11-26T00:00:01Z' WHERE n = 6`)
 	}
 }
+
+// TestRunCommitRows builds n=10 with a commit after every unit that adds a
+// class (CommitRows 1) and reads the build's progress from a second
+// connection after each unit: it must see every unit that added classes
+// committed at once, and never a unit not yet handed over.
+func TestRunCommitRows(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "c.db")
+	db := open(t, path)
+	reader, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	seen, caughtUp := 0, 0
+	_, err = db.Run(ctx, 10, nqueens.Shard{}, store.RunOptions{Workers: 1, CommitRows: 1, Progress: func(done, total int) {
+		st, err := reader.Build(ctx, 10)
+		if err != nil {
+			t.Fatalf("after unit %d: %v", done-1, err)
+		}
+		switch st.UnitsDone {
+		case done:
+			caughtUp++
+		case seen: // a unit that adds no class commits nothing
+		default:
+			t.Fatalf("after unit %d of %d: the reader sees %d units committed, want %d or %d", done-1, total, st.UnitsDone, seen, done)
+		}
+		seen = st.UnitsDone
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if caughtUp < 10 {
+		t.Errorf("the reader saw the build committed after %d units, want one commit after each unit that adds classes", caughtUp)
+	}
+}

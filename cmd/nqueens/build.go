@@ -58,13 +58,19 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 // classes are handed to the catalog.
 var testHookUnitAdded func(unit int)
 
+// testCommitRows, when set by a test, is the most classes a build commits
+// at once (store.RunOptions.CommitRows), so that a kill of a small build
+// lands between commits as one of a large build does.
+var testCommitRows int
+
 // buildOne builds n, or the given shard of it, into db, or resumes its
 // build, saying on stderr how it goes.
 func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.Shard) (store.Build, error) {
 	m := progress.Nop
 	start := time.Now()
 	st, err := db.Run(ctx, n, shard, store.RunOptions{
-		Workers: a.cfg.Workers,
+		Workers:    a.cfg.Workers,
+		CommitRows: testCommitRows,
 		Start: func(from, total int, stored uint64) {
 			if from > 0 {
 				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, phrase.Plural(stored, "class"))

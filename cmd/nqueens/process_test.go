@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -176,10 +177,15 @@ const pauseEnv = "NQUEENS_TEST_PAUSE_AT_UNIT"
 
 const pausedLine = "test: paused at work unit"
 
+// commitRowsEnv sets, in a child build, the most classes it commits at
+// once (testCommitRows).
+const commitRowsEnv = "NQUEENS_TEST_COMMIT_ROWS"
+
 func init() {
 	if hook := pauseHook(pauseEnv, pausedLine); hook != nil {
 		testHookUnitAdded = hook
 	}
+	testCommitRows, _ = strconv.Atoi(os.Getenv(commitRowsEnv))
 }
 
 // pauseHook returns, for a child whose environment variable env holds a
@@ -219,11 +225,13 @@ type pausedBuild struct {
 
 // startPausedBuild starts nqueens build n on the catalog at db, on one
 // worker, and returns once the build has handed work unit unit (an index
-// into all the units of n) to the catalog and paused there. It fails t if
-// the build ends first.
-func startPausedBuild(t *testing.T, db string, n, unit int) *pausedBuild {
+// into all the units of n) to the catalog and paused there, with env
+// (KEY=VALUE) added to its environment. It fails t if the build ends
+// first.
+func startPausedBuild(t *testing.T, db string, n, unit int, env ...string) *pausedBuild {
 	t.Helper()
 	cmd := command(t, filepath.Dir(db), "build", strconv.Itoa(n), "--db", db, "--workers", "1")
+	cmd.Env = append(cmd.Env, env...)
 	return startPaused(t, cmd, pauseEnv, pausedLine, unit)
 }
 
@@ -303,27 +311,28 @@ func waitForUnits(t *testing.T, db string, n, target int) int {
 	return 0
 }
 
-// TestStoppedBuildResumes stops nqueens build 16 five times, each time
+// TestStoppedBuildResumes stops nqueens build 14 five times, each time
 // while the build is paused in the middle of its work (so in an open
 // transaction): three times with SIGKILL, then with SIGINT and with
-// SIGTERM. After each kill the catalog opens and reports n=16 incomplete
+// SIGTERM. After each kill the catalog opens and reports n=14 incomplete
 // with no more units than were handed to it; each signal stops the build
 // with status 1, commits every unit handed to the catalog and says how to
 // resume. Each run resumes from the units the one before committed, and
-// the last completes the build, whose catalog verifies. (One build of
-// n=16 serves the kills and the signals: a unit must be a small part of a
-// transaction, 200,000 rows, for a kill to lose work that a resume then
-// redoes.)
+// the last completes the build, whose catalog verifies. The builds commit
+// every 1,000 classes (see commitRowsEnv), some 70 of n=14's 3,242 units,
+// as a build of n=16 or more commits every 200,000: a unit is a small part
+// of a transaction, so a kill loses work that a resume then redoes.
 func TestStoppedBuildResumes(t *testing.T) {
 	t.Parallel()
-	_, db := slowCatalog(t, "builds n=16")
-	total := len(canonical.Units(16))
+	_, db := slowCatalog(t, "builds n=14 six times")
+	const n = 14
+	total := len(canonical.Units(n))
 	stops := []os.Signal{os.Kill, os.Kill, os.Kill, os.Interrupt, syscall.SIGTERM}
 	prev := 0
 	for i, sig := range stops {
 		at := (i + 1) * total / (len(stops) + 1)
-		b := startPausedBuild(t, db, 16, at)
-		if resume := fmt.Sprintf("n=16: resuming at work unit %d of %d", prev, total); prev > 0 && !strings.Contains(b.stderr.String(), resume) {
+		b := startPausedBuild(t, db, n, at, commitRowsEnv+"=1000")
+		if resume := fmt.Sprintf("n=14: resuming at work unit %d of %d", prev, total); prev > 0 && !strings.Contains(b.stderr.String(), resume) {
 			t.Errorf("%v at unit %d: the run did not say %q:\n%s", sig, at, resume, b.stderr)
 		}
 		if sig == os.Kill {
@@ -340,7 +349,7 @@ func TestStoppedBuildResumes(t *testing.T) {
 				t.Errorf("%v: stderr does not say how to resume:\n%s", sig, b.stderr)
 			}
 		}
-		done, complete := unitsDone(t, db, 16)
+		done, complete := unitsDone(t, db, n)
 		switch {
 		case complete || done < prev:
 			t.Fatalf("%v at unit %d: %d units committed, complete %v; want at least %d, incomplete", sig, at, done, complete, prev)
@@ -355,20 +364,21 @@ func TestStoppedBuildResumes(t *testing.T) {
 		}
 		prev = done
 	}
-	last := command(t, filepath.Dir(db), "build", "16", "--db", db)
+	last := command(t, filepath.Dir(db), "build", "14", "--db", db)
+	last.Env = append(last.Env, commitRowsEnv+"=1000")
 	var stderr bytes.Buffer
 	last.Stderr = &stderr
 	out, err := last.Output()
 	if err != nil {
 		t.Fatalf("last run: %v\n%s", err, stderr.Bytes())
 	}
-	if resume := fmt.Sprintf("n=16: resuming at work unit %d of %d", prev, total); !strings.Contains(stderr.String(), resume) {
+	if resume := fmt.Sprintf("n=14: resuming at work unit %d of %d", prev, total); !strings.Contains(stderr.String(), resume) {
 		t.Errorf("last run did not say %q:\n%s", resume, stderr.Bytes())
 	}
-	if !bytes.Contains(out, []byte("14772512  1846955")) {
+	if !regexp.MustCompile(`(?m)^ +14 +365596 +45752 .* yes `).Match(out) {
 		t.Errorf("build table:\n%s", out)
 	}
-	if v := mustRun(t, "--db", db, "verify", "16"); !strings.Contains(v, "n=16 ok: 14772512 solutions in 1846955 classes") {
+	if v := mustRun(t, "--db", db, "verify", "14"); !strings.Contains(v, "n=14 ok: 365596 solutions in 45752 classes") {
 		t.Fatalf("verify after the stops:\n%s", v)
 	}
 }

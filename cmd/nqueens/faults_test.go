@@ -377,26 +377,33 @@ func TestSymlinkBuildLock(t *testing.T) {
 
 // TestReadWhileBuildStarts starts an export, holds it part way (its pipe
 // full), starts a build of another n in the same catalog and lets it
-// commit and checkpoint, then reads the rest: the export is exactly the
-// one made before, as the reader shares the build's log.
+// commit and grow its log past the size that starts a checkpoint, then
+// reads the rest: the export is exactly the one made before, as the reader
+// shares the build's log.
 func TestReadWhileBuildStarts(t *testing.T) {
 	t.Parallel()
-	dir, db := slowCatalog(t, "builds n=15 and part of 16")
-	buildApart(t, db, "15")
-	want := mustRun(t, "--db", db, "export", "15", "--format", "csv")
-	export, stdout := startPiped(t, dir, nil, "export", "15", "--format", "csv", "--db", db, "-q")
+	dir, db := slowCatalog(t, "builds n=14 and part of 15")
+	buildApart(t, db, "14")
+	want := mustRun(t, "--db", db, "export", "14", "--format", "csv")
+	export, stdout := startPiped(t, dir, nil, "export", "14", "--format", "csv", "--db", db, "-q")
 	r := bufio.NewReaderSize(stdout, 1<<10)
 	first, err := r.ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The export now waits on its full pipe, in the middle of its read.
-	build, _ := startBuild(t, db, "16")
-	defer func() { build.Process.Kill(); build.Wait() }()
-	// The first 1,500 of the 6,870 units of n=16 hold some 350,000
-	// classes: at least two commits (of 200,000 classes at most), each
-	// with a checkpoint (past 1,000 pages of log).
-	waitForUnits(t, db, 16, 1500)
+	// The export waits on its full pipe, in the middle of its read. The
+	// build of n=15 commits every 20,000 classes; its first 3,000 of 5,023
+	// units hold more than 150,000, so it has committed several times and
+	// its log has passed 1,000 pages, where SQLite checkpoints after a
+	// commit, when it pauses.
+	build := startPausedBuild(t, db, 15, 3000, commitRowsEnv+"=20000")
+	defer build.stop()
+	done, _ := unitsDone(t, db, 15)
+	st, err := os.Stat(db + "-wal")
+	if err != nil || st.Size() < 1000*4096 || done < 2000 {
+		t.Fatalf("the build paused at unit 3,000 has committed %d units and a log of %d bytes (%v); want several commits and past 1,000 pages of 4 KiB", done, sizeOf(st), err)
+	}
+	t.Logf("paused at unit 3,000: %d units committed, a log of %d bytes", done, st.Size())
 	rest, err := io.ReadAll(r)
 	if err != nil {
 		t.Fatal(err)

@@ -155,19 +155,6 @@ func unitsDone(t *testing.T, path string, n int) (done int, complete bool) {
 	return done, complete
 }
 
-// startBuild starts nqueens build n on the catalog at db, on one worker so
-// that even a fast machine gives the test time to interrupt it.
-func startBuild(t *testing.T, db string, n string) (*exec.Cmd, *bytes.Buffer) {
-	t.Helper()
-	cmd := command(t, filepath.Dir(db), "build", n, "--db", db, "--workers", "1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd, &stderr
-}
-
 // pauseEnv names the work unit at which a child build (started by
 // startPausedBuild) pauses: once the unit is handed to the catalog, the
 // child writes pausedLine and that index on stderr and blocks until its
@@ -296,19 +283,6 @@ func (w *watchWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
-}
-
-// waitForUnits polls the catalog until the build of n has committed at
-// least target units.
-func waitForUnits(t *testing.T, db string, n, target int) int {
-	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if done, complete := unitsDone(t, db, n); done >= target || complete {
-			return done
-		}
-	}
-	t.Fatalf("build of n=%d did not reach %d units in 60s", n, target)
-	return 0
 }
 
 // TestStoppedBuildResumes stops nqueens build 14 five times, each time

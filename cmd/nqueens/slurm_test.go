@@ -280,6 +280,7 @@ func (r slurmRun) queued(id string) map[int]string {
 // combine until a task resubmitted alone completes. The scripts that need
 // what the CI cluster lacks (a GPU) are skipped by name.
 func TestSlurmRecipes(t *testing.T) {
+	t.Parallel()
 	slurmCluster(t)
 	scripts := jobScripts(t)
 	root := t.TempDir()
@@ -400,6 +401,7 @@ func TestSlurmRecipes(t *testing.T) {
 // TestSlurmRecipes runs, with a GPU asked for and --engine gpu added, and
 // nothing else changed.
 func TestSlurmGPURecipe(t *testing.T) {
+	t.Parallel()
 	scripts := jobScripts(t)
 	gpu, ok := scripts["count-gpu.sh"]
 	if !ok || gpu.needs != "gpu" {
@@ -427,6 +429,7 @@ func TestSlurmGPURecipe(t *testing.T) {
 // cancels the job, stops munged, slurmctld and slurmd, kills the process,
 // reports it and fails, and removes its directory.
 func TestSlurmClusterStopsEverything(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a Slurm cluster")
 	}

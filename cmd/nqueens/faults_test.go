@@ -7,6 +7,7 @@ package main
 import (
 	"bufio"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -53,80 +54,126 @@ func catalogDigest(t *testing.T, db string, n string) [32]byte {
 	return sha256.Sum256([]byte(csv))
 }
 
-// TestFullDiskBuildResumes builds n=15 under file-size limits that stop it
-// at several points: each run must fail with one line and leave a catalog
-// that every command reads, that verify finds consistent (incomplete), and
-// that the same build, once the limit is lifted, finishes with exactly the
-// classes of a clean build. One catalog also goes through all the limits
-// in turn, each run getting further. (Under the largest limit a build may
-// also finish: SQLite keeps committed pages in its log when a checkpoint
-// cannot grow the file; the catalog must then be whole and right.) Each
-// limit's catalog, and the one that goes through them all, is a subtest
-// of its own, run in parallel.
+// TestFullDiskBuildResumes builds under file-size limits that stop the
+// build at several points: each run must fail with one line and leave a
+// catalog that every command reads, that verify finds consistent
+// (incomplete), and that the same build, once the limit is lifted,
+// finishes with exactly the classes of a clean build. One catalog also
+// goes through the limits of n=14 in turn, each run getting further.
+//
+// The builds commit more often than a user's do (see commitRowsEnv), so
+// that small catalogs reach each point: n=14, 1.4 MB, committing every
+// 2,000 classes, stops while the catalog is created (40 blocks of 512
+// bytes), in its first transaction (100), and after some commits, with
+// the log holding them (600, 2,400, 3,200). n=15, 9 MB, committing every
+// 20,000 classes, passes the 1,000 pages of log at which SQLite
+// checkpoints it into the catalog file: under 9,000 blocks the build stops
+// after a checkpoint; under 12,000 a checkpoint cannot grow the file, so
+// SQLite keeps the committed pages in its log, and the build finishes:
+// the catalog must then be whole and right. Each limit's catalog, and the
+// one that goes through them all, is a subtest of its own, run in
+// parallel.
 func TestFullDiskBuildResumes(t *testing.T) {
 	t.Parallel()
-	_, clean := slowCatalog(t, "builds n=15 several times")
-	buildApart(t, clean, "15")
-	want := catalogDigest(t, clean, "15")
-
-	// In 512-byte blocks: the catalog of n=15 takes about 15,000, and
-	// SQLite's log grows to 8,000 (4 MB) before its first checkpoint, so
-	// every limit below that stops the build.
-	limits := []int{40, 400, 2500, 6000, 9000}
-	for _, blocks := range limits {
-		t.Run(fmt.Sprint("limit ", blocks), func(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds n=14 and 15 several times")
+	}
+	want := map[string][32]byte{}
+	for _, n := range []string{"14", "15"} {
+		want[n] = catalogDigest(t, sharedCatalog(t, n), n)
+	}
+	type limit struct {
+		n          string
+		commitRows int
+		blocks     int
+		stop       stop
+	}
+	limits := []limit{
+		{"14", 2000, 40, stopsCreating},
+		{"14", 2000, 100, stopsBuilding},
+		{"14", 2000, 600, stopsAfterCommits},
+		{"14", 2000, 2400, stopsAfterCommits},
+		{"14", 2000, 3200, stopsAfterCommits},
+		{"15", 20000, 9000, stopsAfterCommits},
+		{"15", 20000, 12000, finishes},
+	}
+	for _, l := range limits {
+		t.Run(fmt.Sprintf("n=%s limit %d", l.n, l.blocks), func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			db := filepath.Join(dir, "c.db")
-			buildUnderLimit(t, dir, db, blocks, want)
-			buildApart(t, db, "15")
-			if got := catalogDigest(t, db, "15"); got != want {
-				t.Errorf("limit %d: resumed build differs from a clean build", blocks)
+			buildUnderLimit(t, dir, db, l.n, l.commitRows, l.blocks, l.stop, want[l.n])
+			if l.stop == finishes {
+				return // and its catalog checked
+			}
+			buildApart(t, db, l.n)
+			if got := catalogDigest(t, db, l.n); got != want[l.n] {
+				t.Errorf("limit %d: resumed build differs from a clean build", l.blocks)
 			}
 		})
 	}
-	t.Run("stepwise", func(t *testing.T) {
+	t.Run("n=14 stepwise", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
 		db := filepath.Join(dir, "c.db")
-		for _, blocks := range limits {
-			buildUnderLimit(t, dir, db, blocks, want)
+		for _, l := range limits {
+			if l.n == "14" {
+				buildUnderLimit(t, dir, db, l.n, l.commitRows, l.blocks, mayStop, want[l.n])
+			}
 		}
-		buildApart(t, db, "15")
-		if got := catalogDigest(t, db, "15"); got != want {
+		buildApart(t, db, "14")
+		if got := catalogDigest(t, db, "14"); got != want["14"] {
 			t.Errorf("stepwise: resumed build differs from a clean build")
 		}
 	})
 }
 
-// mustStop is the largest file-size limit, in 512-byte blocks, under which
-// build 15 cannot finish (see TestFullDiskBuildResumes).
-const mustStop = 8000
+// stop is how far a build under a file-size limit gets.
+type stop string
 
-// buildUnderLimit runs build 15 on the catalog db in dir under a file-size
-// limit of blocks 512-byte blocks and checks what it leaves: a failure in
-// one line and a consistent, incomplete catalog (or none), or, above
-// mustStop, possibly a finished catalog whose digest is want.
-func buildUnderLimit(t *testing.T, dir, db string, blocks int, want [32]byte) {
+const (
+	stopsCreating     stop = "stops creating the catalog"        // no catalog, or one without the n
+	stopsBuilding     stop = "stops before its first commit"     // the n begun, none of its units committed
+	stopsAfterCommits stop = "stops after committing some units" // some of its units committed
+	finishes          stop = "finishes"
+	mayStop           stop = "stops anywhere or finishes" // the build resumes one that stopped under a lower limit
+)
+
+// buildUnderLimit runs build n, committing every commitRows classes, on
+// the catalog db in dir under a file-size limit of blocks 512-byte blocks,
+// and checks that it stops as want says, failing with one line and
+// leaving a consistent, incomplete catalog (or none), or that it finishes
+// with a catalog whose digest is digest.
+func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, want stop, digest [32]byte) {
 	t.Helper()
-	cmd := limited(t, dir, blocks, "build", "15", "--db", db, "--workers", "1", "-q")
+	cmd := limited(t, dir, blocks, "build", n, "--db", db, "--workers", "1", "-q")
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", commitRowsEnv, commitRows))
 	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	if err == nil && blocks > mustStop {
-		t.Logf("limit %d blocks: the build finished", blocks)
-		if got := catalogDigest(t, db, "15"); got != want {
+	if want == finishes && err != nil {
+		t.Fatalf("limit %d: build %s failed: %v\n%s", blocks, n, err, out)
+	}
+	if err == nil && (want == finishes || want == mayStop) {
+		t.Logf("limit %d blocks: the build finished, its log holding %d bytes", blocks, size(db+"-wal"))
+		if want == finishes && size(db+"-wal") == 0 {
+			t.Errorf("limit %d: the build finished with its log empty: every checkpoint grew the catalog, so this limit tests nothing", blocks)
+		}
+		if got := catalogDigest(t, db, n); got != digest {
 			t.Errorf("limit %d: a build that finished under the limit differs from a clean build", blocks)
 		}
 		return
 	}
+	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
-		t.Fatalf("limit %d: build did not fail: %v\n%s", blocks, err, out)
+		t.Fatalf("limit %d: build %s did not fail: %v\n%s", blocks, n, err, out)
 	}
 	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.HasPrefix(lines[0], "nqueens: ") || strings.HasSuffix(lines[0], ":") {
 		t.Errorf("limit %d: want one line of error, got:\n%s", blocks, out)
 	}
-	t.Logf("limit %d blocks: %s", blocks, strings.TrimSpace(string(out)))
 	if _, err := os.Stat(db); err != nil {
+		t.Logf("limit %d blocks: no catalog: %s", blocks, strings.TrimSpace(string(out)))
+		if want != stopsCreating && want != mayStop {
+			t.Errorf("limit %d: the build left no catalog, want one that %s", blocks, want)
+		}
 		return // the limit stopped the catalog's creation: nothing there
 	}
 	// Whatever the run left is a consistent, incomplete catalog.
@@ -134,10 +181,33 @@ func buildUnderLimit(t *testing.T, dir, db string, blocks int, want [32]byte) {
 	if err != nil {
 		t.Fatalf("limit %d: stats after the failure: %v", blocks, err)
 	}
-	if strings.Contains(stats, `"n": 15`) && !strings.Contains(stats, `"complete": false`) {
-		t.Errorf("limit %d: n=15 complete after a failed build:\n%s", blocks, stats)
+	var builds []struct {
+		N         int  `json:"n"`
+		Complete  bool `json:"complete"`
+		UnitsDone int  `json:"units_done"`
 	}
-	if v, _, err := runCLI(t, "--db", db, "verify", "15"); err == nil || strings.Contains(v, "add up to") {
+	if err := json.Unmarshal([]byte(stats), &builds); err != nil {
+		t.Fatalf("limit %d: stats --json: %v\n%s", blocks, err, stats)
+	}
+	got, units := stopsCreating, 0
+	for _, b := range builds {
+		switch {
+		case strconv.Itoa(b.N) != n:
+			continue
+		case b.Complete:
+			t.Fatalf("limit %d: n=%s complete after a failed build:\n%s", blocks, n, stats)
+		case b.UnitsDone > 0:
+			got = stopsAfterCommits
+		default:
+			got = stopsBuilding
+		}
+		units = b.UnitsDone
+	}
+	t.Logf("limit %d blocks: %s, %d units committed: %s", blocks, got, units, strings.TrimSpace(string(out)))
+	if got != want && want != mayStop {
+		t.Errorf("limit %d: the build %s, want one that %s:\n%s", blocks, got, want, stats)
+	}
+	if v, _, err := runCLI(t, "--db", db, "verify", n); err == nil || strings.Contains(v, "add up to") {
 		t.Errorf("limit %d: verify after the failure: %v\n%s", blocks, err, v)
 	}
 }

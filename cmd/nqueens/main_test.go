@@ -17,9 +17,18 @@ func TestMain(m *testing.M) {
 	if os.Getenv("NQUEENS_TEST_AS_MAIN") == "1" {
 		os.Exit(mainExit())
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanUp{m}, map[string]func(){
 		"nqueens": func() { os.Exit(mainExit()) },
 	})
+}
+
+// cleanUp runs the tests, then removes what they shared (see
+// sharedCatalog).
+type cleanUp struct{ m *testing.M }
+
+func (c cleanUp) Run() int {
+	defer removeShared()
+	return c.m.Run()
 }
 
 // TestScripts runs the CLI scripts in testdata/script: each is a txtar

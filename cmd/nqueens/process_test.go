@@ -37,13 +37,20 @@ func command(t *testing.T, dir string, args ...string) *exec.Cmd {
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
+	cmd.Env = childEnv()
+	return cmd
+}
+
+// childEnv is the environment of a child nqueens: the test's, less its
+// NQUEENS_ variables, with the child running as nqueens (see TestMain).
+func childEnv() []string {
+	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "NQUEENS_") {
-			cmd.Env = append(cmd.Env, kv)
+			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1", childGORACE())
-	return cmd
+	return append(env, "NQUEENS_TEST_AS_MAIN=1", childGORACE())
 }
 
 // childGORACE is the GORACE setting of every nqueens a test starts: the
@@ -68,6 +75,70 @@ func buildApart(t *testing.T, db string, args ...string) {
 	args = append(append([]string{"build"}, args...), "-q", "--db", db)
 	if out, err := command(t, filepath.Dir(db), args...).CombinedOutput(); err != nil {
 		t.Fatalf("nqueens %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// shared holds the catalogs that several tests read and none writes, each
+// built once per run of the test binary (see sharedCatalog), in a
+// directory removed when the tests end (see TestMain).
+var shared struct {
+	mu     sync.Mutex
+	dir    string
+	builds map[string]func() (string, error)
+}
+
+// sharedCatalog returns the path of a catalog of ns (an n list) built by a
+// child process, as builtCatalog's, but once for all the tests that ask
+// for it: the test must only read it.
+func sharedCatalog(t *testing.T, ns string) string {
+	t.Helper()
+	shared.mu.Lock()
+	if shared.builds == nil {
+		shared.builds = map[string]func() (string, error){}
+	}
+	build, ok := shared.builds[ns]
+	if !ok {
+		build = sync.OnceValues(func() (string, error) { return buildShared(ns) })
+		shared.builds[ns] = build
+	}
+	shared.mu.Unlock()
+	db, err := build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// buildShared builds the shared catalog of ns (see sharedCatalog).
+func buildShared(ns string) (string, error) {
+	shared.mu.Lock()
+	if shared.dir == "" {
+		dir, err := os.MkdirTemp("", "nqueens-shared-")
+		if err != nil {
+			shared.mu.Unlock()
+			return "", err
+		}
+		shared.dir = dir
+	}
+	dir := shared.dir
+	shared.mu.Unlock()
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	db := filepath.Join(dir, ns+".db")
+	cmd := exec.Command(exe, "build", ns, "-q", "--db", db)
+	cmd.Env = childEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("shared catalog: nqueens build %s: %v\n%s", ns, err, out)
+	}
+	return db, nil
+}
+
+// removeShared removes the shared catalogs, once the tests have ended.
+func removeShared() {
+	if shared.dir != "" {
+		os.RemoveAll(shared.dir)
 	}
 }
 
@@ -475,8 +546,8 @@ func TestExportToClosedPipe(t *testing.T) {
 // interrupted one leaves no temporary file either.
 func TestKilledExportLeavesNoPartialFile(t *testing.T) {
 	t.Parallel()
-	dir, db := slowCatalog(t, "builds n=15")
-	buildApart(t, db, "15")
+	dir, _ := slowCatalog(t, "exports n=15")
+	db := sharedCatalog(t, "15")
 	target := filepath.Join(dir, "out.csv")
 	old := []byte("the previous export\n")
 	os.WriteFile(target, old, 0o644)
@@ -544,8 +615,8 @@ func slowCatalog(t *testing.T, why string) (dir, db string) {
 // end as a whole JSON array would, so that a reader sees it is cut.
 func TestInterruptedExportToStdoutStaysCut(t *testing.T) {
 	t.Parallel()
-	dir, db := slowCatalog(t, "builds n=15")
-	buildApart(t, db, "15")
+	dir, _ := slowCatalog(t, "exports n=15")
+	db := sharedCatalog(t, "15")
 	for _, order := range []string{"class", "lex"} {
 		cmd := command(t, dir, "export", "15", "--all", "--order", order, "--format", "json", "--db", db)
 		stdout, err := cmd.StdoutPipe()

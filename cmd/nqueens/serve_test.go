@@ -118,13 +118,13 @@ func TestServeBesideBuild(t *testing.T) {
 
 // TestServeInChromium has headless Chromium load the server's pages: the
 // index, the page of n = 8 reached by the index's link (whose boards it
-// counts), and the class page the lookup form leads to. Chromium runs no
-// script here, and --dump-dom cannot click, so the test follows the link
-// and submits the form (a GET) itself from the DOM Chromium built: the
-// href, and the form's action and its input's name, as a browser would.
+// counts), and the class page the lookup form leads to. The pages hold no
+// script and the test clicks nothing: it follows the link and submits the
+// form (a GET) itself from the DOM Chromium built, the href, and the
+// form's action and its input's name, as a browser would.
 func TestServeInChromium(t *testing.T) {
 	t.Parallel()
-	bin := chromium(t)
+	browser := startChromium(t, chromium(t))
 	path := builtCatalog(t, "4-10")
 	dir := filepath.Dir(path)
 	db, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
@@ -135,12 +135,12 @@ func TestServeInChromium(t *testing.T) {
 	srv := httptest.NewServer(serve.New(db, serve.Options{}))
 	defer srv.Close()
 
-	index := headless(t, bin, "--dump-dom", srv.URL+"/")
+	index := browser.dumpDOM(srv.URL + "/")
 	link := regexp.MustCompile(`<a href="(/n/8)">8</a>`).FindSubmatch(index)
 	if link == nil {
 		t.Fatalf("the index has no link to n=8:\n%.2000s", index)
 	}
-	page := headless(t, bin, "--dump-dom", srv.URL+string(link[1]))
+	page := browser.dumpDOM(srv.URL + string(link[1]))
 	boards := regexp.MustCompile(`<figure class="board"><a href="/n/8/\d+"><svg [^>]*>(?s:.*?)</svg>`).FindAll(page, -1)
 	if len(boards) != 12 {
 		t.Errorf("Chromium's DOM of /n/8 holds %d boards, want 12:\n%.2000s", len(boards), page)
@@ -156,7 +156,7 @@ func TestServeInChromium(t *testing.T) {
 		t.Fatalf("the index has no lookup form:\n%.2000s", index)
 	}
 	submit := srv.URL + string(form[1]) + "?" + url.Values{string(form[2]): {"4 6 1 5 2 0 7 3"}}.Encode()
-	class := headless(t, bin, "--dump-dom", submit)
+	class := browser.dumpDOM(submit)
 	if !bytes.Contains(class, []byte("n = 8, class 9")) || !bytes.Contains(class, []byte("1 6 4 7 0 3 5 2")) {
 		t.Errorf("the lookup form of 4 6 1 5 2 0 7 3 did not land on class 9 of n=8:\n%.2000s", class)
 	}
@@ -174,7 +174,7 @@ func TestServeInChromium(t *testing.T) {
 	}
 	// A board that is no solution: drawn with its rows and columns
 	// numbered and the two queens that attack each other marked.
-	bad := headless(t, bin, "--dump-dom", srv.URL+string(form[1])+"?"+url.Values{string(form[2]): {"0 2 4 6 1 3 5 7"}}.Encode())
+	bad := browser.dumpDOM(srv.URL + string(form[1]) + "?" + url.Values{string(form[2]): {"0 2 4 6 1 3 5 7"}}.Encode())
 	marks := regexp.MustCompile(`<rect class="attack" x="(\d+)" y="(\d+)"`).FindAllSubmatch(bad, -1)
 	if len(marks) != 2 || string(marks[0][1]) != "0" || string(marks[0][2]) != "0" || string(marks[1][1]) != "7" || string(marks[1][2]) != "7" ||
 		bytes.Count(bad, []byte(`<text class="label"`)) != 16 {
@@ -185,7 +185,7 @@ func TestServeInChromium(t *testing.T) {
 	if out := os.Getenv("NQUEENS_SERVE_SCREENSHOT"); out != "" {
 		shot = out // to refresh docs/serve-8.png
 	}
-	headless(t, bin, "--screenshot="+shot, "--window-size=1200,900", srv.URL+"/n/8")
+	browser.screenshot(srv.URL+"/n/8", shot)
 	if st, err := os.Stat(shot); err != nil || st.Size() < 10_000 {
 		t.Errorf("screenshot of /n/8: %v (%d bytes)", err, sizeOf(st))
 	}

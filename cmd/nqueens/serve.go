@@ -30,7 +30,7 @@ func (a *app) serveCmd() *cobra.Command {
 			ctx := cmd.Context()
 			db, err := store.Follow(ctx, a.cfg.DB, serve.FollowOptions)
 			if err != nil {
-				return noCatalogAdvice(err)
+				return openAdvice(err)
 			}
 			defer db.Close()
 			opts := serve.Options{}

@@ -1,15 +1,18 @@
 package main
 
-// Tests of the advice the command adds to the libraries' errors, which
-// the libraries leave to it.
+// Tests of the advice the command adds to the libraries' errors and to
+// the pages of nqueens serve, which the libraries leave to it.
 
 import (
+	"context"
 	"errors"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -72,5 +75,41 @@ func TestOpenAdvice(t *testing.T) {
 	}
 	if err := openAdvice(nil); err != nil {
 		t.Errorf("openAdvice(nil) = %v", err)
+	}
+}
+
+// TestServeAdvice serves an empty catalog with the command's advice: the
+// home page says which command builds a first n, and once the catalog
+// file is gone the errors say how to make one. The commands of the other
+// advice are those the command line has.
+func TestServeAdvice(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := store.Open(ctx, path, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	f, err := store.Follow(ctx, path, serve.FollowOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	srv := httptest.NewServer(serve.New(f, serve.Options{Advice: serveAdvice}))
+	defer srv.Close()
+	if code, body := fetch(t, srv.URL+"/"); code != 200 || !strings.Contains(body, "<p>The catalog is empty: build some n with <code>nqueens build 1-14</code>.</p>") {
+		t.Errorf("/ of an empty catalog: %d\n%s", code, body)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := fetch(t, srv.URL+"/api/v1/counts"); code != 503 || !strings.HasSuffix(body, `: no catalog (run nqueens build to make one)"}`+"\n") {
+		t.Errorf("/api/v1/counts with the catalog removed: %d\n%s", code, body)
+	}
+	if got, want := serveAdvice.Build(8), "nqueens build 8"; got != want {
+		t.Errorf("Build(8) = %q, want %q", got, want)
+	}
+	if got, want := serveAdvice.Lex(17), "nqueens export 17 --all --order lex"; got != want {
+		t.Errorf("Lex(17) = %q, want %q", got, want)
 	}
 }

@@ -42,7 +42,8 @@ func (a *app) open(ctx context.Context) (*store.DB, error) {
 // one), how to make one; for a write that a killed process left
 // unfinished and only the catalog's owner may roll back
 // (store.ErrHotJournal), how to roll it back. Other errors, and nil, it
-// returns as they are.
+// returns as they are. nqueens serve adds the same to the errors its
+// pages show.
 func openAdvice(err error) error {
 	switch {
 	case errors.Is(err, store.ErrEmptyCatalog):

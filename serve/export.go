@@ -92,7 +92,11 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if b.N > MaxLexN {
-			return paramError(fmt.Sprintf("the solutions of n=%d are served in class order only: lexicographic order is served up to n = %d (nqueens export %d --all --order lex gives it)", b.N, MaxLexN, b.N))
+			msg := fmt.Sprintf("the solutions of n=%d are served in class order only: lexicographic order is served up to n = %d", b.N, MaxLexN)
+			if s.advice.Lex != nil {
+				msg += fmt.Sprintf(" (%s gives it)", s.advice.Lex(b.N))
+			}
+			return paramError(msg)
 		}
 		if r.Method == http.MethodHead {
 			return nil // the headers alone: no table to read

@@ -182,6 +182,7 @@ type errorPage struct {
 type indexPage struct {
 	page
 	Builds []store.Build
+	Start  string // the command that builds a first n, for an empty catalog
 }
 
 // handleIndex answers GET /: the counts of every build and a lookup form.
@@ -190,7 +191,11 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.render(w, http.StatusOK, "index", indexPage{page: page{Title: "N-Queens catalog"}, Builds: builds})
+	d := indexPage{page: page{Title: "N-Queens catalog"}, Builds: builds}
+	if len(builds) == 0 && s.advice.Start != nil {
+		d.Start = s.advice.Start()
+	}
+	s.render(w, http.StatusOK, "index", d)
 	return nil
 }
 
@@ -436,7 +441,10 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) error {
 		s.render(w, http.StatusOK, "lookup", d)
 		return nil
 	}
-	why := fmt.Sprintf("n=%d is not in this catalog: build it with nqueens build %d", f.Placement.N(), f.Placement.N())
+	why := fmt.Sprintf("n=%d is not in this catalog", f.Placement.N())
+	if s.advice.Build != nil {
+		why += ": build it with " + s.advice.Build(f.Placement.N())
+	}
 	err = s.cat.Read(r.Context(), func(db *store.DB) error {
 		_, err := build(r.Context(), db, f.Placement.N())
 		return err

@@ -51,13 +51,48 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-// Options tune a Server. The zero value logs nothing.
+// Options tune a Server. The zero value logs nothing and advises
+// nothing.
 type Options struct {
 	// Log, if not nil, receives one line per request: method, path (and
 	// query), status, bytes written and duration, as
 	//
 	//	GET /n/8/3 200 5012 1.2ms
 	Log io.Writer
+	// Advice holds what the program running the server tells a user to
+	// do where a page or an error says what is missing, in the program's
+	// own words: its commands and flags, which this package does not
+	// know. Where a func of it is nil, the page or error says what is
+	// missing and no more.
+	Advice Advice
+}
+
+// Advice is the advice of the program running a Server, which the server
+// adds to its pages and errors. Each func may be nil.
+type Advice struct {
+	// Open returns err, the error of a request that found the catalog's
+	// path could not be opened afresh (see store.Follower), or an error
+	// wrapping err that adds what to do about it; the server shows the
+	// text of what it returns. The errors that call for advice are those
+	// of a path that holds no catalog now (store.ErrNoCatalog, or
+	// store.ErrEmptyCatalog) and of a catalog holding a write that a
+	// killed process left unfinished, which only its owner can roll back
+	// (store.ErrHotJournal). Open returns any other error as it is.
+	Open func(err error) error
+	// Build returns the command line that builds the classes of n, such
+	// as "nqueens build 8", which the lookup page suggests for a board
+	// of an n the catalog does not hold: "n=8 is not in this catalog:
+	// build it with" and the command.
+	Build func(n int) string
+	// Start returns the command line that builds the first n of a
+	// catalog, such as "nqueens build 1-14": the home page of an empty
+	// catalog says "build some n with" and the command.
+	Start func() string
+	// Lex returns the command line that writes every solution of n in
+	// lexicographic order, such as "nqueens export 17 --all --order lex":
+	// an export of an n above MaxLexN, served in class order only, says
+	// in parentheses that the command gives it.
+	Lex func(n int) string
 }
 
 // Timeouts of the server Run starts. A response may take longer than
@@ -125,6 +160,7 @@ type Server struct {
 	exports chan struct{} // one token an export in progress
 	logMu   sync.Mutex
 	log     io.Writer
+	advice  Advice
 }
 
 //go:embed templates/*.html static/style.css
@@ -133,7 +169,7 @@ var files embed.FS
 // New returns a Server of the catalog cat, which the caller opens
 // (read-only is enough) and closes after the server is done.
 func New(cat Catalog, opts Options) *Server {
-	s := &Server{cat: cat, mux: http.NewServeMux(), log: opts.Log,
+	s := &Server{cat: cat, mux: http.NewServeMux(), log: opts.Log, advice: opts.Advice,
 		turns: make(chan struct{}, MaxRequests), exports: make(chan struct{}, MaxExports)}
 	s.pages = parsePages()
 	s.routes()
@@ -374,14 +410,10 @@ func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		// The file was removed or replaced, and the path holds no catalog
 		// now, or is locked: it may be back in a moment.
 		w.Header().Set("Retry-After", "1")
-		msg := err.Error()
-		switch {
-		case errors.Is(err, store.ErrEmptyCatalog):
-			msg += " (run nqueens build to make it a catalog)"
-		case errors.Is(err, store.ErrNoCatalog):
-			msg += " (run nqueens build to make one)"
+		if s.advice.Open != nil {
+			err = s.advice.Open(err)
 		}
-		s.fail(w, r, http.StatusServiceUnavailable, msg)
+		s.fail(w, r, http.StatusServiceUnavailable, err.Error())
 	default:
 		s.fail(w, r, http.StatusInternalServerError, err.Error())
 	}

@@ -30,6 +30,11 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv(journalEnv); path != "" {
 		leaveHotJournal(path)
 	}
+	if path := os.Getenv(readEnv); path != "" {
+		_, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+		fmt.Printf("%t %t\n%v\n", errors.Is(err, store.ErrHotJournal), errors.Is(err, store.ErrReadOnly), err)
+		os.Exit(0)
+	}
 	if v := os.Getenv(childEnv); v != "" {
 		point, path, _ := strings.Cut(v, ":")
 		store.SetTestHook(func(p string) {
@@ -102,6 +107,86 @@ func TestHotJournalRolledBack(t *testing.T) {
 		if _, err := os.Stat(path + "-journal"); err == nil {
 			t.Errorf("%+v: the journal is still there", opts)
 		}
+	}
+}
+
+// readEnv names the variable that makes this test binary a child that
+// opens the catalog at its value read-only and prints whether the error
+// matches ErrHotJournal and ErrReadOnly, then the error.
+const readEnv = "STORE_TEST_OPEN_READ"
+
+// TestHotJournalOfAnotherUser kills a process in the middle of a write in
+// rollback-journal mode, and opens the catalog read-only in a process
+// that may not write it (run as root, one of another user; otherwise one
+// of the same user with the catalog's mode made read-only): its Open fails
+// with ErrHotJournal, which is ErrReadOnly too, names the journal and
+// leaves it as it was; the owner's Open then rolls the write back.
+func TestHotJournalOfAnotherUser(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "store-hot-journal-") // one every user may enter
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "c.db")
+	buildWhole(t, path, 8)
+	kill := exec.Command(exe)
+	kill.Env = append(os.Environ(), journalEnv+"="+path)
+	kill.Run()
+	journal := testutil.ReadFile(t, path+"-journal")
+	if len(journal) == 0 {
+		t.Fatal("no hot journal after the kill")
+	}
+
+	reader := exec.Command(exe)
+	if os.Geteuid() == 0 {
+		// Root may write any file: the reader is another user, running a
+		// copy of this binary that every user may run.
+		self := filepath.Join(dir, "store.test")
+		if err := os.WriteFile(self, testutil.ReadFile(t, exe), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		const nobody = 65534
+		reader = exec.Command(self)
+		reader.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	} else {
+		if err := os.Chmod(path, 0o444); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reader.Env = []string{readEnv + "=" + path}
+	out, err := reader.Output()
+	if err != nil {
+		t.Fatalf("the reader: %v\n%s", err, out)
+	}
+	is, msg, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	want := path + "-journal holds a write that a killed process left unfinished"
+	if is != "true true" || !strings.HasSuffix(msg, want) {
+		t.Errorf("the reader's Open: %s (ErrHotJournal, ErrReadOnly: %s), want an error matching both, ending %q", msg, is, want)
+	}
+	if got := testutil.ReadFile(t, path+"-journal"); !slices.Equal(got, journal) {
+		t.Errorf("the reader changed the journal")
+	}
+
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("the owner's Open with a hot journal: %v", err)
+	}
+	defer db.Close()
+	if got := classes(t, db, 8); len(got) != 12 {
+		t.Errorf("%d classes of 8 after the owner's roll-back, want 12", len(got))
+	}
+	if got := classes(t, db, 20); len(got) != 0 {
+		t.Errorf("%d rows of the unfinished write survived", len(got))
 	}
 }
 

@@ -25,8 +25,11 @@ type Options struct {
 	// written, migrated or created, not even SQLite's companion files, so
 	// a catalog on a read-only mount, in a directory the caller cannot
 	// write, or owned by another user can be read. A catalog of an older
-	// schema is read as it is. Builders and Merge refuse such a DB with
-	// ErrReadOnly. Create is ignored.
+	// schema is read as it is. A write that a killed process left
+	// unfinished in the catalog's rollback journal is rolled back first
+	// where the caller may write the catalog, and is ErrHotJournal where
+	// it may not. Builders and Merge refuse such a DB with ErrReadOnly.
+	// Create is ignored.
 	ReadOnly bool
 }
 

@@ -58,6 +58,13 @@ var (
 	ErrBusy = dbfile.ErrBusy
 	// ErrReadOnly: the catalog cannot be written.
 	ErrReadOnly = dbfile.ErrReadOnly
+	// ErrHotJournal: the catalog's rollback journal holds a write that a
+	// killed process left unfinished, and Open with ReadOnly was called
+	// by a process that may not write the catalog: only one that may (its
+	// owner, opening it in any mode) can roll the write back, and until
+	// then the catalog cannot be read. It reads as ErrReadOnly and wraps
+	// it, so errors.Is matches both.
+	ErrHotJournal = dbfile.ErrHotJournal
 	// ErrDiskFull: the disk holding the catalog is full.
 	ErrDiskFull = dbfile.ErrDiskFull
 	// ErrIO: reading or writing the catalog file failed, as writing past

@@ -36,7 +36,7 @@ func (a *app) merge(ctx context.Context, out string, files []string) error {
 	} else if errors.Is(err, store.ErrNotShard) {
 		return fmt.Errorf("%w: only catalogs written by build --shard merge", err)
 	} else if err != nil {
-		return noCatalogAdvice(err)
+		return openAdvice(err)
 	}
 	for _, b := range merged {
 		a.logf("n=%d: merged %d shards into %s: %s (%s)", b.N, len(files), out, phrase.Plural(b.Unique, "class"), phrase.Plural(b.Total, "solution"))

@@ -33,18 +33,25 @@ func jsonFlag(asJSON *bool, cmd *cobra.Command) *cobra.Command {
 // open opens the catalog read-only.
 func (a *app) open(ctx context.Context) (*store.DB, error) {
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
-	return db, noCatalogAdvice(err)
+	return db, openAdvice(err)
 }
 
-// noCatalogAdvice adds to the error of a path that holds no catalog
+// openAdvice adds to the error of a catalog that cannot be opened for
+// reading what to do about it: for a path that holds no catalog
 // (store.ErrNoCatalog: a missing file, or store.ErrEmptyCatalog: an empty
-// one) how to make one.
-func noCatalogAdvice(err error) error {
+// one), how to make one; for a write that a killed process left
+// unfinished and only the catalog's owner may roll back
+// (store.ErrHotJournal), how to roll it back. Other errors, and nil, it
+// returns as they are. nqueens serve adds the same to the errors its
+// pages show.
+func openAdvice(err error) error {
 	switch {
 	case errors.Is(err, store.ErrEmptyCatalog):
 		return fmt.Errorf("%w (run nqueens build to make it a catalog)", err)
 	case errors.Is(err, store.ErrNoCatalog):
 		return fmt.Errorf("%w (run nqueens build to make one)", err)
+	case errors.Is(err, store.ErrHotJournal):
+		return fmt.Errorf("%w; run a writing command such as nqueens build as the catalog's owner to roll it back", err)
 	}
 	return err
 }

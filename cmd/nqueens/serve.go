@@ -30,10 +30,10 @@ func (a *app) serveCmd() *cobra.Command {
 			ctx := cmd.Context()
 			db, err := store.Follow(ctx, a.cfg.DB, serve.FollowOptions)
 			if err != nil {
-				return noCatalogAdvice(err)
+				return openAdvice(err)
 			}
 			defer db.Close()
-			opts := serve.Options{}
+			opts := serve.Options{Advice: serveAdvice}
 			if !a.cfg.Quiet {
 				opts.Log = a.stderr
 			}
@@ -56,4 +56,14 @@ func (a *app) serveCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on HOST:PORT (port 0: any free port)")
 	return cmd
+}
+
+// serveAdvice is what nqueens serve's pages and errors tell a user to do,
+// in the words of the command line: the advice of a catalog that does
+// not open (openAdvice) and the commands that build n and export it.
+var serveAdvice = serve.Advice{
+	Open:  openAdvice,
+	Build: func(n int) string { return fmt.Sprintf("nqueens build %d", n) },
+	Start: func() string { return "nqueens build 1-14" },
+	Lex:   func(n int) string { return fmt.Sprintf("nqueens export %d --all --order lex", n) },
 }

@@ -28,6 +28,12 @@ var (
 	ErrBusy = errors.New("catalog is busy")
 	// ErrReadOnly: the catalog cannot be written.
 	ErrReadOnly = errors.New("catalog is read-only")
+	// ErrHotJournal: the catalog's rollback journal holds a write that a
+	// killed process left unfinished, which only a process that may write
+	// the catalog (its owner) can roll back, and this one may not, so it
+	// cannot read the catalog either. It reads as ErrReadOnly and wraps
+	// it, so errors.Is matches both.
+	ErrHotJournal = fmt.Errorf("%w", ErrReadOnly)
 	// ErrNoCatalog: the file does not exist and Open was not asked to
 	// create it.
 	ErrNoCatalog = errors.New("no catalog")

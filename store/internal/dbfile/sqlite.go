@@ -10,10 +10,11 @@ import (
 	"path/filepath"
 
 	"github.com/jmoiron/sqlx"
-	"github.com/nqueens/nqueens/migrations"
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/nqueens/nqueens/migrations"
 )
 
 // ApplicationID is the SQLite application_id that marks a file as an
@@ -118,7 +119,9 @@ func rollBack(ctx context.Context, abs string) error {
 // OpenRead opens the existing file at abs without writing anything, and
 // returns its Handle with DB, Path, Version, ReadOnly and Watch set. Its
 // pool opens a connection only while the Watch finds the file unchanged
-// (see Watch.Changed).
+// (see Watch.Changed). A write that a killed process left unfinished in
+// the rollback journal is rolled back first if this process may write
+// the catalog, and is ErrHotJournal if it may not.
 func OpenRead(ctx context.Context, abs string) (Handle, error) {
 	w, err := newWatch(abs) // before the header: a change from here on shows
 	if err != nil {
@@ -133,7 +136,7 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 	}
 	if HotJournal(abs) {
 		if Writable(abs) != nil {
-			return Handle{}, fmt.Errorf("%w: %s-journal holds a write that a killed process left unfinished; run a writing command such as nqueens build as the catalog's owner to roll it back", ErrReadOnly, abs)
+			return Handle{}, fmt.Errorf("%w: %s-journal holds a write that a killed process left unfinished", ErrHotJournal, abs)
 		}
 		if err := rollBack(ctx, abs); err != nil {
 			return Handle{}, err

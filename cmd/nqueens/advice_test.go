@@ -1,0 +1,115 @@
+package main
+
+// Tests of the advice the command adds to the libraries' errors and to
+// the pages of nqueens serve, which the libraries leave to it.
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/serve"
+	"github.com/nqueens/nqueens/store"
+)
+
+// TestHotJournalAdvice reads, as another user, a catalog whose journal
+// holds a write that a killed build left: the commands say what is wrong,
+// as store words it, and that a writing command run by the catalog's
+// owner rolls it back.
+func TestHotJournalAdvice(t *testing.T) {
+	t.Parallel()
+	dir, exe := sharedDir(t)
+	db := filepath.Join(dir, "c.db")
+	if out, err := runAs(t, 0, exe, dir, "build", "4-6", "-q", "--db", db); err != nil {
+		t.Fatalf("owner's build: %v\n%s", err, out)
+	}
+	// A reader that may not write the catalog refuses any journal beside
+	// it before SQLite reads it, so its bytes do not matter here (store's
+	// tests leave a real one).
+	if err := os.WriteFile(db+"-journal", []byte("unfinished"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.EvalSymlinks(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := "open catalog " + db + ": catalog is read-only: " + abs + "-journal holds a write that a killed process left unfinished" +
+		"; run a writing command such as nqueens build as the catalog's owner to roll it back"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"stats"}, "nqueens: " + why + "\n"},
+		{[]string{"lookup", "4", "6", "1", "5", "2", "0", "7", "3"},
+			"lookup: no class numbers: " + why + "\nn=8 4 6 1 5 2 0 7 3: canonical 1 6 4 7 0 3 5 2, orbit 8 (symmetry none), transform antitranspose\n"},
+	} {
+		out, _ := runAs(t, nobody, exe, dir, append(tc.args, "--db", db)...)
+		if out != tc.want {
+			t.Errorf("%s as another user:\n%s\nwant\n%s", strings.Join(tc.args, " "), out, tc.want)
+		}
+	}
+}
+
+// TestOpenAdvice checks the advice openAdvice adds to each error of a
+// catalog that does not open, and that the error still matches its
+// sentinel.
+func TestOpenAdvice(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{store.ErrNoCatalog, "no catalog (run nqueens build to make one)"},
+		{store.ErrEmptyCatalog, "no catalog (run nqueens build to make it a catalog)"},
+		{store.ErrHotJournal, "catalog is read-only; run a writing command such as nqueens build as the catalog's owner to roll it back"},
+		{store.ErrReadOnly, "catalog is read-only"},
+		{store.ErrCorrupt, "catalog file is damaged"},
+	} {
+		got := openAdvice(tc.err)
+		if got.Error() != tc.want || !errors.Is(got, tc.err) {
+			t.Errorf("openAdvice(%v) = %q, want %q wrapping it", tc.err, got, tc.want)
+		}
+	}
+	if err := openAdvice(nil); err != nil {
+		t.Errorf("openAdvice(nil) = %v", err)
+	}
+}
+
+// TestServeAdvice serves an empty catalog with the command's advice: the
+// home page says which command builds a first n, and once the catalog
+// file is gone the errors say how to make one. The commands of the other
+// advice are those the command line has.
+func TestServeAdvice(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := store.Open(ctx, path, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	f, err := store.Follow(ctx, path, serve.FollowOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	srv := httptest.NewServer(serve.New(f, serve.Options{Advice: serveAdvice}))
+	defer srv.Close()
+	if code, body := fetch(t, srv.URL+"/"); code != 200 || !strings.Contains(body, "<p>The catalog is empty: build some n with <code>nqueens build 1-14</code>.</p>") {
+		t.Errorf("/ of an empty catalog: %d\n%s", code, body)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := fetch(t, srv.URL+"/api/v1/counts"); code != 503 || !strings.HasSuffix(body, `: no catalog (run nqueens build to make one)"}`+"\n") {
+		t.Errorf("/api/v1/counts with the catalog removed: %d\n%s", code, body)
+	}
+	if got, want := serveAdvice.Build(8), "nqueens build 8"; got != want {
+		t.Errorf("Build(8) = %q, want %q", got, want)
+	}
+	if got, want := serveAdvice.Lex(17), "nqueens export 17 --all --order lex"; got != want {
+		t.Errorf("Lex(17) = %q, want %q", got, want)
+	}
+}

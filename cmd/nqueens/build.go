@@ -55,8 +55,8 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 }
 
 // testHookUnitAdded, when set by a test, is called after each work unit's
-// classes are handed to the catalog.
-var testHookUnitAdded func(unit int)
+// classes are handed to the catalog, with the build's context.
+var testHookUnitAdded func(ctx context.Context, unit int)
 
 // testCommitRows, when set by a test, is the most classes a build commits
 // at once (store.RunOptions.CommitRows), so that a kill of a small build
@@ -80,7 +80,7 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 		Progress: func(done, _ int) {
 			m.Add(1)
 			if testHookUnitAdded != nil {
-				testHookUnitAdded(done - 1)
+				testHookUnitAdded(ctx, done-1)
 			}
 		},
 	})

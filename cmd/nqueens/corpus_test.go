@@ -119,7 +119,7 @@ func TestCorpus(t *testing.T) {
 	must("--db", db("partial.db"), "-q", "build", "9", "--shard", "0/2")
 	// A build of 10 stopped after its work unit 5, as Ctrl-C stops it.
 	ctx, cancel := context.WithCancel(context.Background())
-	testHookUnitAdded = func(unit int) {
+	testHookUnitAdded = func(_ context.Context, unit int) {
 		if unit == 5 {
 			cancel()
 		}

@@ -93,7 +93,7 @@ func (a *app) countCmd() *cobra.Command {
 				start := time.Now()
 				o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
 				o.Engine = e
-				keep := a.keeper(n, nqueens.Shard{}, e, state)
+				keep := a.keeper(cmd.Context(), n, nqueens.Shard{}, e, state)
 				o.Resume = keep.resume
 				total, err := o.Search(cmd.Context(), count.Constellations(n))
 				done()
@@ -192,7 +192,8 @@ var resumeFromN = map[string]int{"cpu": 19, "gpu": 22}
 // count of --state FILE, or a long count without --state.
 type keeper struct {
 	a     *app
-	path  string // "" if the count keeps none
+	ctx   context.Context // the count's
+	path  string          // "" if the count keeps none
 	label string
 	hdr   func(cs []count.Constellation) resume.Header
 	st    *resume.State
@@ -201,9 +202,9 @@ type keeper struct {
 }
 
 // keeper returns the keeper of the count of n (or shard s of it) by e,
-// with the --state flag.
-func (a *app) keeper(n int, s nqueens.Shard, e count.Engine, flag string) *keeper {
-	k := &keeper{a: a, label: fmt.Sprintf("count n=%d%s", n, shardSuffix(s))}
+// with the --state flag, for the count running under ctx.
+func (a *app) keeper(ctx context.Context, n int, s nqueens.Shard, e count.Engine, flag string) *keeper {
+	k := &keeper{a: a, ctx: ctx, label: fmt.Sprintf("count n=%d%s", n, shardSuffix(s))}
 	k.hdr = func(cs []count.Constellation) resume.Header {
 		return resume.NewHeader(n, s, cs, version(commit))
 	}
@@ -245,14 +246,15 @@ func (k *keeper) resume(cs []count.Constellation) (map[int]uint64, func(int, uin
 			k.a.logf("%s: %v: the work from here on is not kept", k.label, err)
 		}
 		if testHookCountFound != nil {
-			testHookCountFound(st.Len())
+			testHookCountFound(k.ctx, st.Len())
 		}
 	}, nil
 }
 
 // testHookCountFound, when set by a test, is called after each work unit
-// a count with a state finds, with the number of units the state holds.
-var testHookCountFound func(kept int)
+// a count with a state finds, with the count's context and the number of
+// units the state holds.
+var testHookCountFound func(ctx context.Context, kept int)
 
 // end closes the state once the search returned err: it removes it after
 // a whole search, keeps it otherwise, and returns the error to report,
@@ -352,7 +354,7 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.En
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
 	o, done := a.countOptions(label, n)
 	o.Engine = e
-	keep := a.keeper(n, s, e, state)
+	keep := a.keeper(ctx, n, s, e, state)
 	o.Resume = keep.resume
 	p, err := parts.Make(ctx, n, s, o)
 	done()

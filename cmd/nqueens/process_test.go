@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -14,7 +15,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -229,8 +229,9 @@ func unitsDone(t *testing.T, path string, n int) (done int, complete bool) {
 // pauseEnv names the work unit at which a child build (started by
 // startPausedBuild) pauses: once the unit is handed to the catalog, the
 // child writes pausedLine and that index on stderr and blocks until its
-// stdin closes or it gets SIGINT or SIGTERM. A kill or a signal sent then
-// lands in the middle of the build, however fast the machine.
+// stdin closes or SIGINT or SIGTERM has cancelled the build. A kill or a
+// signal sent then lands in the middle of the build, however fast the
+// machine.
 const pauseEnv = "NQUEENS_TEST_PAUSE_AT_UNIT"
 
 const pausedLine = "test: paused at work unit"
@@ -247,16 +248,17 @@ func init() {
 }
 
 // pauseHook returns, for a child whose environment variable env holds a
-// number k, a hook that, called with k, writes line and k on stderr and
-// blocks until stdin closes or SIGINT or SIGTERM arrives; nil without env.
-func pauseHook(env, line string) func(int) {
+// number k, a hook that, called with k and the command's context, writes
+// line and k on stderr and blocks until stdin closes or the context is
+// cancelled (by SIGINT or SIGTERM, see mainExit); nil without env. It
+// waits for the cancellation, not for the signal, so that the command
+// goes on only once it can see that it must stop.
+func pauseHook(env, line string) func(context.Context, int) {
 	k, err := strconv.Atoi(os.Getenv(env))
 	if err != nil {
 		return nil
 	}
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	return func(at int) {
+	return func(ctx context.Context, at int) {
 		if at != k {
 			return
 		}
@@ -268,7 +270,7 @@ func pauseHook(env, line string) func(int) {
 		}()
 		select {
 		case <-released:
-		case <-signals:
+		case <-ctx.Done():
 		}
 	}
 }

@@ -157,7 +157,7 @@ func TestInterruptedBuildResumes(t *testing.T) {
 	var out, errOut bytes.Buffer
 	done := make(chan error)
 	// Cancel a third of the way through, as Ctrl-C would.
-	testHookUnitAdded = func(unit int) {
+	testHookUnitAdded = func(_ context.Context, unit int) {
 		if unit == len(canonical.Units(14))/3 {
 			cancel()
 		}

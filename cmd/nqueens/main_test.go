@@ -1,8 +1,10 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,18 +19,28 @@ func TestMain(m *testing.M) {
 	if os.Getenv("NQUEENS_TEST_AS_MAIN") == "1" {
 		os.Exit(mainExit())
 	}
-	testscript.Main(cleanUp{m}, map[string]func(){
+	testscript.Main(suite{m}, map[string]func(){
 		"nqueens": func() { os.Exit(mainExit()) },
 	})
 }
 
-// cleanUp runs the tests, then removes what they shared (see
-// sharedCatalog).
-type cleanUp struct{ m *testing.M }
+// suite runs the package's tests: most start nqueens, a browser or a
+// Slurm cluster as child processes and wait for them, so unless
+// -test.parallel says otherwise, twice as many run at once as there are
+// CPUs (go test's default is as many), which keeps the CPUs busy while
+// some tests wait. It removes what the tests shared (see sharedCatalog)
+// once they end.
+type suite struct{ m *testing.M }
 
-func (c cleanUp) Run() int {
+func (s suite) Run() int {
 	defer removeShared()
-	return c.m.Run()
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
+	return s.m.Run()
 }
 
 // TestScripts runs the CLI scripts in testdata/script: each is a txtar

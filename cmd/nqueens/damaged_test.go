@@ -16,6 +16,7 @@ import (
 // a non-zero exit, and the file keeps every byte, with nothing new beside
 // it.
 func TestDamagedFilesUntouched(t *testing.T) {
+	t.Parallel()
 	src := t.TempDir()
 	good := filepath.Join(src, "good.db")
 	if _, _, err := runCLI(t, "--db", good, "build", "11", "-q"); err != nil {

@@ -15,6 +15,7 @@ import (
 // temporary directory, so that a regression replaces that one and not
 // /dev/null, which only root could replace.
 func TestOutputDevice(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	null := "/dev/null"
 	if os.Geteuid() == 0 {

@@ -12,6 +12,7 @@ import (
 // TestWarnLong checks the line a long count starts with, at a rate set
 // rather than measured.
 func TestWarnLong(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n     int
 		quiet bool

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -78,9 +79,19 @@ func TestFullDiskBuildResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds n=14 and 15 several times")
 	}
-	want := map[string][32]byte{}
-	for _, n := range []string{"14", "15"} {
-		want[n] = catalogDigest(t, sharedCatalog(t, n), n)
+	// The digests of clean catalogs, made when a subtest first needs one,
+	// so that the builds under limits start at once.
+	var mu sync.Mutex
+	digests := map[string][32]byte{}
+	clean := func(t *testing.T, n string) [32]byte {
+		mu.Lock()
+		defer mu.Unlock()
+		d, ok := digests[n]
+		if !ok {
+			d = catalogDigest(t, sharedCatalog(t, n), n)
+			digests[n] = d
+		}
+		return d
 	}
 	type limit struct {
 		n          string
@@ -88,26 +99,26 @@ func TestFullDiskBuildResumes(t *testing.T) {
 		blocks     int
 		stop       stop
 	}
-	limits := []limit{
+	limits := []limit{ // the longest first
+		{"15", 20000, 9000, stopsAfterCommits},
+		{"15", 20000, 12000, finishes},
 		{"14", 2000, 40, stopsCreating},
 		{"14", 2000, 100, stopsBuilding},
 		{"14", 2000, 600, stopsAfterCommits},
 		{"14", 2000, 2400, stopsAfterCommits},
 		{"14", 2000, 3200, stopsAfterCommits},
-		{"15", 20000, 9000, stopsAfterCommits},
-		{"15", 20000, 12000, finishes},
 	}
 	for _, l := range limits {
 		t.Run(fmt.Sprintf("n=%s limit %d", l.n, l.blocks), func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			db := filepath.Join(dir, "c.db")
-			buildUnderLimit(t, dir, db, l.n, l.commitRows, l.blocks, l.stop, want[l.n])
+			buildUnderLimit(t, dir, db, l.n, l.commitRows, l.blocks, l.stop, func() [32]byte { return clean(t, l.n) })
 			if l.stop == finishes {
 				return // and its catalog checked
 			}
 			buildApart(t, db, l.n)
-			if got := catalogDigest(t, db, l.n); got != want[l.n] {
+			if got := catalogDigest(t, db, l.n); got != clean(t, l.n) {
 				t.Errorf("limit %d: resumed build differs from a clean build", l.blocks)
 			}
 		})
@@ -118,11 +129,11 @@ func TestFullDiskBuildResumes(t *testing.T) {
 		db := filepath.Join(dir, "c.db")
 		for _, l := range limits {
 			if l.n == "14" {
-				buildUnderLimit(t, dir, db, l.n, l.commitRows, l.blocks, mayStop, want[l.n])
+				buildUnderLimit(t, dir, db, l.n, l.commitRows, l.blocks, mayStop, func() [32]byte { return clean(t, l.n) })
 			}
 		}
 		buildApart(t, db, "14")
-		if got := catalogDigest(t, db, "14"); got != want["14"] {
+		if got := catalogDigest(t, db, "14"); got != clean(t, "14") {
 			t.Errorf("stepwise: resumed build differs from a clean build")
 		}
 	})
@@ -143,8 +154,8 @@ const (
 // the catalog db in dir under a file-size limit of blocks 512-byte blocks,
 // and checks that it stops as want says, failing with one line and
 // leaving a consistent, incomplete catalog (or none), or that it finishes
-// with a catalog whose digest is digest.
-func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, want stop, digest [32]byte) {
+// with a catalog whose digest is clean's, that of a clean build.
+func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, want stop, clean func() [32]byte) {
 	t.Helper()
 	cmd := limited(t, dir, blocks, "build", n, "--db", db, "--workers", "1", "-q")
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", commitRowsEnv, commitRows))
@@ -157,7 +168,7 @@ func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, wa
 		if want == finishes && size(db+"-wal") == 0 {
 			t.Errorf("limit %d: the build finished with its log empty: every checkpoint grew the catalog, so this limit tests nothing", blocks)
 		}
-		if got := catalogDigest(t, db, n); got != digest {
+		if got := catalogDigest(t, db, n); got != clean() {
 			t.Errorf("limit %d: a build that finished under the limit differs from a clean build", blocks)
 		}
 		return

@@ -82,6 +82,7 @@ func checkDataset(ts *testscript.TestScript, neg bool, args []string) {
 // TestFormAdvice checks that a line of the other form read from stdin is
 // refused with the --input form that reads it.
 func TestFormAdvice(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		form partial.Form
 		in   string

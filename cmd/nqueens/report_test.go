@@ -13,6 +13,7 @@ import (
 // TestReportTables checks the tables, lines and words the command prints
 // of its work, and the JSON shape of count --json.
 func TestReportTables(t *testing.T) {
+	t.Parallel()
 	check := func(name string, write func(*strings.Builder) error, want string) {
 		t.Helper()
 		var b strings.Builder

@@ -89,6 +89,7 @@ func TestVerifyCatchesTampering(t *testing.T) {
 // TestVerifyCatchesDroppedView drops the class_list view: verify names it
 // and exits 3, while the classes themselves check out.
 func TestVerifyCatchesDroppedView(t *testing.T) {
+	t.Parallel()
 	db := builtAndEdited(t, `DROP VIEW class_list`)
 	out, _, err := runCLI(t, "--db", db, "verify")
 	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "the catalog as a whole does not check out") {
@@ -103,6 +104,7 @@ func TestVerifyCatchesDroppedView(t *testing.T) {
 // build of that n says what is wrong and how to mend it, instead of
 // failing on a constraint, and after the fix builds it again.
 func TestBuildRefusesOrphanClasses(t *testing.T) {
+	t.Parallel()
 	db := builtAndEdited(t, `DELETE FROM builds WHERE n = 8`)
 	_, _, err := runCLI(t, "--db", db, "-q", "build", "8")
 	if err == nil || !strings.Contains(err.Error(), "holds 12 classes of n=8 but no record of their build") ||
@@ -119,6 +121,7 @@ func TestBuildRefusesOrphanClasses(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "c.db")
 	tests := []struct {
 		args []string

@@ -26,6 +26,7 @@ func TestVersionHasTheStampedCommit(t *testing.T) {
 // without a commit stamped at link time: a test binary has no module
 // version, so it is devel.
 func TestVersionNamesWhatIsKnown(t *testing.T) {
+	t.Parallel()
 	if v := version(""); !strings.HasSuffix(v, ") "+runtime.Version()) || !strings.Contains(v, "(commit ") {
 		t.Errorf("version(%q) = %q", "", v)
 	}

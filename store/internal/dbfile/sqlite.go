@@ -49,7 +49,11 @@ func dsn(abs string, m mode) string {
 		// A new catalog, built in a rollback journal so that it is one file
 		// when closed. NewTemp has made the file: mode=rw, as every DSN
 		// here has mode=ro or rw, so that no connection creates a file.
+		// Nothing reads the file by its temporary name, and Create flushes
+		// it to disk once, whole, before it links it to the catalog's
+		// name: its transactions need not each wait for the disk.
 		q.Add("mode", "rw")
+		q.Add("_pragma", "synchronous(OFF)")
 		q.Add("_txlock", "immediate")
 	case readWrite:
 		q.Add("mode", "rw")

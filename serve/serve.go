@@ -77,7 +77,8 @@ type Advice struct {
 	// of a path that holds no catalog now (store.ErrNoCatalog, or
 	// store.ErrEmptyCatalog) and of a catalog holding a write that a
 	// killed process left unfinished, which only its owner can roll back
-	// (store.ErrHotJournal). Open returns any other error as it is.
+	// (store.ErrHotJournal). Open returns any other error as it is; the
+	// server shows err itself if Open returns nil.
 	Open func(err error) error
 	// Build returns the command line that builds the classes of n, such
 	// as "nqueens build 8", which the lookup page suggests for a board
@@ -411,7 +412,9 @@ func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		// now, or is locked: it may be back in a moment.
 		w.Header().Set("Retry-After", "1")
 		if s.advice.Open != nil {
-			err = s.advice.Open(err)
+			if advised := s.advice.Open(err); advised != nil {
+				err = advised
+			}
 		}
 		s.fail(w, r, http.StatusServiceUnavailable, err.Error())
 	default:

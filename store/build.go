@@ -37,12 +37,12 @@ type Builder struct {
 	runStart    time.Time
 	lastCommit  time.Time
 	sinceCommit int
-	commitRows  int // rows per transaction, at most
+	commitRows  int // classes a transaction holds before a commit
 	done        bool
 }
 
 const (
-	defaultCommitRows = 200_000                // rows per transaction, at most (see RunOptions.CommitRows)
+	defaultCommitRows = 200_000                // classes a transaction holds before a commit (see RunOptions.CommitRows)
 	commitEvery       = 500 * time.Millisecond // time between commits, at most
 )
 
@@ -315,10 +315,11 @@ type RunOptions struct {
 	// added is done-1) and the total. It runs on Run's goroutine: the
 	// search waits for it.
 	Progress func(done, total int)
-	// CommitRows is the most classes the build adds in one transaction
-	// (200,000 when less than 1); it also commits every half
-	// second. A commit is what a killed build keeps: fewer rows a
-	// commit lose less work to a kill, and cost more commits.
+	// CommitRows is how many classes the build adds in a transaction
+	// before it commits (200,000 when less than 1): it commits at the end
+	// of the work unit whose classes reach it, and also every half second.
+	// A commit is what a killed build keeps: fewer classes a commit lose
+	// less work to a kill, and cost more commits.
 	CommitRows int
 }
 

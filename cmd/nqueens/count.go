@@ -93,8 +93,8 @@ func (a *app) countCmd() *cobra.Command {
 				start := time.Now()
 				o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
 				o.Engine = e
-				keep := a.keeper(cmd.Context(), n, nqueens.Shard{}, e, state)
-				o.Resume = keep.resume
+				keep := a.keeper(n, nqueens.Shard{}, e, state)
+				o.Resume = keep.resume(cmd.Context())
 				total, err := o.Search(cmd.Context(), count.Constellations(n))
 				done()
 				if err := keep.end(cmd.Context(), fmt.Sprintf("count n=%d", n), err); err != nil {
@@ -192,8 +192,7 @@ var resumeFromN = map[string]int{"cpu": 19, "gpu": 22}
 // count of --state FILE, or a long count without --state.
 type keeper struct {
 	a     *app
-	ctx   context.Context // the count's
-	path  string          // "" if the count keeps none
+	path  string // "" if the count keeps none
 	label string
 	hdr   func(cs []count.Constellation) resume.Header
 	st    *resume.State
@@ -202,9 +201,9 @@ type keeper struct {
 }
 
 // keeper returns the keeper of the count of n (or shard s of it) by e,
-// with the --state flag, for the count running under ctx.
-func (a *app) keeper(ctx context.Context, n int, s nqueens.Shard, e count.Engine, flag string) *keeper {
-	k := &keeper{a: a, ctx: ctx, label: fmt.Sprintf("count n=%d%s", n, shardSuffix(s))}
+// with the --state flag.
+func (a *app) keeper(n int, s nqueens.Shard, e count.Engine, flag string) *keeper {
+	k := &keeper{a: a, label: fmt.Sprintf("count n=%d%s", n, shardSuffix(s))}
 	k.hdr = func(cs []count.Constellation) resume.Header {
 		return resume.NewHeader(n, s, cs, version(commit))
 	}
@@ -222,9 +221,16 @@ func (a *app) keeper(ctx context.Context, n int, s nqueens.Shard, e count.Engine
 	return k
 }
 
-// resume is count.Options.Resume: it opens the state and says on stderr
-// what it resumes from.
-func (k *keeper) resume(cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
+// resume returns count.Options.Resume for the count running under ctx:
+// it opens the state and says on stderr what it resumes from.
+func (k *keeper) resume(ctx context.Context) func(cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
+	return func(cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
+		return k.open(ctx, cs)
+	}
+}
+
+// open opens the state of the count of cs running under ctx (see resume).
+func (k *keeper) open(ctx context.Context, cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
 	k.units = len(cs)
 	if k.path == "" {
 		return nil, nil, nil
@@ -246,7 +252,7 @@ func (k *keeper) resume(cs []count.Constellation) (map[int]uint64, func(int, uin
 			k.a.logf("%s: %v: the work from here on is not kept", k.label, err)
 		}
 		if testHookCountFound != nil {
-			testHookCountFound(k.ctx, st.Len())
+			testHookCountFound(ctx, st.Len())
 		}
 	}, nil
 }
@@ -354,8 +360,8 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.En
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
 	o, done := a.countOptions(label, n)
 	o.Engine = e
-	keep := a.keeper(ctx, n, s, e, state)
-	o.Resume = keep.resume
+	keep := a.keeper(n, s, e, state)
+	o.Resume = keep.resume(ctx)
 	p, err := parts.Make(ctx, n, s, o)
 	done()
 	switch {

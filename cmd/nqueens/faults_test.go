@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,17 +82,20 @@ func TestFullDiskBuildResumes(t *testing.T) {
 	}
 	// The digests of clean catalogs, made when a subtest first needs one,
 	// so that the builds under limits start at once.
-	var mu sync.Mutex
-	digests := map[string][32]byte{}
+	type digest struct {
+		mu   sync.Mutex
+		sum  [32]byte
+		made bool
+	}
+	digests := map[string]*digest{"14": {}, "15": {}}
 	clean := func(t *testing.T, n string) [32]byte {
-		mu.Lock()
-		defer mu.Unlock()
-		d, ok := digests[n]
-		if !ok {
-			d = catalogDigest(t, sharedCatalog(t, n), n)
-			digests[n] = d
+		d := digests[n]
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if !d.made {
+			d.sum, d.made = catalogDigest(t, sharedCatalog(t, n), n), true
 		}
-		return d
+		return d.sum
 	}
 	type limit struct {
 		n          string
@@ -123,14 +127,30 @@ func TestFullDiskBuildResumes(t *testing.T) {
 			}
 		})
 	}
+	// Through the limits of n=14 in turn, each build resuming the one
+	// before: each stops where it stops alone, or later, and the last may
+	// finish.
 	t.Run("n=14 stepwise", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
 		db := filepath.Join(dir, "c.db")
+		var steps []limit
 		for _, l := range limits {
 			if l.n == "14" {
-				buildUnderLimit(t, dir, db, l.n, l.commitRows, l.blocks, mayStop, func() [32]byte { return clean(t, l.n) })
+				steps = append(steps, l)
 			}
+		}
+		prev := leftNoCatalog
+		for i, l := range steps {
+			want := l.stop
+			if i == len(steps)-1 {
+				want = mayStop
+			}
+			units := buildUnderLimit(t, dir, db, l.n, l.commitRows, l.blocks, want, func() [32]byte { return clean(t, l.n) })
+			if units < prev {
+				t.Errorf("limit %d: %d units committed after the build, %d before it", l.blocks, units, prev)
+			}
+			prev = units
 		}
 		buildApart(t, db, "14")
 		if got := catalogDigest(t, db, "14"); got != clean(t, "14") {
@@ -147,15 +167,21 @@ const (
 	stopsBuilding     stop = "stops before its first commit"     // the n begun, none of its units committed
 	stopsAfterCommits stop = "stops after committing some units" // some of its units committed
 	finishes          stop = "finishes"
-	mayStop           stop = "stops anywhere or finishes" // the build resumes one that stopped under a lower limit
+	mayStop           stop = "stops after committing some units, or finishes"
 )
+
+// leftNoCatalog is what buildUnderLimit returns for a build that left no
+// catalog.
+const leftNoCatalog = -1
 
 // buildUnderLimit runs build n, committing every commitRows classes, on
 // the catalog db in dir under a file-size limit of blocks 512-byte blocks,
 // and checks that it stops as want says, failing with one line and
 // leaving a consistent, incomplete catalog (or none), or that it finishes
-// with a catalog whose digest is clean's, that of a clean build.
-func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, want stop, clean func() [32]byte) {
+// with a catalog whose digest is clean's, that of a clean build. It
+// returns the units of n the catalog holds committed: leftNoCatalog if there
+// is none, math.MaxInt for a finished build.
+func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, want stop, clean func() [32]byte) int {
 	t.Helper()
 	cmd := limited(t, dir, blocks, "build", n, "--db", db, "--workers", "1", "-q")
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", commitRowsEnv, commitRows))
@@ -171,7 +197,7 @@ func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, wa
 		if got := catalogDigest(t, db, n); got != clean() {
 			t.Errorf("limit %d: a build that finished under the limit differs from a clean build", blocks)
 		}
-		return
+		return math.MaxInt
 	}
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
@@ -182,10 +208,10 @@ func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, wa
 	}
 	if _, err := os.Stat(db); err != nil {
 		t.Logf("limit %d blocks: no catalog: %s", blocks, strings.TrimSpace(string(out)))
-		if want != stopsCreating && want != mayStop {
+		if want != stopsCreating {
 			t.Errorf("limit %d: the build left no catalog, want one that %s", blocks, want)
 		}
-		return // the limit stopped the catalog's creation: nothing there
+		return leftNoCatalog // the limit stopped the catalog's creation: nothing there
 	}
 	// Whatever the run left is a consistent, incomplete catalog.
 	stats, _, err := runCLI(t, "--db", db, "stats", "--json")
@@ -215,12 +241,13 @@ func buildUnderLimit(t *testing.T, dir, db, n string, commitRows, blocks int, wa
 		units = b.UnitsDone
 	}
 	t.Logf("limit %d blocks: %s, %d units committed: %s", blocks, got, units, strings.TrimSpace(string(out)))
-	if got != want && want != mayStop {
+	if got != want && (want != mayStop || got != stopsAfterCommits) {
 		t.Errorf("limit %d: the build %s, want one that %s:\n%s", blocks, got, want, stats)
 	}
 	if v, _, err := runCLI(t, "--db", db, "verify", n); err == nil || strings.Contains(v, "add up to") {
 		t.Errorf("limit %d: verify after the failure: %v\n%s", blocks, err, v)
 	}
+	return units
 }
 
 // nobody is the unprivileged user the second-user tests run as.
@@ -459,11 +486,11 @@ func TestSymlinkBuildLock(t *testing.T) {
 // TestReadWhileBuildStarts starts an export, holds it part way (its pipe
 // full), starts a build of another n in the same catalog and lets it
 // commit and grow its log past the size that starts a checkpoint, then
-// reads the rest: the export is exactly the one made before, as the reader
-// shares the build's log.
+// reads the rest as the build goes on to its end: the export is exactly
+// the one made before, as the reader shares the build's log.
 func TestReadWhileBuildStarts(t *testing.T) {
 	t.Parallel()
-	dir, db := slowCatalog(t, "builds n=14 and part of 15")
+	dir, db := slowCatalog(t, "builds n=14 and 15")
 	buildApart(t, db, "14")
 	want := mustRun(t, "--db", db, "export", "14", "--format", "csv")
 	export, stdout := startPiped(t, dir, nil, "export", "14", "--format", "csv", "--db", db, "-q")
@@ -485,6 +512,9 @@ func TestReadWhileBuildStarts(t *testing.T) {
 		t.Fatalf("the build paused at unit 3,000 has committed %d units and a log of %d bytes (%v); want several commits and past 1,000 pages of 4 KiB", done, sizeOf(st), err)
 	}
 	t.Logf("paused at unit 3,000: %d units committed, a log of %d bytes", done, st.Size())
+	// The build goes on, committing and checkpointing, as the export reads
+	// the rest.
+	build.resume()
 	rest, err := io.ReadAll(r)
 	if err != nil {
 		t.Fatal(err)
@@ -494,5 +524,8 @@ func TestReadWhileBuildStarts(t *testing.T) {
 	}
 	if got := first + string(rest); got != want {
 		t.Errorf("export beside a build that started during it: %d bytes, want the %d of before", len(got), len(want))
+	}
+	if err := build.wait(); err != nil {
+		t.Errorf("the build beside the export: %v\n%s", err, build.stderr)
 	}
 }

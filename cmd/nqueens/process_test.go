@@ -281,6 +281,8 @@ type pausedBuild struct {
 	stdin  io.WriteCloser
 	stderr *watchWriter
 	exited chan error
+	ended  bool  // wait has had the child's end
+	err    error // its error, once ended
 }
 
 // startPausedBuild starts nqueens build n on the catalog at db, on one
@@ -324,12 +326,17 @@ func startPaused(t *testing.T, cmd *exec.Cmd, env, line string, at int) *pausedB
 func (b *pausedBuild) resume() { b.stdin.Close() }
 
 // wait waits for the build to end and returns its error.
-func (b *pausedBuild) wait() error { return <-b.exited }
+func (b *pausedBuild) wait() error {
+	if !b.ended {
+		b.err, b.ended = <-b.exited, true
+	}
+	return b.err
+}
 
 // stop kills the build if it still runs and waits for it.
 func (b *pausedBuild) stop() {
 	b.cmd.Process.Kill()
-	<-b.exited
+	b.wait()
 }
 
 // watchWriter keeps what is written to it and closes seen once it holds

@@ -14,7 +14,8 @@ import (
 // pauseCountEnv names the number of work units at which a child count with
 // a state (started by startPausedCount) pauses: once its state holds that
 // many, it writes pausedCountLine and the number on stderr and blocks
-// until its stdin closes or it gets SIGINT or SIGTERM.
+// until its stdin closes or SIGINT or SIGTERM has cancelled the count (see
+// pauseHook).
 const pauseCountEnv = "NQUEENS_TEST_PAUSE_AT_COUNT_UNIT"
 
 const pausedCountLine = "test: count paused with work units kept:"

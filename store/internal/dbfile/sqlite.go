@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/pressly/goose/v3"
@@ -55,6 +57,12 @@ func dsn(abs string, m mode) string {
 		q.Add("mode", "rw")
 		q.Add("_pragma", "synchronous(OFF)")
 		q.Add("_txlock", "immediate")
+	case hot:
+		// A catalog whose rollback journal holds a write a killed process
+		// left unfinished: writable, and with no pragma that would change
+		// the file or how it reaches the disk, so that SQLite rolls the
+		// write back, durably, as it first reads.
+		q.Add("mode", "rw")
 	case readWrite:
 		q.Add("mode", "rw")
 		q.Add("_pragma", "journal_mode(WAL)")
@@ -74,6 +82,7 @@ const (
 	readOnly              // changing nothing
 	immutable             // changing nothing, taking no locks
 	fresh                 // a new catalog under its temporary name
+	hot                   // a catalog with a write to roll back (see rollBack)
 )
 
 // check reads the application id and schema version of an open database:
@@ -108,7 +117,7 @@ func check(ctx context.Context, db *sql.DB) (int64, error) {
 // would change it, so that SQLite rolls back the unfinished write its
 // journal holds.
 func rollBack(ctx context.Context, abs string) error {
-	db, err := sql.Open("sqlite", dsn(abs, fresh))
+	db, err := sql.Open("sqlite", dsn(abs, hot))
 	if err != nil {
 		return Translate(err)
 	}
@@ -294,7 +303,7 @@ func fillTemp(ctx context.Context, abs, tmp string, fill func(*sqlx.DB, string, 
 		return err
 	}
 	if err := Sync(tmp); err != nil {
-		return err
+		return fmt.Errorf("create %s: %w", abs, flushError(err))
 	}
 	hook("linking")
 	switch err := os.Link(tmp, abs); {
@@ -320,6 +329,21 @@ func fillTemp(ctx context.Context, abs, tmp string, fill func(*sqlx.DB, string, 
 	SyncDir(filepath.Dir(abs))
 	hook("linked")
 	return nil
+}
+
+// flushError is the error of Sync on a new catalog's temporary file, where
+// writes the disk could not take show (its transactions did not wait for
+// the disk): ErrDiskFull or ErrIO with the system's reason, and without
+// the temporary file's name, which the caller replaces with the catalog's.
+func flushError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, syscall.ENOSPC) {
+		return fmt.Errorf("%w: flush to disk: %v", ErrDiskFull, err)
+	}
+	return fmt.Errorf("%w: flush to disk: %v", ErrIO, err)
 }
 
 // TestHook, when set by a test, is called at named points of create and

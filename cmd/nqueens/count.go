@@ -225,36 +225,31 @@ func (a *app) keeper(n int, s nqueens.Shard, e count.Engine, flag string) *keepe
 // it opens the state and says on stderr what it resumes from.
 func (k *keeper) resume(ctx context.Context) func(cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
 	return func(cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
-		return k.open(ctx, cs)
-	}
-}
-
-// open opens the state of the count of cs running under ctx (see resume).
-func (k *keeper) open(ctx context.Context, cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
-	k.units = len(cs)
-	if k.path == "" {
-		return nil, nil, nil
-	}
-	st, err := resume.Open(k.path, k.hdr(cs))
-	if err != nil {
-		return nil, nil, err
-	}
-	k.st = st
-	if st.Replaced != "" {
-		k.a.logf("%s: replacing the state in %s: %s", k.label, st.Path(), st.Replaced)
-	}
-	if st.Len() > 0 {
-		k.a.logf("%s: resuming with %d of %d work units kept in %s", k.label, st.Len(), len(cs), st.Path())
-	}
-	return st.Known(), func(i int, solutions uint64) {
-		if err := st.Record(i, solutions); err != nil && k.fail == nil {
-			k.fail = err
-			k.a.logf("%s: %v: the work from here on is not kept", k.label, err)
+		k.units = len(cs)
+		if k.path == "" {
+			return nil, nil, nil
 		}
-		if testHookCountFound != nil {
-			testHookCountFound(ctx, st.Len())
+		st, err := resume.Open(k.path, k.hdr(cs))
+		if err != nil {
+			return nil, nil, err
 		}
-	}, nil
+		k.st = st
+		if st.Replaced != "" {
+			k.a.logf("%s: replacing the state in %s: %s", k.label, st.Path(), st.Replaced)
+		}
+		if st.Len() > 0 {
+			k.a.logf("%s: resuming with %d of %d work units kept in %s", k.label, st.Len(), len(cs), st.Path())
+		}
+		return st.Known(), func(i int, solutions uint64) {
+			if err := st.Record(i, solutions); err != nil && k.fail == nil {
+				k.fail = err
+				k.a.logf("%s: %v: the work from here on is not kept", k.label, err)
+			}
+			if testHookCountFound != nil {
+				testHookCountFound(ctx, st.Len())
+			}
+		}, nil
+	}
 }
 
 // testHookCountFound, when set by a test, is called after each work unit

@@ -37,20 +37,13 @@ func command(t *testing.T, dir string, args ...string) *exec.Cmd {
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
-	cmd.Env = childEnv()
-	return cmd
-}
-
-// childEnv is the environment of a child nqueens: the test's, less its
-// NQUEENS_ variables, with the child running as nqueens (see TestMain).
-func childEnv() []string {
-	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "NQUEENS_") {
-			env = append(env, kv)
+			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	return append(env, "NQUEENS_TEST_AS_MAIN=1", childGORACE())
+	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1", childGORACE())
+	return cmd
 }
 
 // childGORACE is the GORACE setting of every nqueens a test starts: the
@@ -84,55 +77,46 @@ func buildApart(t *testing.T, db string, args ...string) {
 var shared struct {
 	mu     sync.Mutex
 	dir    string
-	builds map[string]func() (string, error)
+	builds map[string]*sharedBuild
 }
 
-// sharedCatalog returns the path of a catalog of ns (an n list) built by a
-// child process, as builtCatalog's, but once for all the tests that ask
-// for it: the test must only read it.
+// sharedBuild is one shared catalog: db is its path once built.
+type sharedBuild struct {
+	mu sync.Mutex
+	db string
+}
+
+// sharedCatalog returns the path of a catalog of ns (an n list) built as
+// builtCatalog's, but once for all the tests that ask for it: the test
+// must only read it. A test that asks while another builds it waits; one
+// that asks after a build failed tries again.
 func sharedCatalog(t *testing.T, ns string) string {
 	t.Helper()
-	shared.mu.Lock()
-	if shared.builds == nil {
-		shared.builds = map[string]func() (string, error){}
-	}
-	build, ok := shared.builds[ns]
-	if !ok {
-		build = sync.OnceValues(func() (string, error) { return buildShared(ns) })
-		shared.builds[ns] = build
-	}
-	shared.mu.Unlock()
-	db, err := build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
-
-// buildShared builds the shared catalog of ns (see sharedCatalog).
-func buildShared(ns string) (string, error) {
 	shared.mu.Lock()
 	if shared.dir == "" {
 		dir, err := os.MkdirTemp("", "nqueens-shared-")
 		if err != nil {
 			shared.mu.Unlock()
-			return "", err
+			t.Fatal(err)
 		}
-		shared.dir = dir
+		shared.dir, shared.builds = dir, map[string]*sharedBuild{}
+	}
+	b := shared.builds[ns]
+	if b == nil {
+		b = &sharedBuild{}
+		shared.builds[ns] = b
 	}
 	dir := shared.dir
 	shared.mu.Unlock()
-	exe, err := os.Executable()
-	if err != nil {
-		return "", err
+
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.db == "" {
+		db := filepath.Join(dir, ns+".db")
+		buildApart(t, db, ns)
+		b.db = db
 	}
-	db := filepath.Join(dir, ns+".db")
-	cmd := exec.Command(exe, "build", ns, "-q", "--db", db)
-	cmd.Env = childEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("shared catalog: nqueens build %s: %v\n%s", ns, err, out)
-	}
-	return db, nil
+	return b.db
 }
 
 // removeShared removes the shared catalogs, once the tests have ended.
@@ -280,9 +264,8 @@ type pausedBuild struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stderr *watchWriter
-	exited chan error
-	ended  bool  // wait has had the child's end
-	err    error // its error, once ended
+	exited chan struct{} // closed when the child has ended
+	err    error         // the child's end, once exited is closed
 }
 
 // startPausedBuild starts nqueens build n on the catalog at db, on one
@@ -304,7 +287,7 @@ func startPausedBuild(t *testing.T, db string, n, unit int, env ...string) *paus
 func startPaused(t *testing.T, cmd *exec.Cmd, env, line string, at int) *pausedBuild {
 	t.Helper()
 	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", env, at))
-	b := &pausedBuild{cmd: cmd, stderr: &watchWriter{want: fmt.Sprintln(line, at), seen: make(chan struct{})}, exited: make(chan error, 1)}
+	b := &pausedBuild{cmd: cmd, stderr: &watchWriter{want: fmt.Sprintln(line, at), seen: make(chan struct{})}, exited: make(chan struct{})}
 	cmd.Stderr = b.stderr
 	var err error
 	if b.stdin, err = cmd.StdinPipe(); err != nil {
@@ -313,11 +296,14 @@ func startPaused(t *testing.T, cmd *exec.Cmd, env, line string, at int) *pausedB
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { b.exited <- cmd.Wait() }()
+	go func() {
+		b.err = cmd.Wait()
+		close(b.exited)
+	}()
 	select {
 	case <-b.stderr.seen:
-	case err := <-b.exited:
-		t.Fatalf("nqueens %s ended before pausing at %d: %v\n%s", strings.Join(cmd.Args[1:], " "), at, err, b.stderr)
+	case <-b.exited:
+		t.Fatalf("nqueens %s ended before pausing at %d: %v\n%s", strings.Join(cmd.Args[1:], " "), at, b.err, b.stderr)
 	}
 	return b
 }
@@ -327,9 +313,7 @@ func (b *pausedBuild) resume() { b.stdin.Close() }
 
 // wait waits for the build to end and returns its error.
 func (b *pausedBuild) wait() error {
-	if !b.ended {
-		b.err, b.ended = <-b.exited, true
-	}
+	<-b.exited
 	return b.err
 }
 
@@ -482,12 +466,11 @@ func TestReadersDuringBuild(t *testing.T) {
 		}
 		if rounds > 3 {
 			select {
-			case err := <-b.exited:
-				if err != nil {
-					t.Fatalf("build: %v\n%s", err, b.stderr)
+			case <-b.exited:
+				if b.err != nil {
+					t.Fatalf("build: %v\n%s", b.err, b.stderr)
 				}
 				running = false
-				b.exited <- err // for the deferred stop
 			default:
 			}
 		}

@@ -486,8 +486,10 @@ func TestReadersDuringBuild(t *testing.T) {
 		if err := json.Unmarshal([]byte(js), &builds); err != nil || len(builds) != 2 || builds[0].Unique != 92 || !builds[0].Complete {
 			t.Fatalf("stats during the build: %v\n%s", err, js)
 		}
-		// n=15 is complete with all its classes, or incomplete with fewer.
-		if b := builds[1]; b.N != 15 || b.Complete != (b.Unique == 285053) {
+		// n=15 is complete with all its classes, or incomplete with at most
+		// all: its last 567 of 5,023 units hold no class, so a commit among
+		// them holds every class before the build is complete.
+		if b := builds[1]; b.N != 15 || b.Unique > 285053 || b.Complete && b.Unique != 285053 {
 			t.Errorf("stats during the build: n=%d complete %v with %d classes", b.N, b.Complete, b.Unique)
 		}
 		got, _, err := runCLI(t, "--db", db, "export", "10", "--format", "csv")

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/internal/parallel"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // TestSearchesAllocateNothing checks the hot loops: the search of a
 // constellation and the searches for symmetric solutions allocate nothing
 // per node, whatever the size of the tree.
 func TestSearchesAllocateNothing(t *testing.T) {
-	if raceEnabled {
+	if testutil.Race {
 		t.Skip("the race detector allocates")
 	}
 	for _, n := range []int{8, 16} {

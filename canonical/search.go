@@ -80,15 +80,26 @@ func Units(n int) []Unit {
 	if err := nqueens.CheckN(n); err != nil {
 		panic("canonical: " + err.Error())
 	}
+	return unitsBelow(n, UnitDepth(n), Unit{})
+}
+
+// unitsBelow returns the prefixes of depth rows of a board of n that the
+// pruning leaves and that begin with the queens of top (the zero Unit for
+// none), in lexicographic order.
+func unitsBelow(n, depth int, top Unit) []Unit {
 	// The rules for the first queen's column c apply from row 1 on,
 	// whatever the second queen's column turns out to be; those of the
 	// corner (c = 0) need it.
 	var f [nqueens.MaxN]uint32
 	key := [2]int{-1, -1}
-	return enumerate.UnitsWhere(n, UnitDepth(n), func(above Unit) uint32 {
+	return enumerate.UnitsWhere(n, depth, func(above Unit) uint32 {
 		row := above.Depth()
+		only := ^uint32(0)
+		if row < top.Depth() {
+			only = 1 << uint(top.Queen(row))
+		}
 		if row == 0 {
-			return full((n + 1) / 2)
+			return full((n+1)/2) & only
 		}
 		k := [2]int{above.Queen(0), n}
 		if row > 1 {
@@ -97,7 +108,7 @@ func Units(n int) []Unit {
 		if k != key {
 			f, key = forbidden(n, k[0], k[1]), k
 		}
-		return ^f[row]
+		return ^f[row] & only
 	})
 }
 
@@ -119,6 +130,8 @@ type searcher struct {
 	// emit, when set, receives every canonical solution found, as a copy
 	// of p, so that the searcher itself does not escape to the heap.
 	emit func(p [nqueens.MaxN]uint8, s nqueens.Symmetry)
+	// stop, once set (by emit), ends the search: nothing more is found.
+	stop bool
 }
 
 // run searches the unit's subtree, adding what it finds to s.counts and
@@ -198,6 +211,9 @@ func (s *searcher) place(r int, free, cols, ld, rd uint32) {
 		if next := ^(c | l | d | block); next != 0 && c&need == need {
 			s.p[r] = uint8(bits.TrailingZeros32(bit))
 			s.place(r+1, next, c, l, d)
+			if s.stop {
+				return
+			}
 		}
 	}
 }

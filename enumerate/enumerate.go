@@ -71,6 +71,27 @@ func (u Unit) Prefix() []int {
 	return out
 }
 
+// NewUnit returns the unit of a board of n whose first rows hold the
+// queens of prefix, row by row: what Prefix returns, made a Unit again. It
+// does not check that the queens leave each other be (the searches below
+// the unit find no solution if they do not). It panics if n is outside
+// 1..nqueens.MaxN, prefix is longer than min(n, MaxDepth), or a column is
+// outside 0..n-1.
+func NewUnit(n int, prefix []uint8) Unit {
+	mustN(n)
+	if len(prefix) > min(n, MaxDepth) {
+		panic(fmt.Sprintf("enumerate: a prefix of %d rows for n=%d: want at most %d", len(prefix), n, min(n, MaxDepth)))
+	}
+	u := Unit{n: uint8(n), depth: uint8(len(prefix))}
+	for r, c := range prefix {
+		if int(c) >= n {
+			panic(fmt.Sprintf("enumerate: column %d in a prefix of n=%d", c, n))
+		}
+		u.prefix[r] = c
+	}
+	return u
+}
+
 // UnitDepth returns how many rows the units of a board of n fix: enough
 // for many more units than cores, so the search balances across them, and
 // few enough that each unit does real work. It grows with n, so that the

@@ -113,6 +113,8 @@ func (b *Builder) start(unitsTotal int) error {
 	case err != nil:
 	case st.Shard != b.shard:
 		return fmt.Errorf("n=%d: %w: the catalog holds %s, not %s", b.n, ErrShardMismatch, st.Shard.Describe(), b.shard.Describe())
+	case st.Form != FormRows:
+		return fmt.Errorf("n=%d: %w: the catalog holds %s of its index, not its rows", b.n, ErrFormMismatch, st.Describe())
 	case st.Complete:
 		return fmt.Errorf("n=%d: %w", b.n, ErrComplete)
 	case st.UnitsTotal != unitsTotal:
@@ -319,8 +321,13 @@ type RunOptions struct {
 	// before it commits (200,000 when less than 1): it commits at the end
 	// of the work unit whose classes reach it, and also every half second.
 	// A commit is what a killed build keeps: fewer classes a commit lose
-	// less work to a kill, and cost more commits.
+	// less work to a kill, and cost more commits. An index build commits
+	// at the end of a block of work units, every half second, and, when
+	// CommitRows is set, once the blocks since the last commit hold
+	// CommitRows classes.
 	CommitRows int
+	// Index builds the index of n (FormIndex) instead of its rows.
+	Index bool
 }
 
 // Run builds n, or the given shard of n's work units (the zero Shard for
@@ -338,8 +345,17 @@ type RunOptions struct {
 // (ErrBusy, ErrShardMismatch, ErrOrphans, ErrReadOnly, a shard that n's
 // units cannot be split into), Add and Finish; a build that fails part
 // way keeps what it last committed, and a later Run resumes from there.
+//
+// With opts.Index it builds the index of n instead (FormIndex): the work
+// units' prefixes (canonical.Tallies) in blocks of 64 units, committed as
+// blocks end; a catalog that holds n in the other form, whole or in part,
+// is an error wrapping ErrFormMismatch.
 func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptions) (Build, error) {
+	form := map[bool]Form{false: FormRows, true: FormIndex}[opts.Index]
 	if st, err := db.Build(ctx, n); err == nil && st.Complete && st.Shard == shard {
+		if st.Form != form {
+			return st, fmt.Errorf("n=%d: %w: the catalog holds %s of its %s, not its %s", n, ErrFormMismatch, st.Describe(), st.Form, form)
+		}
 		return st, fmt.Errorf("n=%d: %w", n, ErrComplete)
 	}
 	if err := nqueens.CheckN(n); err != nil {
@@ -348,6 +364,9 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 	units, _, err := balance.Shard(canonical.Units(n), shard, canonical.Cost)
 	if err != nil {
 		return Build{}, fmt.Errorf("build n=%d: %w", n, err)
+	}
+	if opts.Index {
+		return db.runIndex(ctx, n, shard, units, opts)
 	}
 	b, err := db.BeginShard(ctx, n, shard, len(units))
 	if errors.Is(err, ErrComplete) { // completed by another process meanwhile

@@ -39,7 +39,7 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 	if from > to {
 		return c, nil
 	}
-	if h.Version < 3 || f.Offset > 0 || f.Limit > 0 {
+	if (h.Version < 3 && b.Form == FormRows) || f.Offset > 0 || f.Limit > 0 {
 		f.From, f.To = from, to
 		for l, err := range db.Classes(ctx, b.N, f) {
 			if err != nil {
@@ -49,7 +49,11 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 		}
 		return c, nil
 	}
-	rows, err := h.DB.QueryContext(ctx, tallySQL, b.N, from, to)
+	query := tallySQL
+	if b.Form == FormIndex {
+		query = tallyIndexSQL
+	}
+	rows, err := h.DB.QueryContext(ctx, query, b.N, from, to)
 	if err != nil {
 		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
 	}
@@ -79,3 +83,8 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 // another, by orbit.
 const tallySQL = `SELECT orbit, count(*) FROM classes INDEXED BY classes_symmetric
 	WHERE n = ? AND class >= ? AND class <= ? AND orbit <> 8 GROUP BY orbit`
+
+// tallyIndexSQL counts the symmetric classes of an index of n numbered
+// from one number to another, by orbit.
+const tallyIndexSQL = `SELECT orbit, count(*) FROM index_symmetric
+	WHERE n = ? AND class >= ? AND class <= ? GROUP BY orbit`

@@ -87,7 +87,7 @@ func ExampleBuild_MarshalJSON() {
 	}
 	fmt.Println(string(out))
 	// Output:
-	// {"n":4,"total":2,"unique":1,"orbit8":0,"orbit4":0,"orbit2":1,"orbit1":0,"complete":false,"units_done":1,"units_total":2,"started_at":"2025-01-02T03:04:05Z","seconds":0.5,"shard":{"index":0,"count":2}}
+	// {"n":4,"total":2,"unique":1,"orbit8":0,"orbit4":0,"orbit2":1,"orbit1":0,"complete":false,"units_done":1,"units_total":2,"started_at":"2025-01-02T03:04:05Z","seconds":0.5,"shard":{"index":0,"count":2},"form":"rows"}
 }
 
 // The solutions of class 10 of n = 8, the one class of n = 8 with an

@@ -292,7 +292,7 @@ func makeV1(t *testing.T, path string) {
 	}
 	defer raw.Close()
 	p, err := goose.NewProvider(goose.DialectSQLite3, raw, migrations.FS,
-		goose.WithDisableGlobalRegistry(true), goose.WithExcludeVersions([]int64{2, 3}))
+		goose.WithDisableGlobalRegistry(true), goose.WithExcludeVersions([]int64{2, 3, 4}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func makeV1(t *testing.T, path string) {
 }
 
 // latestSchema is the schema version of this program's catalogs.
-const latestSchema = 3
+const latestSchema = 4
 
 // schemaVersion reads the schema version of the catalog at path.
 func schemaVersion(t *testing.T, path string) int64 {

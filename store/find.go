@@ -10,9 +10,11 @@ import (
 )
 
 // A Finder tells which class of a complete build a canonical placement
-// is (Finder.Find). Class order is placement order, so it searches the class numbers by
-// bisection, one seek a step, and remembers the placements it has read:
-// many lookups in one n soon need few seeks each. A Finder is not safe for
+// is (Finder.Find). Class order is placement order, so of rows it searches
+// the class numbers by bisection, one seek a step, and remembers the
+// placements it has read: many lookups in one n soon need few seeks each.
+// Of an index it seeks the block of the placement's prefix and searches
+// that prefix's subtree up to the placement (canonical.UnitRank). A Finder is not safe for
 // concurrent use.
 type Finder struct {
 	db     *DB
@@ -37,6 +39,9 @@ func (db *DB) Finder(b Build) *Finder {
 func (f *Finder) Find(ctx context.Context, c nqueens.Placement) (int64, error) {
 	if c.N() != f.b.N {
 		return 0, fmt.Errorf("placement of n=%d in a finder of n=%d", c.N(), f.b.N)
+	}
+	if f.b.Form == FormIndex {
+		return f.db.indexRank(ctx, f.b, c)
 	}
 	lo, hi := int64(1), int64(f.b.Unique)
 	for lo <= hi {

@@ -24,7 +24,41 @@ import (
 // and last against the classes numbered next to them (besides), never
 // while the rows hold a connection; a bad row is yielded with its
 // *RowError.
+//
+// Of an n built as an index (FormIndex), the classes are searched below
+// the index's prefixes, in parallel, and those of a symmetry alone are
+// read from the index's list of them; a prefix whose search finds another
+// number of classes than the index records ends the iteration with an
+// *IndexError.
 func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
+	return func(yield func(nqueens.Layout, error) bool) {
+		b, index, err := db.index(ctx, n)
+		switch {
+		case err != nil:
+			yield(nqueens.Layout{}, err)
+		case index:
+			db.indexClasses(ctx, b, f)(yield)
+		default:
+			db.rowClasses(ctx, n, f)(yield)
+		}
+	}
+}
+
+// index returns the build of n and whether it is an index; a catalog
+// with no build of n is not.
+func (db *DB) index(ctx context.Context, n int) (Build, bool, error) {
+	if db.h.Version < 4 {
+		return Build{}, false, nil
+	}
+	b, err := getBuild(ctx, db.h.DB, db.h.Version, n)
+	if errors.Is(err, ErrNotBuilt) {
+		return b, false, nil
+	}
+	return b, err == nil && b.Form == FormIndex, err
+}
+
+// rowClasses is Classes of the rows of n.
+func (db *DB) rowClasses(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
 	h := &db.h
 	if h.Version < 3 {
 		return db.classesV2(ctx, n, f)
@@ -222,11 +256,18 @@ func (db *DB) classesV2(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.
 	}
 }
 
-// Class returns class k (1-based, in lexicographic order) of n: one seek.
-// It returns an error wrapping ErrNoClass if the catalog holds no class k
-// of n, and a *RowError if the row is not what the catalog promises.
+// Class returns class k (1-based, in lexicographic order) of n: one seek
+// of its row, or, of an index, one seek of its block and the search of
+// one prefix's subtree. It returns an error wrapping ErrNoClass if the
+// catalog holds no class k of n, a *RowError if the row is not what the
+// catalog promises, and an *IndexError if the index is not.
 func (db *DB) Class(ctx context.Context, n int, k int64) (nqueens.Layout, error) {
 	h := &db.h
+	if b, index, err := db.index(ctx, n); err != nil {
+		return nqueens.Layout{}, err
+	} else if index {
+		return db.indexClass(ctx, b, k)
+	}
 	if k < 1 {
 		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w: class numbers start at 1", n, k, ErrNoClass)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
@@ -39,13 +40,44 @@ type Build struct {
 	// Shard says which shard of n's work units the build holds; it is the
 	// zero Shard for a build of the whole board.
 	Shard nqueens.Shard
+	// Form says how the catalog holds the classes: a row each, or the
+	// index of the class search (see Form).
+	Form Form
+	// IndexDepth is the rows the prefixes of an index fix
+	// (canonical.IndexDepth when it was built); 0 for rows.
+	IndexDepth int
+}
+
+// Form is how a catalog holds the classes of an n. Every reader of the
+// store (Class, Classes, Count, Layouts, Lookup, Finder, Numbers,
+// ClassTable) gives the same answers of both.
+type Form int
+
+const (
+	// FormRows is a row per class in the classes table: class K is one
+	// seek. Builds of n up to the row limit take it (see CheckLimit).
+	FormRows Form = iota
+	// FormIndex is the index of the class search: the counts of classes
+	// and solutions under each prefix of the search, cumulated, in
+	// blocks, and the few symmetric classes; class K is a seek for its
+	// block and a search of one prefix's subtree (canonical.UnitClass).
+	// A few megabytes hold n = 18.
+	FormIndex
+)
+
+// String returns "rows" or "index", as builds.form holds them.
+func (f Form) String() string {
+	if f == FormIndex {
+		return "index"
+	}
+	return "rows"
 }
 
 // MarshalJSON writes b as one object of nqueens stats --json: n, the
 // counts (total, unique, orbit8 to orbit1), complete, units_done,
 // units_total, started_at and finished_at in RFC 3339 to the second
 // (finished_at left out while incomplete), seconds (to the millisecond),
-// and, for a shard build only, shard.
+// for a shard build only, shard, and form ("rows" or "index").
 func (b Build) MarshalJSON() ([]byte, error) {
 	o := struct {
 		N int `json:"n"`
@@ -57,7 +89,8 @@ func (b Build) MarshalJSON() ([]byte, error) {
 		FinishedAt string         `json:"finished_at,omitempty"`
 		Seconds    float64        `json:"seconds"`
 		Shard      *nqueens.Shard `json:"shard,omitempty"`
-	}{N: b.N, Counts: b.Counts, Complete: b.Complete, UnitsDone: b.UnitsDone, UnitsTotal: b.UnitsTotal,
+		Form       string         `json:"form"`
+	}{Form: b.Form.String(), N: b.N, Counts: b.Counts, Complete: b.Complete, UnitsDone: b.UnitsDone, UnitsTotal: b.UnitsTotal,
 		StartedAt: b.StartedAt.Format(time.RFC3339), Seconds: math.Round(b.Seconds*1000) / 1000}
 	if !b.FinishedAt.IsZero() {
 		o.FinishedAt = b.FinishedAt.Format(time.RFC3339)
@@ -102,18 +135,25 @@ type buildRow struct {
 	Seconds    float64        `db:"seconds"`
 	ShardIndex int            `db:"shard_index"`
 	ShardCount int            `db:"shard_count"`
+	Form       string         `db:"form"`
+	IndexDepth int            `db:"index_depth"`
 }
 
-const allBuildColumns = `n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count`
+const allBuildColumns = `n, total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count, form, index_depth`
 
 // buildColumns returns the columns of a builds row as a catalog of the given
 // schema version holds them: a catalog opened read-only keeps its older
-// schema, and before version 2 every build was of the whole board.
+// schema; before version 2 every build was of the whole board, and before
+// version 4 every build was rows.
 func buildColumns(version int64) string {
-	if version < 2 {
-		return strings.Replace(allBuildColumns, "shard_index, shard_count", "0 AS shard_index, 0 AS shard_count", 1)
+	cols := allBuildColumns
+	if version < 4 {
+		cols = strings.Replace(cols, "form, index_depth", "'rows' AS form, 0 AS index_depth", 1)
 	}
-	return allBuildColumns
+	if version < 2 {
+		cols = strings.Replace(cols, "shard_index, shard_count", "0 AS shard_index, 0 AS shard_count", 1)
+	}
+	return cols
 }
 
 // build turns the row into a Build. A time that does not parse (the row
@@ -124,8 +164,19 @@ func (r buildRow) build() (Build, error) {
 		Counts: nqueens.Counts{Total: r.Total, Unique: r.Unique,
 			Orbit8: r.Orbit8, Orbit4: r.Orbit4, Orbit2: r.Orbit2, Orbit1: r.Orbit1},
 		Complete: r.Complete, UnitsDone: r.UnitsDone, UnitsTotal: r.UnitsTotal,
-		Seconds: r.Seconds,
-		Shard:   nqueens.Shard{Index: r.ShardIndex, Count: r.ShardCount},
+		Seconds:    r.Seconds,
+		Shard:      nqueens.Shard{Index: r.ShardIndex, Count: r.ShardCount},
+		IndexDepth: r.IndexDepth,
+	}
+	switch r.Form {
+	case "rows":
+	case "index":
+		b.Form = FormIndex
+	default:
+		return b, damage(fmt.Sprintf("read build n=%d: form %s is neither rows nor index", r.N, phrase.Quote(r.Form)))
+	}
+	if b.Form == FormIndex && (r.IndexDepth < 1 || r.IndexDepth > min(r.N, canonical.MaxIndexDepth)) {
+		return b, damage(fmt.Sprintf("read build n=%d: an index of prefixes of %d rows, which no board of %d has", r.N, r.IndexDepth, r.N))
 	}
 	var err error
 	if b.StartedAt, err = time.Parse(time.RFC3339Nano, r.StartedAt); err != nil {
@@ -205,8 +256,8 @@ func (db *DB) Complete(ctx context.Context, n int) (Build, error) {
 
 // startBuild inserts in tx the row of a new build, b, with nothing done yet.
 func startBuild(ctx context.Context, tx *sqlx.Tx, b Build) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO builds (n, units_total, started_at, shard_index, shard_count) VALUES (?, ?, ?, ?, ?)`,
-		b.N, b.UnitsTotal, b.StartedAt.Format(time.RFC3339Nano), b.Shard.Index, b.Shard.Count)
+	_, err := tx.ExecContext(ctx, `INSERT INTO builds (n, units_total, started_at, shard_index, shard_count, form, index_depth) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		b.N, b.UnitsTotal, b.StartedAt.Format(time.RFC3339Nano), b.Shard.Index, b.Shard.Count, b.Form.String(), b.IndexDepth)
 	return err
 }
 
@@ -229,11 +280,11 @@ func saveBuild(ctx context.Context, tx *sqlx.Tx, b Build, complete bool) error {
 // (as a merge writes it).
 func insertBuild(ctx context.Context, tx *sqlx.Tx, b Build) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO builds (n, total, unique_count, orbit8, orbit4, orbit2, orbit1,
-		complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, 0, 0)`,
+		complete, units_done, units_total, started_at, finished_at, seconds, shard_index, shard_count, form, index_depth)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, 0, 0, ?, ?)`,
 		b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1,
 		b.UnitsDone, b.UnitsTotal, b.StartedAt.Format(time.RFC3339Nano),
-		b.FinishedAt.Format(time.RFC3339Nano), b.Seconds)
+		b.FinishedAt.Format(time.RFC3339Nano), b.Seconds, b.Form.String(), b.IndexDepth)
 	return err
 }
 
@@ -276,6 +327,10 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 	if db.h.Version >= 3 {
 		// The queries of symmetric classes name it.
 		objects = append(objects, struct{ kind, name string }{"index", "classes_symmetric"})
+	}
+	if db.h.Version >= 4 {
+		objects = append(objects, []struct{ kind, name string }{{"table", "index_blocks"}, {"table", "index_symmetric"},
+			{"index", "index_blocks_classes"}, {"index", "index_blocks_solutions"}, {"index", "index_blocks_prefix"}}...)
 	}
 	for _, obj := range objects {
 		var k int

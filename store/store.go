@@ -18,6 +18,13 @@
 // orbit size), keyed by the number: class K is one seek, and the class of
 // a placement a bisection on the numbers (Finder), as class order is
 // placement order.
+// An n may instead be built as an index (FormIndex, index.go and
+// indexbuild.go): no row per class, but the counts of classes and
+// solutions under each prefix of the class search, cumulated, in blocks,
+// from which class K, the class of a placement and any range of classes
+// are found by searching a prefix's subtree. Build.Form says which form an
+// n has; every reader (Class, Classes, Count, Layouts, Lookup, Finder,
+// Numbers, ClassTable) answers alike of both, so callers need not know.
 // The schema is in the migrations package and is applied with goose when a
 // catalog is opened.
 package store

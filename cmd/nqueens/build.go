@@ -24,18 +24,21 @@ func (a *app) buildCmd() *cobra.Command {
 		} else if !shard.IsWhole() && len(ns) != 1 {
 			return usageError{fmt.Errorf("build --shard: want one n, got %d", len(ns))}
 		}
-		return a.build(cmd.Context(), ns, shard)
+		index, _ := cmd.Flags().GetBool("index")
+		return a.build(cmd.Context(), ns, shard, index)
 	})
-	cmd.Flags().Int("max-n", config.Defaults.MaxBuildN, "largest n build accepts (max_build_n)")
+	cmd.Flags().Int("max-n", config.Defaults.MaxBuildN, "largest n build stores as rows; above it, build stores the index (max_build_n)")
+	cmd.Flags().Bool("index", false, "store the index of the class search instead of a row per class, for every n")
 	cmd.Flags().String("shard", "", "build only shard I of K into a shard catalog (I/K, I from 0; or auto/K from the job index)")
 	return cmd
 }
 
-func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
-	// Every usage error comes before the catalog is created.
-	if err := store.CheckBuild(ns, shard, a.cfg.MaxBuildN); errors.Is(err, store.ErrOverLimit) {
-		return usageError{fmt.Errorf("%w; raise max_build_n (--max-n) to build it anyway", err)}
-	} else if err != nil {
+// build builds each n of ns, or the given shard of it, into the catalog:
+// as rows up to max_build_n, as an index above it or with index.
+func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard, index bool) error {
+	// Every usage error comes before the catalog is created. Above the
+	// row limit build stores the index: no n is over any limit.
+	if err := store.CheckBuild(ns, shard, nqueens.MaxN); err != nil {
 		return usageError{err}
 	}
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{Create: true})
@@ -45,7 +48,7 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard) error {
 	defer db.Close()
 	var built []store.Build
 	for _, n := range ns {
-		b, err := a.buildOne(ctx, db, n, shard)
+		b, err := a.buildOne(ctx, db, n, shard, index || n > a.cfg.MaxBuildN)
 		if err != nil {
 			return err
 		}
@@ -63,19 +66,29 @@ var testHookUnitAdded func(ctx context.Context, unit int)
 // lands between commits as one of a large build does.
 var testCommitRows int
 
-// buildOne builds n, or the given shard of it, into db, or resumes its
-// build, saying on stderr how it goes.
-func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.Shard) (store.Build, error) {
+// buildOne builds n, or the given shard of it, into db, as rows or as an
+// index, or resumes its build, saying on stderr how it goes.
+func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.Shard, index bool) (store.Build, error) {
 	m := progress.Nop
 	start := time.Now()
+	what := fmt.Sprintf("build n=%d%s", n, shardSuffix(shard))
+	if index {
+		what += " (index)"
+	}
+	if index && n > a.cfg.MaxBuildN {
+		if err := store.CheckLimit(n, a.cfg.MaxBuildN); err != nil {
+			a.logf("%v: building its index instead", err)
+		}
+	}
 	st, err := db.Run(ctx, n, shard, store.RunOptions{
 		Workers:    a.cfg.Workers,
 		CommitRows: testCommitRows,
+		Index:      index,
 		Start: func(from, total int, stored uint64) {
 			if from > 0 {
 				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, phrase.Plural(stored, "class"))
 			}
-			m = a.progress(fmt.Sprintf("build n=%d%s", n, shardSuffix(shard)), int64(from), int64(total), "work units")
+			m = a.progress(what, int64(from), int64(total), "work units")
 		},
 		Progress: func(done, _ int) {
 			m.Add(1)
@@ -88,12 +101,13 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 	switch {
 	case errors.Is(err, store.ErrComplete):
 		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"))
-	case errors.Is(err, store.ErrShardMismatch):
+	case errors.Is(err, store.ErrShardMismatch), errors.Is(err, store.ErrFormMismatch):
 		return st, fmt.Errorf("%w; use another --db", err)
 	case err != nil:
 		return st, err
 	default:
-		a.logf("n=%d%s: built %s (%s) in %s", n, shardSuffix(shard), phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
+		a.logf("n=%d%s: built %s%s (%s) in %s", n, shardSuffix(shard), map[bool]string{false: "", true: "the index of "}[index],
+			phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
 	}
 	return st, nil
 }

@@ -94,7 +94,7 @@ var corpus = []string{
 	"help expor",
 	"frobnicate",
 	"export 8 -format csv",
-	"build 18",
+	"build 18 --shard 3/3",
 	"--db DIR/whole.db build 4",
 }
 

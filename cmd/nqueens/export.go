@@ -181,11 +181,10 @@ func (a *app) buildAdvice(n int) string {
 	return fmt.Sprintf("nqueens build %d makes it", n)
 }
 
-// overLimit says, for an n above the build limit, which commands work:
-// count for its counts, build with --max-n, and how large its catalog
-// would be.
+// overLimit says, for an n above the build limit, that build makes its
+// index, and why not its rows.
 func (a *app) overLimit(n int) string {
-	return fmt.Sprintf("nqueens count %d gives its counts; nqueens build %d --max-n %d makes it (%v)", n, n, n, store.CheckLimit(n, a.cfg.MaxBuildN))
+	return fmt.Sprintf("nqueens build %d makes its index (%v, so build stores the index instead)", n, store.CheckLimit(n, a.cfg.MaxBuildN))
 }
 
 // progressFromLayouts is the smallest export that shows progress.

@@ -45,7 +45,7 @@ func writeJSONLine(w io.Writer, v any) error {
 // seconds.
 func writeBuilds(w io.Writer, builds []store.Build) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tcomplete\tseconds\t")
+	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tcomplete\tseconds\tform\t")
 	for _, b := range builds {
 		complete := "yes"
 		if !b.Complete {
@@ -54,7 +54,7 @@ func writeBuilds(w io.Writer, builds []store.Build) error {
 		if !b.Shard.IsWhole() {
 			complete = "shard " + b.Shard.String() + ": " + complete
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1, complete, b.Seconds)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t%s\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1, complete, b.Seconds, b.Form)
 	}
 	return tw.Flush()
 }

@@ -138,7 +138,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"export", "5", "--format", "xml"}, exitUsage},
 		{[]string{"frobnicate"}, exitUsage},
 		{[]string{"count", "8", "--no-such-flag"}, exitUsage},
-		{[]string{"build", "18"}, exitUsage},
+		{[]string{"build", "33"}, exitUsage},
 	}
 	for _, tt := range tests {
 		_, _, err := runCLI(t, tt.args...)

@@ -1,0 +1,120 @@
+package store_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/testutil"
+	"github.com/nqueens/nqueens/store"
+)
+
+// long reports whether the long sweeps run (NQUEENS_LONG=1).
+func long() bool { return os.Getenv("NQUEENS_LONG") != "" }
+
+// runIndex builds the index of n whole into db and returns the build.
+func runIndex(t *testing.T, db *store.DB, n int) store.Build {
+	t.Helper()
+	b, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{Index: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestIndexAnswersAsRows builds n = 1..12 (16 with NQUEENS_LONG) as rows
+// in one catalog and as an index in another, and checks that every reader
+// gives the same answers of both: the builds' counts, every class by
+// number (class, placement, orbit, symmetry), every class in order, by
+// symmetry, with offsets and limits, counted, and expanded into its
+// solutions; and that the lookup of each of a class's 8 images gives its
+// number on both (of every class up to n = 14, of 2,000 random classes
+// beyond).
+func TestIndexAnswersAsRows(t *testing.T) {
+	dir := t.TempDir()
+	rows, index := open(t, filepath.Join(dir, "rows.db")), open(t, filepath.Join(dir, "index.db"))
+	top := 12
+	if long() {
+		top = 16
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n <= top; n++ {
+		br, bi := run(t, rows, n), runIndex(t, index, n)
+		if bi.Form != store.FormIndex || br.Form != store.FormRows || bi.Counts != br.Counts || !bi.Finished() {
+			t.Fatalf("n=%d: index build %+v, rows build %+v", n, bi, br)
+		}
+		all := classes(t, rows, n)
+		if got := classes(t, index, n); !slices.Equal(got, all) {
+			t.Fatalf("n=%d: the index lists %d classes, the rows %d, or others", n, len(got), len(all))
+		}
+		ks := make([]int64, 0, len(all))
+		for k := range int64(len(all)) {
+			ks = append(ks, k+1)
+		}
+		if n > 14 {
+			ks = ks[:0]
+			for range 2000 {
+				ks = append(ks, 1+rng.Int64N(int64(len(all))))
+			}
+		}
+		for _, k := range ks {
+			want := all[k-1]
+			for _, db := range []*store.DB{rows, index} {
+				got, err := db.Class(ctx, n, k)
+				if err != nil || got != want {
+					t.Fatalf("n=%d class %d: %v, %v; want %v", n, k, got, err, want)
+				}
+			}
+			for _, img := range canonical.Images(want.Placement) {
+				for db, b := range map[*store.DB]store.Build{rows: br, index: bi} {
+					got, err := db.Lookup(ctx, b, img)
+					if err != nil || got != (nqueens.Layout{Class: k, Placement: want.Placement, Symmetry: want.Symmetry}) {
+						t.Fatalf("n=%d: lookup of %s (class %d): %v, %v", n, img, k, got, err)
+					}
+				}
+			}
+		}
+		u := int64(len(all))
+		filters := []store.Filter{
+			{Symmetry: []nqueens.Symmetry{nqueens.SymRot180}},
+			{Symmetry: []nqueens.Symmetry{nqueens.SymRot90, nqueens.SymRot180}, Offset: 1, Limit: 3},
+			{Symmetry: []nqueens.Symmetry{nqueens.SymNone}, From: u / 3, To: u / 2},
+			{Symmetry: []nqueens.Symmetry{nqueens.SymNone, nqueens.SymRot180}, Offset: 2, Limit: 5},
+			{From: u / 2, To: u, Offset: 1, Limit: 7},
+			{From: u / 4},
+		}
+		for _, f := range filters {
+			if u == 0 {
+				break
+			}
+			want := testutil.Collect(t, rows.Classes(ctx, n, f))
+			if got := testutil.Collect(t, index.Classes(ctx, n, f)); !slices.Equal(got, want) {
+				t.Fatalf("n=%d filter %+v: index %v, rows %v", n, f, got, want)
+			}
+			cr, err1 := rows.Count(ctx, br, f)
+			ci, err2 := index.Count(ctx, bi, f)
+			if err1 != nil || err2 != nil || cr != ci {
+				t.Fatalf("n=%d filter %+v: count %d, %v of the index, %d, %v of the rows", n, f, ci, err2, cr, err1)
+			}
+			sel := store.Selection{Filter: f, All: true}
+			lr, wr, err1 := rows.Layouts(ctx, br, sel)
+			li, wi, err2 := index.Layouts(ctx, bi, sel)
+			if err1 != nil || err2 != nil || wr != wi {
+				t.Fatalf("n=%d filter %+v: layouts %d, %v of the index, %d, %v of the rows", n, f, wi, err2, wr, err1)
+			}
+			if got, want := testutil.Collect(t, li), testutil.Collect(t, lr); !slices.Equal(got, want) {
+				t.Fatalf("n=%d filter %+v: the index expands to %d solutions, the rows to %d, or others", n, f, len(got), len(want))
+			}
+		}
+		for _, k := range []int64{0, u + 1} {
+			if _, err := index.Class(ctx, n, k); !errors.Is(err, store.ErrNoClass) {
+				t.Fatalf("n=%d class %d of the index: %v, want ErrNoClass", n, k, err)
+			}
+		}
+	}
+}

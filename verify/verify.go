@@ -4,18 +4,23 @@
 // classes add up to the counts each build records; that each build is
 // complete, with the work units this version splits its search into; and
 // that the counts of a whole board are the published ones (OEIS A000170
-// and A002562). It reads through the store's API alone.
+// and A002562). Of an n built as an index it re-searches every prefix of
+// the index (or a sample of them) and compares what it finds with the
+// counts and symmetric classes the index records. It reads through the
+// store's API alone.
 package verify
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/internal/balance"
+	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -59,6 +64,23 @@ const MaxProblems = 20
 // is cancelled, or when ns is empty and the catalog holds nothing to
 // verify, with the Reports made so far.
 func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
+	return Options{}.Catalog(ctx, db, ns)
+}
+
+// Options tune a verification. The zero Options check everything.
+type Options struct {
+	// Sample, when positive, re-searches only that many prefixes of each
+	// index, drawn at random, instead of all of them; the rest of an
+	// index is checked as a whole (its blocks, sums, the published
+	// counts, its symmetric classes).
+	Sample int
+	// Workers is how many goroutines re-search an index: all cores when
+	// less than 1.
+	Workers int
+}
+
+// Catalog is the package's Catalog, with o's options.
+func (o Options) Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 	builds, err := db.Builds(ctx)
 	if errors.Is(err, store.ErrBadRow) {
 		// A builds row that does not read: that is the finding, for the
@@ -103,7 +125,7 @@ func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 			r = Report{N: n, Problems: []string{text}}
 		} else if i < 0 {
 			r = Report{N: n, Problems: []string{fmt.Sprintf("n=%d is not in the catalog", n)}}
-		} else if r, err = checkBuild(ctx, db, builds[i]); err != nil {
+		} else if r, err = o.checkBuild(ctx, db, builds[i]); err != nil {
 			return reports, err
 		}
 		r.OK = len(r.Problems) == 0
@@ -117,7 +139,7 @@ func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 
 // checkBuild checks the stored classes of one build against themselves,
 // its recorded counts, and the published counts.
-func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error) {
+func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error) {
 	n := b.N
 	r := Report{N: n, Total: b.Total, Unique: b.Unique}
 	if !b.Shard.IsWhole() {
@@ -140,6 +162,10 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 	}
 	if b.UnitsDone < 0 || b.UnitsDone > b.UnitsTotal || (b.Complete && b.UnitsDone != b.UnitsTotal) {
 		problem("the build records %d of %d work units done%s, which cannot be", b.UnitsDone, b.UnitsTotal, map[bool]string{true: " and complete", false: ""}[b.Complete])
+	}
+	if b.Form == store.FormIndex {
+		err := o.checkIndex(ctx, db, b, problem)
+		return r, err
 	}
 	// The store checks each row as it reads it (record.Decode, Sequence):
 	// a bad row comes with a *store.RowError, and the reading goes on.
@@ -210,6 +236,117 @@ func Summary(reports []Report) error {
 		return fmt.Errorf("%w: the catalog as a whole and %d of %d n do not check out", ErrMismatch, bad, all)
 	case bad > 0:
 		return fmt.Errorf("%w: %d of %d n do not check out", ErrMismatch, bad, all)
+	}
+	return nil
+}
+
+// checkIndex checks the index of the build b: every block as the store
+// reads it (store.DB.Prefixes), every prefix's counts (or o.Sample of
+// them) and symmetric classes against a new search below it, the sums
+// against the build's counts and the published ones. It names each
+// problem with problem, and returns an error when the catalog cannot be
+// read or ctx is cancelled.
+func (o Options) checkIndex(ctx context.Context, db *store.DB, b store.Build, problem func(string, ...any)) error {
+	n := b.N
+	prefixes, _, err := db.IndexSize(ctx, b)
+	if err != nil {
+		return err
+	}
+	var chosen map[int64]bool // nil: all
+	if o.Sample > 0 && int64(o.Sample) < prefixes {
+		chosen = map[int64]bool{}
+		for len(chosen) < o.Sample {
+			chosen[rand.Int64N(prefixes)] = true
+		}
+	}
+	// The symmetric classes the index lists, checked row by row as read.
+	var symmetric []nqueens.Layout
+	var got nqueens.Counts
+	for l, err := range db.Classes(ctx, n, store.Filter{Symmetry: []nqueens.Symmetry{nqueens.SymRot180, nqueens.SymRot90, nqueens.SymFull}}) {
+		var bad *store.RowError
+		switch {
+		case errors.As(err, &bad):
+			for _, p := range bad.Problems {
+				problem("symmetric class %d%s %s", l.Class, bad.Stored(), p)
+			}
+			continue
+		case err != nil && (errors.Is(err, store.ErrCorrupt) || ctx.Err() != nil):
+			return err
+		case err != nil:
+			problem("unreadable row: %v", err)
+			continue
+		}
+		symmetric = append(symmetric, l)
+		got.Add(l.Symmetry)
+	}
+	// The prefixes to search, in batches searched on all cores.
+	var batch []store.IndexPrefix
+	next := 0 // the first symmetric class not yet matched with a prefix
+	search := func() {
+		results := make([]canonical.Tally, len(batch))
+		parallel.Each(ctx, len(batch), o.Workers, func(i int, _ *parallel.Stop) {
+			results[i] = canonical.TallyUnit(batch[i].Unit)
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		for i, p := range batch {
+			t := results[i]
+			if t.Counts.Unique != p.Classes || t.Counts.Total != p.Solutions {
+				problem("index prefix %d (%v) holds %d classes of %d solutions, the index records %d of %d",
+					p.Index, p.Unit.Prefix(), t.Counts.Unique, t.Counts.Total, p.Classes, p.Solutions)
+			}
+			// The listed symmetric classes under the prefix are the ones found.
+			for next < len(symmetric) && uint64(symmetric[next].Class) <= p.ClassesBefore {
+				next++
+			}
+			var listed []nqueens.Layout
+			for j := next; j < len(symmetric) && uint64(symmetric[j].Class) <= p.ClassesBefore+p.Classes; j++ {
+				listed = append(listed, symmetric[j])
+			}
+			for j := range t.Symmetric {
+				t.Symmetric[j].Class += int64(p.ClassesBefore)
+			}
+			if !slices.Equal(listed, t.Symmetric) {
+				problem("index prefix %d (%v) holds %d symmetric classes (%v), the index lists %d there (%v)",
+					p.Index, p.Unit.Prefix(), len(t.Symmetric), t.Symmetric, len(listed), listed)
+			}
+		}
+		batch = batch[:0]
+	}
+	var sums nqueens.Counts
+	for p, err := range db.Prefixes(ctx, b) {
+		if errors.Is(err, store.ErrBadRow) {
+			// The sums of a broken chain of blocks say nothing more.
+			problem("%v", err)
+			return nil
+		} else if err != nil {
+			return err
+		}
+		sums.Unique += p.Classes
+		sums.Total += p.Solutions
+		if chosen == nil || chosen[p.Index] {
+			batch = append(batch, p)
+			if len(batch) == 4096 {
+				search()
+			}
+		}
+	}
+	search()
+	if err := ctx.Err(); err != nil {
+		return errors.New("verify interrupted")
+	}
+	got.Orbit8 = sums.Unique - got.Orbit4 - got.Orbit2 - got.Orbit1
+	got.Unique, got.Total = sums.Unique, sums.Total
+	if got != b.Counts {
+		problem("the index adds up to total %d, unique %d (orbit 8/4/2/1: %d/%d/%d/%d), the build records total %d, unique %d (%d/%d/%d/%d)",
+			got.Total, got.Unique, got.Orbit8, got.Orbit4, got.Orbit2, got.Orbit1,
+			b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1)
+	}
+	if k, ok := nqueens.KnownCounts(n); ok && b.Finished() && (got.Total != k.Total || got.Unique != k.Unique) {
+		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
+	} else if ok && b.Finished() && (b.Total != k.Total || b.Unique != k.Unique) {
+		problem("the build records total %d, unique %d, which differ from OEIS A000170/A002562: %d, %d", b.Total, b.Unique, k.Total, k.Unique)
 	}
 	return nil
 }

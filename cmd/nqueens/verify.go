@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/verify"
@@ -8,13 +10,17 @@ import (
 
 func (a *app) verifyCmd() *cobra.Command {
 	var asJSON bool
-	return jsonFlag(&asJSON, nsCommand("verify [N-LIST...]", "Re-check the catalog and exit 3 on any mismatch", "", func(cmd *cobra.Command, ns []int) error {
+	var sample int
+	cmd := jsonFlag(&asJSON, nsCommand("verify [N-LIST...]", "Re-check the catalog and exit 3 on any mismatch", "", func(cmd *cobra.Command, ns []int) error {
+		if sample < 0 {
+			return usageError{fmt.Errorf("--sample must be 0 (every prefix) or more, got %d", sample)}
+		}
 		db, err := a.open(cmd.Context())
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		reports, err := verify.Catalog(cmd.Context(), db, ns)
+		reports, err := verify.Options{Sample: sample, Workers: a.cfg.Workers}.Catalog(cmd.Context(), db, ns)
 		switch {
 		case !asJSON:
 			for _, r := range reports {
@@ -28,4 +34,6 @@ func (a *app) verifyCmd() *cobra.Command {
 		}
 		return verify.Summary(reports)
 	}))
+	cmd.Flags().IntVar(&sample, "sample", 0, "of an n built as an index, re-search only this many prefixes, drawn at random (0: all)")
+	return cmd
 }

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/canonical"
+)
+
+// dumpIndex returns the index of n in the catalog at path, every row of
+// its blocks, symmetric classes and builds row as text, to compare two
+// catalogs' indexes byte for byte.
+func dumpIndex(t *testing.T, path string, n int) string {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var out strings.Builder
+	for _, q := range []string{
+		`SELECT block, first_entry, entries, classes_before, solutions_before, first_prefix, hex(data) FROM index_blocks WHERE n = ? ORDER BY block`,
+		`SELECT class, placement, orbit FROM index_symmetric WHERE n = ? ORDER BY class`,
+		`SELECT total, unique_count, orbit8, orbit4, orbit2, orbit1, complete, units_done, units_total, form, index_depth FROM builds WHERE n = ?`,
+	} {
+		rows, err := raw.Query(q, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(&out, vals...)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rows.Close()
+	}
+	return out.String()
+}
+
+// TestKilledIndexBuildResumes kills an index build of n = 14 (SIGKILL)
+// while it is paused between commits, checks that the catalog keeps the
+// blocks of its last commit, and runs the build again: it resumes and
+// writes the same index, row for row, as a build that was never stopped.
+func TestKilledIndexBuildResumes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	whole, killed := filepath.Join(dir, "whole.db"), filepath.Join(dir, "killed.db")
+	if _, stderr, err := runCLI(t, "--db", whole, "build", "14", "--index", "-q"); err != nil {
+		t.Fatalf("build: %v\n%s", err, stderr)
+	}
+	units := len(canonical.Units(14))
+	cmd := command(t, dir, "build", "14", "--index", "--db", killed, "--workers", "1")
+	cmd.Env = append(cmd.Env, commitRowsEnv+"=1")
+	b := startPaused(t, cmd, pauseEnv, pausedLine, 700)
+	b.stop()
+	stdout, _, err := runCLI(t, "--db", killed, "stats", "14")
+	if err != nil || !strings.Contains(stdout, fmt.Sprintf("no (640/%d)", units)) {
+		t.Fatalf("after the kill at unit 700 of blocks of 64: %v\n%s", err, stdout)
+	}
+	_, stderr, err := runCLI(t, "--db", killed, "build", "14", "--index")
+	if err != nil || !strings.Contains(stderr, fmt.Sprintf("n=14: resuming at work unit 640 of %d", units)) {
+		t.Fatalf("resumed build: %v\n%s", err, stderr)
+	}
+	if got, want := dumpIndex(t, killed, 14), dumpIndex(t, whole, 14); got != want {
+		t.Errorf("the resumed index differs from the unbroken one:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestTamperedIndexRefused changes the index of n = 12 by hand, as a user
+// with sqlite3 could, and runs the commands that read it: each refuses
+// with one line naming n and pointing to verify, and verify names the
+// fault with exit status 3.
+func TestTamperedIndexRefused(t *testing.T) {
+	t.Parallel()
+	orig := filepath.Join(t.TempDir(), "index.db")
+	if _, stderr, err := runCLI(t, "--db", orig, "build", "12", "--index", "-q"); err != nil {
+		t.Fatalf("build: %v\n%s", err, stderr)
+	}
+	// Class 1787, the last, is of the last block (lookup names its
+	// canonical form); class 1 is of block 0.
+	last := `(SELECT max(block) FROM index_blocks WHERE n = 12)`
+	readers := map[string][]string{
+		"show-last":  {"show", "12", "--class", "1787"},
+		"show-first": {"show", "12", "--class", "1"},
+		"export":     {"export", "12", "--format", "csv"},
+		"symmetric":  {"export", "12", "--symmetry", "rot180"},
+		"lookup":     {"lookup", "4", "9", "1", "6", "11", "7", "2", "0", "3", "10", "8", "5"},
+	}
+	for _, tt := range []struct {
+		name    string
+		sql     string
+		readers []string
+		verify  string
+	}{
+		{"counts not increasing", `UPDATE index_blocks SET classes_before = classes_before + 3 WHERE n = 12 AND block = ` + last,
+			[]string{"show-last", "export", "lookup"}, "the counts are not increasing in turn"},
+		{"counts shifted", `UPDATE index_blocks SET classes_before = classes_before + 3, solutions_before = solutions_before + 24 WHERE n = 12 AND block > 0`,
+			[]string{"show-first", "export"}, "the counts are not increasing in turn"},
+		{"totals not OEIS", `UPDATE builds SET total = total + 8, unique_count = unique_count + 1, orbit8 = orbit8 + 1 WHERE n = 12`,
+			[]string{"show-first", "show-last", "export", "symmetric", "lookup"}, "the build records total 14208, unique 1788, which differ from OEIS"},
+		{"data cut", `UPDATE index_blocks SET data = substr(data, 1, 20) WHERE n = 12 AND block = 0`,
+			[]string{"show-first", "export"}, "index block 0 does not decode"},
+		{"prefix count changed", `UPDATE index_blocks SET data = X'00000000' || substr(data, 5) WHERE n = 12 AND block = 0`,
+			[]string{"show-first", "export"}, "index block 0"},
+		{"symmetric class changed", `UPDATE index_symmetric SET orbit = 4 WHERE n = 12 AND orbit = 2 AND class = (SELECT min(class) FROM index_symmetric WHERE n = 12 AND orbit = 2)`,
+			[]string{"symmetric"}, "has orbit 4 recorded, but its orbit is 2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "c.db")
+			data, err := os.ReadFile(orig)
+			if err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(db, data, 0o644)
+			raw, err := sql.Open("sqlite", db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := raw.Exec(tt.sql); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+			for _, name := range tt.readers {
+				args := append([]string{"--db", db}, readers[name]...)
+				_, _, err := runCLI(t, args...)
+				msg := ""
+				if err != nil {
+					msg = err.Error()
+				}
+				if err == nil || strings.Contains(msg, "\n") || !strings.Contains(msg, "n=12") || !strings.Contains(msg, "nqueens verify") {
+					t.Errorf("%s: err %q, want one line naming n=12 and verify", name, msg)
+				}
+			}
+			stdout, _, err := runCLI(t, "--db", db, "verify", "12")
+			if exitCode(err) != exitMismatch || !strings.Contains(stdout, tt.verify) {
+				t.Errorf("verify: exit %d (%v), report %q; want %d naming %q", exitCode(err), err, stdout, exitMismatch, tt.verify)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -116,5 +117,104 @@ func TestIndexAnswersAsRows(t *testing.T) {
 				t.Fatalf("n=%d class %d of the index: %v, want ErrNoClass", n, k, err)
 			}
 		}
+	}
+}
+
+// TestIndexShardsMerge builds the index of n = 12 in 3 shards, merges
+// them, and finds the merged index the same as a build of the whole
+// board's, class for class, with the same counts.
+func TestIndexShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	var parts []*store.DB
+	for i := range 3 {
+		db := open(t, filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
+		if _, err := db.Run(ctx, 12, nqueens.Shard{Index: i, Count: 3}, store.RunOptions{Index: true}); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, db)
+	}
+	merged, err := store.Merge(ctx, filepath.Join(dir, "merged.db"), parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := open(t, filepath.Join(dir, "whole.db"))
+	b := runIndex(t, whole, 12)
+	m := open(t, filepath.Join(dir, "merged.db"))
+	mb, err := m.Complete(ctx, 12)
+	if err != nil || len(merged) != 1 || mb.Counts != b.Counts || mb.Form != store.FormIndex {
+		t.Fatalf("merged build %+v, %v; whole %+v", mb, err, b)
+	}
+	if got, want := classes(t, m, 12), classes(t, whole, 12); !slices.Equal(got, want) {
+		t.Fatalf("the merged index lists %d classes, the whole one %d, or others", len(got), len(want))
+	}
+	for _, k := range []int64{1, 900, 1787} {
+		got, err1 := m.Class(ctx, 12, k)
+		want, err2 := whole.Class(ctx, 12, k)
+		if err1 != nil || err2 != nil || got != want {
+			t.Fatalf("class %d: merged %v, %v; whole %v, %v", k, got, err1, want, err2)
+		}
+	}
+}
+
+// TestIndex18 checks the index of n = 18 (NQUEENS_LONG=1; it builds it in
+// about two minutes of two cores, or reads the catalog NQUEENS_INDEX18
+// names): its totals are the published ones, and for 1,000 random K the
+// class found is a valid, canonical solution, the lookup of each of its
+// images gives K back, and the classes are in the order of their numbers.
+func TestIndex18(t *testing.T) {
+	if !long() {
+		t.Skip("NQUEENS_LONG=1 runs it")
+	}
+	path := os.Getenv("NQUEENS_INDEX18")
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "index18.db")
+		runIndex(t, open(t, path), 18)
+	}
+	db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.Complete(ctx, 18)
+	if k, _ := nqueens.KnownCounts(18); err != nil || b.Form != store.FormIndex || b.Total != k.Total || b.Unique != k.Unique {
+		t.Fatalf("build of 18: %+v, %v; OEIS %d, %d", b, err, k.Total, k.Unique)
+	}
+	var sums nqueens.Counts
+	for p, err := range db.Prefixes(ctx, b) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums.Unique += p.Classes
+		sums.Total += p.Solutions
+	}
+	if sums.Total != b.Total || sums.Unique != b.Unique {
+		t.Fatalf("the index adds up to %d, %d; the build records %d, %d", sums.Total, sums.Unique, b.Total, b.Unique)
+	}
+	rng := rand.New(rand.NewPCG(18, 1000))
+	ks := make([]int64, 1000)
+	for i := range ks {
+		ks[i] = 1 + rng.Int64N(int64(b.Unique))
+	}
+	slices.Sort(ks)
+	var prev nqueens.Layout
+	for _, k := range ks {
+		l, err := db.Class(ctx, 18, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sym, ok := canonical.Classify(l.Placement)
+		if l.Class != k || l.Placement.Valid() != nil || !ok || sym != l.Symmetry {
+			t.Fatalf("class %d: %v is not a valid canonical solution of its symmetry", k, l)
+		}
+		if prev.Class != 0 && (prev.Class == k) != (prev.Placement == l.Placement) || prev.Class < k && prev.Placement.Compare(l.Placement) >= 0 {
+			t.Fatalf("class %d is %s, class %d %s: out of order", prev.Class, prev.Placement, k, l.Placement)
+		}
+		for _, img := range canonical.Images(l.Placement) {
+			got, err := db.Lookup(ctx, b, img)
+			if err != nil || got != l {
+				t.Fatalf("lookup of %s, an image of class %d: %v, %v", img, k, got, err)
+			}
+		}
+		prev = l
 	}
 }

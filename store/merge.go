@@ -215,13 +215,24 @@ func (p *mergePlan) write(ctx context.Context, out *DB) ([]Build, error) {
 func mergeN(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB) (Build, error) {
 	start := time.Now()
 	unitsTotal := len(canonical.Units(n))
-	sum := Build{N: n, UnitsDone: unitsTotal, UnitsTotal: unitsTotal, Complete: true, StartedAt: start.UTC()}
+	sum := Build{N: n, UnitsDone: unitsTotal, UnitsTotal: unitsTotal, Complete: true, StartedAt: start.UTC(), Form: shards[0].Form, IndexDepth: shards[0].IndexDepth}
 	for _, s := range shards {
 		sum.Counts.Merge(s.Counts)
 		sum.Seconds += s.Seconds
 		if !s.StartedAt.IsZero() && s.StartedAt.Before(sum.StartedAt) {
 			sum.StartedAt = s.StartedAt
 		}
+	}
+	if sum.Form == FormIndex {
+		if err := mergeIndex(ctx, tx, n, shards, parts); err != nil {
+			return Build{}, err
+		}
+		sum.FinishedAt = time.Now().UTC()
+		sum.Seconds += time.Since(start).Seconds()
+		if err := insertBuild(ctx, tx, sum); err != nil {
+			return Build{}, fmt.Errorf("merge n=%d: record build: %w", n, dbfile.Translate(err))
+		}
+		return sum, nil
 	}
 	ins := newClassWriter(ctx, n, nqueens.Placement{})
 	ins.Begin(tx, 0)
@@ -360,6 +371,9 @@ func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
 		case k != 0 && b.Shard.Count != k:
 			return nil, fmt.Errorf("merge n=%d: %s holds shard %s, but %s holds one of %d shards", n, part.h.Path, b.Shard, parts[0].h.Path, k)
 		}
+		if i > 0 && (b.Form != builds[0].Form || b.IndexDepth != builds[0].IndexDepth) {
+			return nil, fmt.Errorf("merge n=%d: %s holds its %s, %s its %s: shards of one form only merge", n, part.h.Path, b.Form, parts[0].h.Path, builds[0].Form)
+		}
 		k = b.Shard.Count
 		if prev, dup := seen[b.Shard.Index]; dup {
 			return nil, fmt.Errorf("merge n=%d: shard %s given twice: %s and %s", n, b.Shard, prev, part.h.Path)
@@ -443,3 +457,103 @@ func shardSize(sizes map[[2]int][]int, n int, s nqueens.Shard) (int, error) {
 
 // nList writes a list of n as 8,10.
 func nList(ns []int) string { return strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", ","), "[]") }
+
+// mergeIndex writes in tx the index of n merged from the indexes of parts,
+// whose builds of n are shards: the parts' prefixes taken in the order of
+// n's work units, each unit's from the part that holds it, counted afresh
+// and written in blocks as a build of the whole board writes them.
+func mergeIndex(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB) error {
+	depth := canonical.UnitDepth(n)
+	type source struct {
+		next      func() (IndexPrefix, error, bool)
+		stop      func()
+		head      IndexPrefix
+		ok        bool
+		symmetric []nqueens.Layout // its symmetric classes, numbered as the part numbers them
+		sym       int              // the first not yet merged
+	}
+	sources := make([]*source, len(parts))
+	defer func() {
+		for _, s := range sources {
+			if s != nil {
+				s.stop()
+			}
+		}
+	}()
+	advance := func(i int, s *source) error {
+		var err error
+		s.head, err, s.ok = s.next()
+		if err != nil {
+			return fmt.Errorf("merge n=%d: read %s: %w", n, parts[i].h.Path, err)
+		}
+		return nil
+	}
+	for i, part := range parts {
+		s := &source{}
+		for l, err := range part.Classes(ctx, n, Filter{Symmetry: []nqueens.Symmetry{nqueens.SymRot180, nqueens.SymRot90, nqueens.SymFull}}) {
+			if err != nil {
+				return fmt.Errorf("merge n=%d: read %s: %w", n, part.h.Path, err)
+			}
+			s.symmetric = append(s.symmetric, l)
+		}
+		s.next, s.stop = iter.Pull2(part.Prefixes(ctx, shards[i]))
+		sources[i] = s
+		if err := advance(i, s); err != nil {
+			return err
+		}
+	}
+	// within reports whether the prefix p lies below the work unit u.
+	within := func(p, u canonical.Unit) bool {
+		for r := range depth {
+			if p.Queen(r) != u.Queen(r) {
+				return false
+			}
+		}
+		return true
+	}
+	w := &indexWriter{n: n}
+	var tallies []canonical.Tally
+	for _, u := range canonical.Units(n) {
+		tallies = tallies[:0]
+		for i, s := range sources {
+			for s.ok && within(s.head.Unit, u) {
+				t := canonical.Tally{Unit: s.head.Unit, Counts: nqueens.Counts{Unique: s.head.Classes, Total: s.head.Solutions}}
+				end := s.head.ClassesBefore + s.head.Classes
+				for ; s.sym < len(s.symmetric) && uint64(s.symmetric[s.sym].Class) <= end; s.sym++ {
+					l := s.symmetric[s.sym]
+					l.Class -= int64(s.head.ClassesBefore)
+					t.Symmetric = append(t.Symmetric, l)
+				}
+				tallies = append(tallies, t)
+				if err := advance(i, s); err != nil {
+					return err
+				}
+			}
+		}
+		w.add(tallies)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	w.close()
+	for i, s := range sources {
+		if s.ok {
+			return fmt.Errorf("merge n=%d: %s holds prefix %v, of no work unit of n or out of order", n, parts[i].h.Path, s.head.Unit.Prefix())
+		}
+		if s.sym != len(s.symmetric) {
+			return fmt.Errorf("merge n=%d: %s lists symmetric class %d under no prefix", n, parts[i].h.Path, s.symmetric[s.sym].Class)
+		}
+	}
+	var want nqueens.Counts
+	for _, b := range shards {
+		want.Merge(b.Counts)
+	}
+	if w.next.ClassesBefore != want.Unique || w.next.SolutionsBefore != want.Total {
+		return fmt.Errorf("merge n=%d: the parts' indexes hold %d classes (%d solutions), their builds record %d (%d)",
+			n, w.next.ClassesBefore, w.next.SolutionsBefore, want.Unique, want.Total)
+	}
+	if err := w.write(ctx, tx); err != nil {
+		return fmt.Errorf("merge n=%d: %w", n, err)
+	}
+	return nil
+}

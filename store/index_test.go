@@ -34,8 +34,8 @@ func runIndex(t *testing.T, db *store.DB, n int) store.Build {
 // number (class, placement, orbit, symmetry), every class in order, by
 // symmetry, with offsets and limits, counted, and expanded into its
 // solutions; and that the lookup of each of a class's 8 images gives its
-// number on both (of every class up to n = 14, of 2,000 random classes
-// beyond).
+// number on both (of every class up to n = 11, or 14 with NQUEENS_LONG,
+// and of 200 random classes beyond, or 2,000).
 func TestIndexAnswersAsRows(t *testing.T) {
 	dir := t.TempDir()
 	rows, index := open(t, filepath.Join(dir, "rows.db")), open(t, filepath.Join(dir, "index.db"))
@@ -57,9 +57,9 @@ func TestIndexAnswersAsRows(t *testing.T) {
 		for k := range int64(len(all)) {
 			ks = append(ks, k+1)
 		}
-		if n > 14 {
+		if every := map[bool]int{false: 11, true: 14}[long()]; n > every {
 			ks = ks[:0]
-			for range 2000 {
+			for range map[bool]int{false: 200, true: 2000}[long()] {
 				ks = append(ks, 1+rng.Int64N(int64(len(all))))
 			}
 		}

@@ -126,10 +126,9 @@ func TallyUnit(u Unit) Tally {
 	var s searcher
 	n := u.N()
 	t := Tally{Unit: u}
+	s.symmetricOnly = true
 	s.emit = func(p [nqueens.MaxN]uint8, sym nqueens.Symmetry) {
-		if sym != nqueens.SymNone {
-			t.Symmetric = append(t.Symmetric, nqueens.Layout{Class: int64(s.counts.Unique), Placement: nqueens.FromBytes(p[:n]), Symmetry: sym})
-		}
+		t.Symmetric = append(t.Symmetric, nqueens.Layout{Class: int64(s.counts.Unique), Placement: nqueens.FromBytes(p[:n]), Symmetry: sym})
 	}
 	s.run(u)
 	t.Counts = s.counts

@@ -85,3 +85,13 @@ func symmetricIndex(ls []nqueens.Layout, k int64) int {
 	}
 	return -1
 }
+
+// BenchmarkTallies measures the index's search of n = 14 on one
+// goroutine, beside BenchmarkCountByClasses, which counts alone.
+func BenchmarkTallies(b *testing.B) {
+	units := canonical.Units(14)
+	for b.Loop() {
+		for range canonical.Tallies(context.Background(), units, 0, canonical.IndexDepth(14), 1) {
+		}
+	}
+}

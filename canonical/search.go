@@ -130,6 +130,8 @@ type searcher struct {
 	// emit, when set, receives every canonical solution found, as a copy
 	// of p, so that the searcher itself does not escape to the heap.
 	emit func(p [nqueens.MaxN]uint8, s nqueens.Symmetry)
+	// symmetricOnly limits emit to the classes with a symmetry.
+	symmetricOnly bool
 	// stop, once set (by emit), ends the search: nothing more is found.
 	stop bool
 }
@@ -220,7 +222,7 @@ func (s *searcher) place(r int, free, cols, ld, rd uint32) {
 
 func (s *searcher) found(sym nqueens.Symmetry) {
 	s.counts.Add(sym)
-	if s.emit != nil {
+	if s.emit != nil && (sym != nqueens.SymNone || !s.symmetricOnly) {
 		s.emit(s.p, sym)
 	}
 }

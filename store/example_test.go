@@ -284,3 +284,47 @@ func ExampleDB_Numbers() {
 	// 9 false
 	// 0 true
 }
+
+// An n built as an index answers as rows do: class K, the class of any of
+// its solutions, the counts, a range of classes.
+func ExampleRunOptions_index() {
+	dir, err := os.MkdirTemp("", "nqueens-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(dir, "catalog.db"), store.Options{Create: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.Run(ctx, 10, nqueens.Shard{}, store.RunOptions{Index: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(b.Form, b.Unique, b.Total)
+	l, err := db.Class(ctx, 10, 92)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(l.Class, l.Placement, l.Symmetry)
+	found, err := db.Lookup(ctx, b, canonical.Transform(1).Apply(l.Placement))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(found.Class, found.Placement)
+	for l, err := range db.Classes(ctx, 10, store.Filter{From: 90}) {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(l.Class, l.Placement)
+	}
+	// Output:
+	// index 92 724
+	// 92 3 7 4 8 0 9 1 5 2 6 rot180
+	// 92 3 7 4 8 0 9 1 5 2 6
+	// 90 3 7 2 4 9 0 8 5 1 6
+	// 91 3 7 4 1 9 0 6 8 2 5
+	// 92 3 7 4 8 0 9 1 5 2 6
+}

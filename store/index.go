@@ -433,8 +433,12 @@ func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2
 	where, args := f.where(b.N)
 	q := `SELECT class, placement, orbit FROM index_symmetric WHERE ` + where + ` ORDER BY class`
 	if f.Limit > 0 || f.Offset > 0 {
+		limit := f.Limit
+		if limit == 0 {
+			limit = -1
+		}
 		q += ` LIMIT ? OFFSET ?`
-		args = append(args, cmp(f.Limit > 0, f.Limit, -1), f.Offset)
+		args = append(args, limit, f.Offset)
 	}
 	return func(yield func(nqueens.Layout, error) bool) {
 		rows, err := db.h.DB.QueryContext(ctx, q, args...)
@@ -465,14 +469,6 @@ func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2
 			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err)))
 		}
 	}
-}
-
-// cmp returns a if c holds, else b.
-func cmp[T any](c bool, a, b T) T {
-	if c {
-		return a
-	}
-	return b
 }
 
 // IndexPrefix is one prefix of an index and the counts under it: what the

@@ -3,7 +3,7 @@
 #   build    `nqueens build N --index` into a fresh catalog beside
 #            `nqueens count --engine classes N` (the same search, counting
 #            only), run alternately, REPS times each, best of each, and
-#            their ratio;
+#            their ratio, of wall time and of CPU time;
 #   size     the index's catalog file and its blocks' bytes;
 #   show     `nqueens show N --class K` for RUNS random K, whole process:
 #            median and 99th percentile;
@@ -37,17 +37,27 @@ wall() {
 }
 min() { awk -v a="$1" -v b="$2" 'BEGIN{ print (a == "" || b + 0 < a + 0) ? b : a }'; }
 
+# cpu CMD...: the CPU time (user and system) of CMD in seconds, which a
+# busy machine disturbs less than the wall time.
+cpu() {
+	/usr/bin/time -o "$work/t" -f "%U %S" "$@" >/dev/null 2>&1
+	tail -1 "$work/t" | awk '{ print $1 + $2 }'
+}
+
 db=${INDEX_DB:-}
 if [ -z "$db" ]; then
 	db="$work/index.db"
-	bb="" cb=""
+	bb="" cb="" bc="" cc=""
 	for _ in $(seq "$reps"); do
 		rm -f "$work"/b.db*
 		bb=$(min "$bb" "$(wall "$nq" build "$n" --index --db "$work/b.db" -q)")
 		cb=$(min "$cb" "$(wall "$nq" count --engine classes "$n")")
+		rm -f "$work"/b.db*
+		bc=$(min "$bc" "$(cpu "$nq" build "$n" --index --db "$work/b.db" -q)")
+		cc=$(min "$cc" "$(cpu "$nq" count --engine classes "$n")")
 	done
 	mv "$work/b.db" "$db"
-	echo "build --index $n: ${bb}s; count --engine classes $n: ${cb}s; ratio $(awk "BEGIN{printf \"%.2f\", $bb / $cb}")"
+	echo "build --index $n: ${bb}s wall, ${bc}s CPU; count --engine classes $n: ${cb}s wall, ${cc}s CPU; ratio $(awk "BEGIN{printf \"%.2f\", $bb / $cb}") wall, $(awk "BEGIN{printf \"%.2f\", $bc / $cc}") CPU"
 fi
 bytes=$(sqlite3 "$db" "SELECT sum(length(data)) FROM index_blocks WHERE n = $n" 2>/dev/null || echo "?")
 echo "catalog file: $(stat -c %s "$db") bytes; index blocks' data: $bytes bytes"

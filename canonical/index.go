@@ -138,27 +138,39 @@ func TallyUnit(u Unit) Tally {
 // Tallies splits each of units[from:] into its prefixes of depth rows
 // (Below), searches them on workers goroutines (all cores when workers <
 // 1) and yields, in unit order, each unit's index in units and the Tally
-// of each of its prefixes, in order. The yielded slice is the caller's.
-// Memory is bounded by a few units' tallies. Breaking out of the loop or
-// cancelling ctx stops the search. The iterator is single-use.
+// of each of its prefixes, in order. A goroutine searches tallyChunk units
+// at a time, so that a slow unit seldom holds the others up. The yielded
+// slice is the caller's. Memory is bounded by a few chunks' tallies.
+// Breaking out of the loop or cancelling ctx stops the search. The
+// iterator is single-use.
 func Tallies(ctx context.Context, units []Unit, from, depth, workers int) iter.Seq2[int, []Tally] {
 	return func(yield func(int, []Tally) bool) {
 		rest := units[from:]
-		work := func(i int, stop *parallel.Stop) []Tally {
-			below := Below(rest[i], depth)
-			out := make([]Tally, 0, len(below))
-			for _, u := range below {
-				if stop.Stopped() {
-					return nil
+		chunks := (len(rest) + tallyChunk - 1) / tallyChunk
+		work := func(c int, stop *parallel.Stop) [][]Tally {
+			var out [][]Tally
+			for _, u := range rest[c*tallyChunk : min(len(rest), (c+1)*tallyChunk)] {
+				below := Below(u, depth)
+				tallies := make([]Tally, 0, len(below))
+				for _, v := range below {
+					if stop.Stopped() {
+						return nil
+					}
+					tallies = append(tallies, TallyUnit(v))
 				}
-				out = append(out, TallyUnit(u))
+				out = append(out, tallies)
 			}
 			return out
 		}
-		for i, batch := range parallel.Ordered(ctx, len(rest), workers, work) {
-			if !yield(from+i, batch) {
-				return
+		for c, batch := range parallel.Ordered(ctx, chunks, workers, work) {
+			for i, tallies := range batch {
+				if !yield(from+c*tallyChunk+i, tallies) {
+					return
+				}
 			}
 		}
 	}
 }
+
+// tallyChunk is the number of units Tallies hands a goroutine at once.
+const tallyChunk = 32

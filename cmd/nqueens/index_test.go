@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/export"
 )
 
 // dumpIndex returns the index of n in the catalog at path, every row of
@@ -150,5 +151,45 @@ func TestTamperedIndexRefused(t *testing.T) {
 				t.Errorf("verify: exit %d (%v), report %q; want %d naming %q", exitCode(err), err, stdout, exitMismatch, tt.verify)
 			}
 		})
+	}
+}
+
+// TestIndexExportsAsRows exports n = 10 from a catalog of rows and from an
+// index, in every format, of every class and of a range, by symmetry, with
+// every solution (--all) and in lexicographic order: the bytes are the
+// same; and show, lookup and stats --json (but for its form) agree.
+func TestIndexExportsAsRows(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rows, index := filepath.Join(dir, "rows.db"), filepath.Join(dir, "index.db")
+	for _, args := range [][]string{{"--db", rows, "build", "10", "-q"}, {"--db", index, "build", "10", "--index", "-q"}} {
+		if _, stderr, err := runCLI(t, args...); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr)
+		}
+	}
+	var cases [][]string
+	for _, f := range export.FormatNames(export.Formats) {
+		if f == "svg" { // one board
+			cases = append(cases, []string{"export", "10", "--format", f, "--class", "47"})
+			continue
+		}
+		cases = append(cases,
+			[]string{"export", "10", "--format", f},
+			[]string{"export", "10", "--format", f, "--all"},
+			[]string{"export", "10", "--format", f, "--classes", "30-41"},
+			[]string{"export", "10", "--format", f, "--symmetry", "rot180"})
+	}
+	cases = append(cases,
+		[]string{"export", "10", "--all", "--order", "lex", "--format", "csv"},
+		[]string{"export", "10", "--symmetry", "none", "--classes", "5-60", "--format", "ndjson"},
+		[]string{"show", "10", "--class", "92"},
+		[]string{"show", "10", "--classes", "3-9", "--ascii"},
+		[]string{"lookup", "3", "7", "4", "8", "0", "9", "1", "5", "2", "6", "--json"})
+	for _, c := range cases {
+		want, _, err1 := runCLI(t, append([]string{"--db", rows}, c...)...)
+		got, _, err2 := runCLI(t, append([]string{"--db", index}, c...)...)
+		if err1 != nil || err2 != nil || got != want || got == "" {
+			t.Errorf("%v: the index gives %d bytes (%v), the rows %d (%v), or others", c, len(got), err2, len(want), err1)
+		}
 	}
 }

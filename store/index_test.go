@@ -1,12 +1,14 @@
 package store_test
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -216,5 +218,29 @@ func TestIndex18(t *testing.T) {
 			}
 		}
 		prev = l
+	}
+}
+
+// TestIndexOrphanAudited deletes the builds row of an index by hand:
+// Audit names the index left without it, and building n again replaces it.
+func TestIndexOrphanAudited(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db := open(t, path)
+	runIndex(t, db, 9)
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`DELETE FROM builds WHERE n = 9`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	problems, err := db.Audit(ctx)
+	if err != nil || len(problems) != 1 || problems[0].N != 9 || !strings.Contains(problems[0].Text, "an index with no record of its build") {
+		t.Fatalf("Audit: %+v, %v", problems, err)
+	}
+	b := runIndex(t, db, 9)
+	if problems, err := db.Audit(ctx); err != nil || len(problems) != 0 || b.Unique != 46 {
+		t.Fatalf("after the build again: %+v, Audit %+v, %v", b, problems, err)
 	}
 }

@@ -304,7 +304,8 @@ type Problem struct {
 // Audit returns what is wrong with the catalog beyond what its builds and
 // classes rows say of themselves: classes of an n that has no builds row
 // (its row was deleted: Begin refuses to build such an n, see ErrOrphans),
-// and a table or view of the schema that is missing. A catalog in good
+// an index of such an n (which a build replaces), and a table or view of
+// the schema that is missing. A catalog in good
 // order gives none.
 func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 	var problems []Problem
@@ -322,6 +323,15 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
+	}
+	if db.h.Version >= 4 {
+		var ns []int
+		if err := db.h.DB.SelectContext(ctx, &ns, `SELECT DISTINCT n FROM index_blocks WHERE n NOT IN (SELECT n FROM builds) ORDER BY n`); err != nil {
+			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
+		}
+		for _, n := range ns {
+			problems = append(problems, Problem{n, fmt.Sprintf("an index with no record of its build (its builds row was deleted?); build n=%d again, which replaces it", n)})
+		}
 	}
 	objects := []struct{ kind, name string }{{"table", "builds"}, {"table", "classes"}, {"view", "class_list"}}
 	if db.h.Version >= 3 {

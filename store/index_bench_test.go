@@ -97,3 +97,25 @@ func BenchmarkIndexLookup(b *testing.B) {
 	}
 	reportQuantiles(b, times)
 }
+
+// BenchmarkIndexRange reads 100,000 classes of an index from a random
+// class on (DB.Classes: the search below each prefix in turn, on all
+// cores), as export --classes K-(K+99999) does, and reports classes a
+// second.
+func BenchmarkIndexRange(b *testing.B) {
+	db, bd := benchIndex(b)
+	rng := rand.New(rand.NewPCG(5, 6))
+	const size = 100_000
+	read := 0
+	start := time.Now()
+	for b.Loop() {
+		from := 1 + rng.Int64N(max(1, int64(bd.Unique)-size))
+		for _, err := range db.Classes(ctx, bd.N, store.Filter{From: from, To: min(from+size-1, int64(bd.Unique))}) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			read++
+		}
+	}
+	b.ReportMetric(float64(read)/time.Since(start).Seconds(), "classes/s")
+}

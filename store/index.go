@@ -193,9 +193,9 @@ func (b indexBlock) sums() (classes, solutions uint64) {
 
 // readBlock reads the block of the index of the build b that the SQL
 // condition cond (with its ORDER BY) picks first, and checks it against
-// the block after it, or against the build's counts if it is the last:
-// the counts before the next block are this block's plus its own. A block
-// that is not there is ErrNoClass.
+// the block after it, or, if it is the last of a complete build, against
+// the build's counts: the counts before the next block are this block's
+// plus its own. A block that is not there is ErrNoClass.
 func (db *DB) readBlock(ctx context.Context, b Build, cond string, args ...any) (indexBlock, error) {
 	var r blockRow
 	err := db.h.DB.GetContext(ctx, &r, `SELECT `+blockColumns+` FROM index_blocks WHERE n = ? AND `+cond+` LIMIT 1`, append([]any{b.N}, args...)...)
@@ -213,6 +213,9 @@ func (db *DB) readBlock(ctx context.Context, b Build, cond string, args ...any) 
 		WHERE n = ? AND block > ? ORDER BY block LIMIT 1`, b.N, blk.block)
 	classes, solutions := blk.sums()
 	switch {
+	case errors.Is(err, sql.ErrNoRows) && !b.Complete:
+		// A build under way may have committed more since b was read.
+		return blk, nil
 	case errors.Is(err, sql.ErrNoRows):
 		next = blockRow{Block: -1, FirstEntry: blk.firstEntry + int64(len(blk.entries)), ClassesBefore: int64(b.Unique), SolutionsBefore: int64(b.Total)}
 	case err != nil:

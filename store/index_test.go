@@ -244,3 +244,63 @@ func TestIndexOrphanAudited(t *testing.T) {
 		t.Fatalf("after the build again: %+v, Audit %+v, %v", b, problems, err)
 	}
 }
+
+// TestIndexReadDuringBuild reads classes and lookups of an index of n = 14
+// while its build commits block after block, through a second handle: each
+// class the build has committed reads without error, and is the class a
+// finished index gives.
+func TestIndexReadDuringBuild(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db := open(t, path)
+	reader, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	done := make(chan error)
+	committed := make(chan struct{}, 1)
+	go func() {
+		_, err := db.Run(ctx, 14, nqueens.Shard{}, store.RunOptions{Index: true, Workers: 1, CommitRows: 1, Progress: func(int, int) {
+			select {
+			case committed <- struct{}{}:
+			default:
+			}
+		}})
+		done <- err
+	}()
+	var seen []nqueens.Layout
+	reads := 0
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		case <-committed:
+		}
+		b, err := reader.Build(ctx, 14)
+		if err != nil || b.Unique == 0 {
+			continue
+		}
+		for _, k := range []int64{1, int64(b.Unique) / 2, int64(b.Unique)} {
+			l, err := reader.Class(ctx, 14, k)
+			if err != nil {
+				t.Fatalf("class %d of %d committed: %v", k, b.Unique, err)
+			}
+			if _, err := reader.Lookup(ctx, b, l.Placement); err != nil {
+				t.Fatalf("lookup of class %d of %d committed: %v", k, b.Unique, err)
+			}
+			seen = append(seen, l)
+			reads++
+		}
+	}
+	for _, l := range seen {
+		if got, err := reader.Class(ctx, 14, l.Class); err != nil || got != l {
+			t.Fatalf("class %d: %v during the build, %v, %v after", l.Class, l, got, err)
+		}
+	}
+	if reads == 0 {
+		t.Fatal("no class was read during the build")
+	}
+}

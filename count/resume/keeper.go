@@ -49,7 +49,7 @@ func (k *Keeper) Resume(ctx context.Context, cs []count.Constellation) (map[int]
 		k.log("replacing the state in %s: %s", st.Path(), st.Replaced)
 	}
 	if st.Dropped > 0 {
-		k.log("%s of the state in %s failed their checksums or bounds: dropped, their work units are searched again",
+		k.log("dropped %s of the state in %s that failed a checksum or a bound, or contradicted another: their work units are searched again",
 			phrase.Plural(st.Dropped, "line"), st.Path())
 	}
 	if st.Len() > 0 {

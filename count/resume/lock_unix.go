@@ -12,23 +12,18 @@ import (
 	"syscall"
 )
 
-// lock takes an exclusive flock on f, the state at path, without waiting.
-// It returns an error naming the process that holds it, where
-// /proc/locks says: a count has one state file, and a second count on it
-// would write records over the first's.
-func lock(f *os.File, path string) error {
-	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+// lock takes an exclusive flock on f without waiting. It reports whether
+// another open file holds it, and the process that holds it where
+// /proc/locks says (0 if it does not).
+func lock(f *os.File) (held bool, pid int, err error) {
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	switch {
 	case err == nil:
-		return nil
-	case !errors.Is(err, syscall.EWOULDBLOCK):
-		return fmt.Errorf("lock count state %s: %w", path, err)
+		return false, 0, nil
+	case errors.Is(err, syscall.EWOULDBLOCK):
+		return true, holder(f), nil
 	}
-	who := "another process"
-	if pid := holder(f); pid > 0 {
-		who = "process " + strconv.Itoa(pid)
-	}
-	return fmt.Errorf("count state %s is in use by %s, another count of the same board: wait for it to end, or give this count a state file of its own", path, who)
+	return false, 0, err
 }
 
 // holder returns the process that holds a flock on f, as /proc/locks

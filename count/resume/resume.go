@@ -127,7 +127,7 @@ type State struct {
 func Open(ctx context.Context, path string, h Header, cs []count.Constellation) (*State, error) {
 	head, err := json.Marshal(h)
 	if err != nil {
-		return nil, fmt.Errorf("count state: %w", err)
+		return nil, fmt.Errorf("state file: %w", err)
 	}
 	s := &State{path: path, seed: crc32.Checksum(head, castagnoli), known: map[int]uint64{}}
 	for tries := 0; ; tries++ {
@@ -135,9 +135,21 @@ func Open(ctx context.Context, path string, h Header, cs []count.Constellation) 
 		if err != nil {
 			return nil, err
 		}
-		if err := lock(f, path); err != nil {
+		held, pid, err := lock(f)
+		if err != nil || held {
 			f.Close()
-			return nil, err
+		}
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("lock state file %s: %w", path, err)
+		case held && pid == 0 && tries < 10:
+			continue // the holder may have let go since: look again
+		case held:
+			who := "another process"
+			if pid > 0 {
+				who = "process " + strconv.Itoa(pid)
+			}
+			return nil, fmt.Errorf("state file %s is in use by %s, another count of the same board: wait for it to end, or give this count a state file of its own", path, who)
 		}
 		// The file may have been removed or replaced between the open
 		// and the lock (by the count that held it, once done): lock the
@@ -147,7 +159,7 @@ func Open(ctx context.Context, path string, h Header, cs []count.Constellation) 
 			if tries < 10 {
 				continue
 			}
-			return nil, fmt.Errorf("count state %s keeps changing under this count", path)
+			return nil, fmt.Errorf("state file %s keeps changing under this count", path)
 		}
 		s.f = f
 		break
@@ -166,17 +178,17 @@ func openFile(path string) (*os.File, error) {
 		fi, err := os.Lstat(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return nil, fmt.Errorf("count state: %w", err)
+				return nil, fmt.Errorf("state file: %w", err)
 			}
 			f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 			if errors.Is(err, fs.ErrExist) {
 				continue // made by another count meanwhile
 			} else if err != nil {
-				return nil, fmt.Errorf("create count state: %w", err)
+				return nil, fmt.Errorf("create state file: %w", err)
 			}
 			return f, nil
 		} else if err != nil {
-			return nil, fmt.Errorf("count state: %w", err)
+			return nil, fmt.Errorf("state file: %w", err)
 		}
 		if err := refuse(path, fi); err != nil {
 			return nil, err
@@ -187,7 +199,7 @@ func openFile(path string) (*os.File, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		} else if err != nil {
-			return nil, fmt.Errorf("open count state: %w", err)
+			return nil, fmt.Errorf("open state file: %w", err)
 		}
 		if now, err := f.Stat(); err != nil || !now.Mode().IsRegular() || !os.SameFile(fi, now) {
 			f.Close()
@@ -216,14 +228,14 @@ func refuse(path string, fi fs.FileInfo) error {
 	case !m.IsRegular():
 		kind = "not a regular file"
 	case m.Perm()&0o200 == 0:
-		return fmt.Errorf("count state %s is read-only (mode %s): it is left as it is", path, m)
+		return fmt.Errorf("state file %s is read-only (mode %s): it is left as it is", path, m)
 	}
 	if kind != "" {
-		return fmt.Errorf("count state %s is %s, not a state file: it is left as it is", path, kind)
+		return fmt.Errorf("state file %s is %s, not a state file: it is left as it is", path, kind)
 	}
 	for _, suffix := range []string{"-wal", "-shm", "-journal", ".lock"} {
 		if db, ok := strings.CutSuffix(path, suffix); ok && isSQLite(db) {
-			return fmt.Errorf("count state %s is a file of the SQLite catalog %s: it is left as it is", path, db)
+			return fmt.Errorf("state file %s is a file of the SQLite catalog %s: it is left as it is", path, db)
 		}
 	}
 	return nil
@@ -262,9 +274,9 @@ func (s *State) read(ctx context.Context, head []byte, h Header, cs []count.Cons
 	data, err := io.ReadAll(input.Reader(ctx, s.f))
 	switch {
 	case ctx.Err() != nil:
-		return fmt.Errorf("count state %s: interrupted while reading it", s.path)
+		return fmt.Errorf("state file %s: interrupted while reading it", s.path)
 	case err != nil:
-		return fmt.Errorf("read count state %s: %w", s.path, err)
+		return fmt.Errorf("read state file %s: %w", s.path, err)
 	}
 	first, rest, whole := bytes.Cut(data, []byte("\n"))
 	var got Header
@@ -280,7 +292,7 @@ func (s *State) read(ctx context.Context, head []byte, h Header, cs []count.Cons
 		if bytes.HasPrefix(data, []byte(sqliteHeader)) {
 			what = "it is a SQLite database"
 		}
-		return fmt.Errorf("count state %s is not a count state (%s): it is left as it is", s.path, what)
+		return fmt.Errorf("state file %s is not a count state (%s): it is left as it is", s.path, what)
 	case got.Format != Format:
 		s.Replaced = "it was a count state of another format, " + phrase.Quote(got.Format)
 	case got.N != h.N || got.Shard != h.Shard:
@@ -301,7 +313,7 @@ func (s *State) read(ctx context.Context, head []byte, h Header, cs []count.Cons
 	end := bytes.LastIndexByte(rest, '\n') + 1
 	if end < len(rest) {
 		if err := s.f.Truncate(int64(len(first) + 1 + end)); err != nil {
-			return fmt.Errorf("count state %s: %w", s.path, err)
+			return fmt.Errorf("state file %s: %w", s.path, err)
 		}
 	}
 	var bound uint64 // the most solutions of a board, 0 if unknown
@@ -332,10 +344,10 @@ func (s *State) read(ctx context.Context, head []byte, h Header, cs []count.Cons
 // start makes the file a new state: it empties it and writes head.
 func (s *State) start(head []byte) error {
 	if err := s.f.Truncate(0); err != nil {
-		return fmt.Errorf("count state %s: %w", s.path, err)
+		return fmt.Errorf("state file %s: %w", s.path, err)
 	}
 	if _, err := s.f.Write(append(head, '\n')); err != nil {
-		return fmt.Errorf("write count state %s: %w", s.path, err)
+		return fmt.Errorf("write state file %s: %w", s.path, err)
 	}
 	return nil
 }
@@ -385,7 +397,7 @@ func (s *State) Record(i int, solutions uint64) error {
 	}
 	s.buf = append(b, '\n')
 	if _, err := s.f.Write(s.buf); err != nil {
-		return fmt.Errorf("write count state %s: %w", s.path, err)
+		return fmt.Errorf("write state file %s: %w", s.path, err)
 	}
 	s.known[i] = solutions
 	return nil
@@ -398,7 +410,7 @@ func (s *State) Len() int { return len(s.known) }
 // releases its lock.
 func (s *State) Close() error {
 	if err := s.f.Close(); err != nil {
-		return fmt.Errorf("close count state %s: %w", s.path, err)
+		return fmt.Errorf("close state file %s: %w", s.path, err)
 	}
 	return nil
 }
@@ -408,7 +420,7 @@ func (s *State) Remove() error {
 	err := os.Remove(s.path)
 	s.f.Close()
 	if err != nil {
-		return fmt.Errorf("remove count state: %w", err)
+		return fmt.Errorf("remove state file: %w", err)
 	}
 	return nil
 }
@@ -427,11 +439,11 @@ func (s *State) SetAside() (string, error) {
 			continue
 		}
 		if err := os.Rename(s.path, bad); err != nil {
-			return "", fmt.Errorf("set aside count state: %w", err)
+			return "", fmt.Errorf("set aside state file: %w", err)
 		}
 		return bad, nil
 	}
-	return "", fmt.Errorf("set aside count state %s: %s.bad to .bad100 are all taken", s.path, s.path)
+	return "", fmt.Errorf("set aside state file %s: %s.bad to .bad100 are all taken", s.path, s.path)
 }
 
 // DefaultPath returns where a count of n (or of shard s of it) keeps its
@@ -442,7 +454,7 @@ func (s *State) SetAside() (string, error) {
 func DefaultPath(n int, s nqueens.Shard) (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("count state: %w", err)
+		return "", fmt.Errorf("state file: %w", err)
 	}
 	name := fmt.Sprintf("count-%d.state", n)
 	if !s.IsWhole() {

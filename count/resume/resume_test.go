@@ -224,6 +224,15 @@ func TestOpenRefuses(t *testing.T) {
 	link := filepath.Join(dir, "link")
 	os.Symlink(target, link)
 	os.Mkdir(filepath.Join(dir, "dir"), 0o755)
+	devNull := "/dev/null"
+	if os.Geteuid() == 0 {
+		// As root an Open that took it for a state would change the
+		// machine's own: use a device node of the test's.
+		devNull = filepath.Join(dir, "null")
+		if err := syscall.Mknod(devNull, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct{ path, want string }{
 		{catalog, "is not a count state (it is a SQLite database)"},
 		{write("nq.db-wal", "", 0o644), "is a file of the SQLite catalog " + catalog},
@@ -235,7 +244,7 @@ func TestOpenRefuses(t *testing.T) {
 		{fifo, "is a FIFO, not a state file"},
 		{link, "is a symbolic link, not a state file"},
 		{filepath.Join(dir, "dir"), "is a directory, not a state file"},
-		{"/dev/null", "is a device, not a state file"},
+		{devNull, "is a device, not a state file"},
 	} {
 		before, _ := os.Lstat(tc.path)
 		var data []byte
@@ -271,7 +280,7 @@ func TestOpenLocks(t *testing.T) {
 	s := open(t, path, h)
 	s.Record(1, 4)
 	_, err := resume.Open(context.Background(), path, h, count.Constellations(8))
-	if want := "count state " + path + " is in use by process " + strconv.Itoa(os.Getpid()); err == nil || !strings.Contains(err.Error(), want) {
+	if want := "state file " + path + " is in use by process " + strconv.Itoa(os.Getpid()); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("second open: %v; want %q", err, want)
 	}
 	s.Close()

@@ -389,7 +389,7 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 	st, err := b.Finish()
 	if err == nil && shard.IsWhole() {
 		if err = nqueens.CheckKnown(n, st.Counts); err != nil {
-			err = fmt.Errorf("build n=%d: the classes stored add up to %w", n, err)
+			err = fmt.Errorf("build n=%d: finished with %w", n, err)
 		}
 	}
 	return st, err

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/count/resume"
 )
@@ -286,5 +287,27 @@ func TestStateRefusesOtherFiles(t *testing.T) {
 		if now, _ := os.ReadFile(db); !bytes.Equal(now, dbBytes) {
 			t.Errorf("--state %s: the catalog's bytes changed", path)
 		}
+	}
+}
+
+// TestBuildChecksPublishedCounts kills a build of 12 in the middle, adds a
+// class of orbit 8 to the counts its catalog records so far, and runs the
+// build again: it resumes and finishes, but the counts it records are not
+// the ones OEIS publishes, so it prints no table, names both and exits 3;
+// verify then fails too.
+func TestBuildChecksPublishedCounts(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "c.db")
+	b := startPausedBuild(t, db, 12, len(canonical.Units(12))/2, commitRowsEnv+"=100")
+	b.stop()
+	edit(t, db, `UPDATE builds SET total = total + 8, unique_count = unique_count + 1, orbit8 = orbit8 + 1 WHERE n = 12`)
+	out, stderr, status := runChild(t, filepath.Dir(db), "build", "12", "--db", db, "-q")
+	want := "nqueens: build n=12: finished with total 14208, unique 1788; OEIS A000170/A002562 say 14200, 1787\n"
+	if status != exitMismatch || out != "" || stderr != want {
+		t.Errorf("build: status %d, stdout %q, stderr %q; want status %d, nothing printed, %q", status, out, stderr, exitMismatch, want)
+	}
+	out, _, status = runChild(t, filepath.Dir(db), "verify", "--db", db)
+	if status != exitMismatch || !strings.Contains(out, "n=12 MISMATCH: ") {
+		t.Errorf("verify: status %d:\n%s", status, out)
 	}
 }

@@ -114,8 +114,9 @@ type State struct {
 // cs (NewHeader), creating it (and its directory) if there is none, and
 // locks it for the count's life. A state of another count (another
 // header) is replaced, and State.Replaced says why; an empty file is
-// taken as a new state. It reads the file through ctx: a cancelled ctx
-// stops the read at once with ctx.Err().
+// taken as a new state. A cancelled ctx stops the open and the read at
+// once, even where the disk does not answer, with an error that says
+// "interrupted".
 //
 // It returns an error of one line naming the file, and changes nothing,
 // if the file is held by another count (naming the process, where the
@@ -130,6 +131,46 @@ func Open(ctx context.Context, path string, h Header, cs []count.Constellation) 
 		return nil, fmt.Errorf("state file: %w", err)
 	}
 	s := &State{path: path, seed: crc32.Checksum(head, castagnoli), known: map[int]uint64{}}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("state file %s: interrupted while opening it", path)
+	}
+	// The open runs in a goroutine, so that a cancelled ctx ends it at
+	// once even on a disk that does not answer; a file it opens after
+	// that is closed.
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened)
+	go func() {
+		f, err := openLocked(path)
+		select {
+		case done <- opened{f, err}:
+		case <-ctx.Done():
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, o.err
+		}
+		s.f = o.f
+	case <-ctx.Done():
+		return nil, fmt.Errorf("state file %s: interrupted while opening it", path)
+	}
+	if err := s.read(ctx, head, h, cs); err != nil {
+		s.f.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openLocked opens the state file at path (openFile) and locks it, or
+// returns the error that refuses it.
+func openLocked(path string) (*os.File, error) {
 	for tries := 0; ; tries++ {
 		f, err := openFile(path)
 		if err != nil {
@@ -154,21 +195,14 @@ func Open(ctx context.Context, path string, h Header, cs []count.Constellation) 
 		// The file may have been removed or replaced between the open
 		// and the lock (by the count that held it, once done): lock the
 		// file that is at the path.
-		if fi, err := os.Lstat(path); err != nil || !sameFile(f, fi) {
-			f.Close()
-			if tries < 10 {
-				continue
-			}
+		if fi, err := os.Lstat(path); err == nil && sameFile(f, fi) {
+			return f, nil
+		}
+		f.Close()
+		if tries >= 10 {
 			return nil, fmt.Errorf("state file %s keeps changing under this count", path)
 		}
-		s.f = f
-		break
 	}
-	if err := s.read(ctx, head, h, cs); err != nil {
-		s.f.Close()
-		return nil, err
-	}
-	return s, nil
 }
 
 // openFile opens the file at path for reading and appending, creating it

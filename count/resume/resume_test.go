@@ -289,7 +289,7 @@ func TestOpenLocks(t *testing.T) {
 	}
 }
 
-// TestOpenInterrupted opens a state with a cancelled context: the read
+// TestOpenInterrupted opens a state with a cancelled context: the open
 // stops with an error that says so, and the file stays.
 func TestOpenInterrupted(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s")
@@ -299,7 +299,7 @@ func TestOpenInterrupted(t *testing.T) {
 	s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := resume.Open(ctx, path, h, count.Constellations(8)); err == nil || !strings.Contains(err.Error(), "interrupted while reading it") {
+	if _, err := resume.Open(ctx, path, h, count.Constellations(8)); err == nil || !strings.Contains(err.Error(), "interrupted while opening it") {
 		t.Errorf("open with a cancelled context: %v", err)
 	}
 	if got := open(t, path, h).Known(); !reflect.DeepEqual(got, map[int]uint64{1: 4}) {

@@ -174,20 +174,21 @@ var resumeFromN = map[string]int{"cpu": 19, "gpu": 22}
 // without --state).
 func (a *app) keeper(ctx context.Context, label string, n int, s nqueens.Shard, e count.Engine, flag string) count.Keeper {
 	k := &resume.Keeper{N: n, Shard: s, Version: version(commit), Log: func(msg string) { a.logf("%s: %s", label, msg) }}
+	from, long := resumeFromN[e.Name()]
 	switch {
 	case flag == "off" || e.Name() == "classes":
 		return nil
 	case flag != "":
 		k.Path = flag
-	case n >= resumeFromN[e.Name()]:
+	case !long || n < from:
+		return nil
+	default:
 		p, err := resume.DefaultPath(n, s)
 		if err != nil {
 			a.logf("%s: the work is not kept for a resume: %v", label, err)
 			return nil
 		}
 		k.Path = p
-	default:
-		return nil
 	}
 	if testHookCountFound != nil {
 		return hookedKeeper{k, ctx}

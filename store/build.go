@@ -338,6 +338,8 @@ type RunOptions struct {
 // (ErrBusy, ErrShardMismatch, ErrOrphans, ErrReadOnly, a shard that n's
 // units cannot be split into), Add and Finish; a build that fails part
 // way keeps what it last committed, and a later Run resumes from there.
+// A finished build of the whole board whose counts are not the published
+// ones gives nqueens.CheckKnown's *nqueens.KnownError.
 func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptions) (Build, error) {
 	if st, err := db.Build(ctx, n); err == nil && st.Complete && st.Shard == shard {
 		return st, fmt.Errorf("n=%d: %w", n, ErrComplete)
@@ -384,5 +386,11 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 		return st, fmt.Errorf("interrupted: n=%d stopped after %d of %d work units with %s stored; run the same build again to resume",
 			n, st.UnitsDone, st.UnitsTotal, phrase.Plural(st.Unique, "class"))
 	}
-	return b.Finish()
+	st, err := b.Finish()
+	if err == nil && shard.IsWhole() {
+		if err = nqueens.CheckKnown(n, st.Counts); err != nil {
+			err = fmt.Errorf("build n=%d: finished with %w", n, err)
+		}
+	}
+	return st, err
 }

@@ -79,10 +79,14 @@ func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 
 // Make counts shard s of the constellations of a board of n, split by
 // their cost (count.Constellation.Cost), as count.Board does the whole
-// board, with o's engine and hooks (count.Options.Search), and returns its
-// part, timed: the same part whichever engine counts. It returns an error
-// matching nqueens.ErrNoShard if there is no such shard, ctx.Err() if ctx is cancelled first, and an error naming the
-// shard if its total does not fit in 64 bits.
+// board, with o's engine, hooks and keeper (count.Options.Search), and
+// returns its part, timed: the same part whichever engine counts. It ends
+// o's keeper (count.Options.End) once the part is made or the count
+// failed. It returns an error matching nqueens.ErrNoShard if there is no
+// such shard; the others name the shard and are worded by the keeper's
+// End: one that reads "interrupted" and matches ctx.Err() if ctx is
+// cancelled first, one matching count.ErrOverflow if its total does not
+// fit in 64 bits.
 func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, error) {
 	start := time.Now()
 	cs, idx, err := balance.Shard(count.Constellations(n), s, count.Constellation.Cost)
@@ -91,10 +95,10 @@ func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, e
 	}
 	search := time.Now()
 	total, err := o.Search(ctx, cs)
-	switch {
-	case ctx.Err() != nil:
-		return Part{}, ctx.Err()
-	case err != nil:
+	if ctx.Err() != nil {
+		err = count.Interrupted(ctx.Err())
+	}
+	if err = o.End(err); err != nil {
 		return Part{}, fmt.Errorf("n=%d shard %s: %w", n, s, err)
 	}
 	return Part{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(count.Constellations(n)),

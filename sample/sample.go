@@ -77,15 +77,25 @@ func (o Of) String() string {
 // n = 2 or 3, which have no solution.
 var ErrEmpty = errors.New("no class to draw from")
 
+// Reader is a Source that reads the classes of a round at once, which
+// Draw uses when a source has it: a source may read them in parallel, or
+// in one pass.
+type Reader interface {
+	Source
+	// ClassesAt returns the classes numbered ks, which are ascending and
+	// distinct, in that order.
+	ClassesAt(ctx context.Context, ks []int64) ([]nqueens.Layout, error)
+}
+
 // Draw returns one draw of what from src for each generator of rngs, in
 // the order of rngs: draw i is made with rngs[i] alone, so it depends
 // neither on the other draws nor on how many there are. It reads the
 // classes in rounds: a round draws a number for every draw not yet
-// accepted and reads those classes in ascending order, each once; a
-// solution draw that is rejected (see the package comment) goes on to the
-// next round. It returns an error, and no draws, if src has no class
-// (ErrEmpty), if src fails, or if a class read is not the class asked for
-// or its symmetry does not match its images.
+// accepted and reads those classes in ascending order, each once (through
+// ClassesAt if src is a Reader); a solution draw that is rejected (see the
+// package comment) goes on to the next round. It returns an error, and no
+// draws, if src has no class (ErrEmpty), if src fails, or if a class read
+// is not the class asked for or its symmetry does not match its images.
 func Draw(ctx context.Context, src Source, what Of, rngs []*rand.Rand) ([]nqueens.Layout, error) {
 	if what != Classes && what != Solutions {
 		return nil, fmt.Errorf("sample: draw of %v", what)
@@ -104,6 +114,7 @@ func Draw(ctx context.Context, src Source, what Of, rngs []*rand.Rand) ([]nqueen
 	for i := range tries {
 		tries[i].i = i
 	}
+	var ks []int64
 	for len(tries) > 0 {
 		for t := range tries {
 			if what == Classes {
@@ -114,17 +125,25 @@ func Draw(ctx context.Context, src Source, what Of, rngs []*rand.Rand) ([]nqueen
 			tries[t].k, tries[t].j = int64(x/8)+1, int(x%8)
 		}
 		slices.SortFunc(tries, func(a, b try) int { return cmp.Or(cmp.Compare(a.k, b.k), cmp.Compare(a.i, b.i)) })
+		ks = ks[:0]
+		for _, tr := range tries {
+			if len(ks) == 0 || ks[len(ks)-1] != tr.k {
+				ks = append(ks, tr.k)
+			}
+		}
+		ls, err := read(ctx, src, ks)
+		if err != nil {
+			return nil, err
+		}
 		rejected := tries[:0]
-		var l nqueens.Layout
+		at := -1 // the index in ks and ls of the class of the try
 		var images []nqueens.Placement
-		for t, tr := range tries {
-			if t == 0 || tr.k != tries[t-1].k {
-				var err error
-				if l, err = read(ctx, src, tr.k); err != nil {
-					return nil, err
-				}
+		for _, tr := range tries {
+			if at < 0 || ks[at] != tr.k {
+				at++
 				images = nil
 			}
+			l := ls[at]
 			if what == Classes {
 				out[tr.i] = l
 				continue
@@ -146,19 +165,37 @@ func Draw(ctx context.Context, src Source, what Of, rngs []*rand.Rand) ([]nqueen
 	return out, nil
 }
 
-// read returns class k of src, checked to be class k.
-func read(ctx context.Context, src Source, k int64) (nqueens.Layout, error) {
-	if err := ctx.Err(); err != nil {
-		return nqueens.Layout{}, err
+// read returns the classes numbered ks (ascending, distinct) of src, each
+// checked to be the class asked for.
+func read(ctx context.Context, src Source, ks []int64) ([]nqueens.Layout, error) {
+	var ls []nqueens.Layout
+	if r, ok := src.(Reader); ok {
+		var err error
+		if ls, err = r.ClassesAt(ctx, ks); err != nil {
+			return nil, fmt.Errorf("sample: %w", err)
+		}
+		if len(ls) != len(ks) {
+			return nil, fmt.Errorf("sample: %d classes asked for, %d read", len(ks), len(ls))
+		}
+	} else {
+		ls = make([]nqueens.Layout, len(ks))
+		for i, k := range ks {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			l, err := src.Class(ctx, k)
+			if err != nil {
+				return nil, fmt.Errorf("sample: %w", err)
+			}
+			ls[i] = l
+		}
 	}
-	l, err := src.Class(ctx, k)
-	if err != nil {
-		return nqueens.Layout{}, fmt.Errorf("sample: %w", err)
+	for i, k := range ks {
+		if ls[i].Class != k {
+			return nil, fmt.Errorf("sample: class %d read as class %d", k, ls[i].Class)
+		}
 	}
-	if l.Class != k {
-		return nqueens.Layout{}, fmt.Errorf("sample: class %d read as class %d", k, l.Class)
-	}
-	return l, nil
+	return ls, nil
 }
 
 // Generator returns the generator of draw i of seed: PCG with seed and i

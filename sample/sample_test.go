@@ -251,6 +251,49 @@ func TestDrawReadsInOrder(t *testing.T) {
 	}
 }
 
+// batched is a Reader over a list; short drops the last class of a
+// round.
+type batched struct {
+	*list
+	rounds int
+	short  bool
+}
+
+func (b *batched) ClassesAt(ctx context.Context, ks []int64) ([]nqueens.Layout, error) {
+	b.rounds++
+	if !slices.IsSorted(ks) || len(slices.Compact(slices.Clone(ks))) != len(ks) {
+		return nil, errors.New("ks not ascending and distinct")
+	}
+	var out []nqueens.Layout
+	for _, k := range ks {
+		l, _ := b.list.Class(ctx, k)
+		out = append(out, l)
+	}
+	if b.short {
+		out = out[:len(out)-1]
+	}
+	return out, nil
+}
+
+// TestReader: a Reader reads each round at once, and draws the same as
+// a source read class by class; a Reader that returns too few classes
+// is an error.
+func TestReader(t *testing.T) {
+	for _, what := range []Of{Classes, Solutions} {
+		b := &batched{list: classesOf(9)}
+		if got, want := draws(t, b, what, 2, 500), draws(t, classesOf(9), what, 2, 500); !slices.Equal(got, want) {
+			t.Errorf("%v: a Reader draws otherwise", what)
+		}
+		if b.rounds == 0 || (what == Classes && b.rounds != 1) {
+			t.Errorf("%v: %d rounds read at once", what, b.rounds)
+		}
+	}
+	b := &batched{list: classesOf(9), short: true}
+	if _, err := Draw(context.Background(), b, Classes, []*rand.Rand{Generator(1, 0)}); err == nil {
+		t.Error("a short read: no error")
+	}
+}
+
 // TestSearcher: the class search gives the same draws as the classes
 // listed, searching again when a round goes back; it has no source for n
 // without solutions or above MaxSearchN.

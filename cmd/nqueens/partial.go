@@ -302,5 +302,5 @@ func (a *app) puzzleSource(ctx context.Context, n int) (sample.Source, func(), e
 		}
 		return search()
 	}
-	return catalogClasses{db: db, b: b}, func() { db.Close() }, nil
+	return catalogClasses{db: db, b: b, workers: a.cfg.Workers}, func() { db.Close() }, nil
 }

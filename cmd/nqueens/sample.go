@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/sample"
@@ -86,7 +88,7 @@ func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, se
 			m = a.progress(fmt.Sprintf("sample n=%d", n), 0, int64(count), what.String())
 		}
 		defer m.Done()
-		draws := sample.Seeded(ctx, catalogClasses{db: db, b: b}, what, seed, count)
+		draws := sample.Seeded(ctx, catalogClasses{db: db, b: b, workers: a.cfg.Workers}, what, seed, count)
 		_, err := export.WriteAll(ctx, format.New(w), draws, func(uint64) { m.Add(export.ProgressEvery) })
 		switch {
 		case ctx.Err() != nil:
@@ -100,14 +102,28 @@ func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, se
 }
 
 // catalogClasses is the sample.Source of the classes of a complete build:
-// the catalog's count of them and its class by number.
+// the catalog's count of them and its class by number, a round of draws
+// read on workers goroutines (a class of an index is a search).
 type catalogClasses struct {
-	db *store.DB
-	b  store.Build
+	db      *store.DB
+	b       store.Build
+	workers int
 }
 
 func (c catalogClasses) Count() int64 { return int64(c.b.Unique) }
 
 func (c catalogClasses) Class(ctx context.Context, k int64) (nqueens.Layout, error) {
 	return c.db.Class(ctx, c.b.N, k)
+}
+
+func (c catalogClasses) ClassesAt(ctx context.Context, ks []int64) ([]nqueens.Layout, error) {
+	ls := make([]nqueens.Layout, len(ks))
+	errs := make([]error, len(ks))
+	err := parallel.Each(ctx, len(ks), c.workers, func(i int, _ *parallel.Stop) {
+		ls[i], errs[i] = c.db.Class(ctx, c.b.N, ks[i])
+	})
+	if err := cmp.Or(append(errs, err)...); err != nil {
+		return nil, err
+	}
+	return ls, nil
 }

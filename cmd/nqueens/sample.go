@@ -90,11 +90,8 @@ func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, se
 		defer m.Done()
 		draws := sample.Seeded(ctx, catalogClasses{db: db, b: b, workers: a.cfg.Workers}, what, seed, count)
 		_, err := export.WriteAll(ctx, format.New(w), draws, func(uint64) { m.Add(export.ProgressEvery) })
-		switch {
-		case ctx.Err() != nil:
+		if ctx.Err() != nil {
 			return errors.New("sample interrupted")
-		case errors.Is(err, store.ErrBadRow) || errors.Is(err, store.ErrNoClass):
-			return fmt.Errorf("%w: run nqueens verify %d", err, n)
 		}
 		return err
 	}
@@ -112,15 +109,22 @@ type catalogClasses struct {
 
 func (c catalogClasses) Count() int64 { return int64(c.b.Unique) }
 
+// Class returns class k, 1 <= k <= Count; the catalog lacking a class its
+// build counts is a damaged row, as store.Finder words it.
 func (c catalogClasses) Class(ctx context.Context, k int64) (nqueens.Layout, error) {
-	return c.db.Class(ctx, c.b.N, k)
+	l, err := c.db.Class(ctx, c.b.N, k)
+	if errors.Is(err, store.ErrNoClass) && k >= 1 && uint64(k) <= c.b.Unique {
+		return l, &store.RowError{N: c.b.N, Layout: nqueens.Layout{Class: k},
+			Problems: []string{fmt.Sprintf("is missing: the build records classes 1 to %d", c.b.Unique)}}
+	}
+	return l, err
 }
 
 func (c catalogClasses) ClassesAt(ctx context.Context, ks []int64) ([]nqueens.Layout, error) {
 	ls := make([]nqueens.Layout, len(ks))
 	errs := make([]error, len(ks))
 	err := parallel.Each(ctx, len(ks), c.workers, func(i int, _ *parallel.Stop) {
-		ls[i], errs[i] = c.db.Class(ctx, c.b.N, ks[i])
+		ls[i], errs[i] = c.Class(ctx, ks[i])
 	})
 	if err := cmp.Or(append(errs, err)...); err != nil {
 		return nil, err

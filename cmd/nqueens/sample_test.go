@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -96,4 +99,57 @@ func TestSampleCountStreams(t *testing.T) {
 		t.Errorf("peak memory %d MB for 400,000 draws, %d MB for 100,000: want within 10 MB", large>>20, small>>20)
 	}
 	t.Logf("peak memory %.1f MB for 400,000 draws, %.1f MB for 100,000", float64(large)/(1<<20), float64(small)/(1<<20))
+}
+
+// TestSampleTamperedRefused changes the classes of n = 8 by hand, as a
+// user with sqlite3 could, so that a class drawn is missing, out of its
+// range or not what the catalog promises: sample (of classes and of
+// solutions) and puzzle each refuse with one line naming n and saying
+// that the catalog is damaged (nqueens verify lists every fault), exit
+// status 1, and never print the bad row. 200 draws of the
+// 12 classes of n = 8 draw every class.
+func TestSampleTamperedRefused(t *testing.T) {
+	t.Parallel()
+	orig := builtCatalog(t, "8")
+	data, err := os.ReadFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, sql string }{
+		{"missing", `DELETE FROM classes WHERE n = 8 AND class = 12`},
+		{"renumbered", `UPDATE classes SET class = 20 WHERE n = 8 AND class = 12`},
+		{"more classes counted", `UPDATE builds SET unique_count = 13 WHERE n = 8`},
+		{"not a solution", `UPDATE classes SET placement = '13572046' WHERE n = 8 AND class = 3`},
+		{"wrong orbit", `UPDATE classes SET orbit = 4 WHERE n = 8 AND class = 3`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "c.db")
+			os.WriteFile(db, data, 0o644)
+			raw, err := sql.Open("sqlite", db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := raw.Exec(tt.sql); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+			for _, args := range [][]string{
+				{"sample", "8", "--count", "200", "--seed", "1", "--format", "csv"},
+				{"sample", "8", "--count", "200", "--seed", "1", "--solutions", "--format", "csv"},
+				{"puzzle", "8", "--count", "200", "--seed", "1", "--format", "csv"},
+			} {
+				stdout, _, err := runCLI(t, append([]string{"--db", db}, args...)...)
+				msg := ""
+				if err != nil {
+					msg = err.Error()
+				}
+				if exitCode(err) != exitError || strings.Contains(msg, "\n") || !strings.Contains(msg, "n=8") || !strings.Contains(msg, "nqueens verify") {
+					t.Errorf("%s: exit %d, err %q, want one line naming n=8 and verify", strings.Join(args, " "), exitCode(err), msg)
+				}
+				if strings.Contains(stdout, "1 3 5 7 2 0 4 6") {
+					t.Errorf("%s printed the bad row:\n%s", strings.Join(args, " "), stdout)
+				}
+			}
+		})
+	}
 }

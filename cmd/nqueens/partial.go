@@ -19,6 +19,7 @@ import (
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/partial"
 	"github.com/nqueens/nqueens/partial/puzzle"
+	"github.com/nqueens/nqueens/sample"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -245,14 +246,14 @@ func (a *app) puzzleCmd() *cobra.Command {
 }
 
 func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
-	sampler, closeDB, err := a.sampler(ctx, n)
+	src, closeSrc, err := a.puzzleSource(ctx, n)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-	opts.Sampler = sampler
-	if sampler == nil {
-		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: %s)", n, puzzle.MaxSearchSampleN, a.buildAdvice(n))
+	defer closeSrc()
+	opts.Source = src
+	if src == nil {
+		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: run nqueens build %d)", n, sample.MaxSearchN, n)
 	}
 	write := func(w io.Writer) error {
 		pw := format.NewPuzzles(w, answers)
@@ -275,13 +276,20 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(count, "puzzle"), n)
 }
 
-// sampler returns the uniform sampler of n's solutions: from the catalog
-// when it holds n complete, else from the class search up to
-// puzzle.MaxSearchSampleN, else nil. A missing catalog is no error.
-func (a *app) sampler(ctx context.Context, n int) (*puzzle.Sampler, func(), error) {
+// puzzleSource returns the classes of n that puzzles draw their solutions
+// from, uniformly: the catalog's when it holds n complete, else the class
+// search's up to sample.MaxSearchN, else none (nil). A missing catalog is
+// no error. The caller must call the function returned when done.
+func (a *app) puzzleSource(ctx context.Context, n int) (sample.Source, func(), error) {
+	search := func() (sample.Source, func(), error) {
+		if s := sample.Search(n, a.cfg.Workers); s != nil {
+			return s, s.Close, nil
+		}
+		return nil, func() {}, nil
+	}
 	db, err := a.open(ctx)
 	if errors.Is(err, store.ErrNoCatalog) {
-		return puzzle.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
+		return search()
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("puzzle: %w", err)
@@ -292,8 +300,7 @@ func (a *app) sampler(ctx context.Context, n int) (*puzzle.Sampler, func(), erro
 		if !errors.Is(err, store.ErrNotBuilt) && !errors.Is(err, store.ErrIncomplete) {
 			return nil, nil, fmt.Errorf("puzzle: %w", err)
 		}
-		return puzzle.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
+		return search()
 	}
-	s := &puzzle.Sampler{N: n, Total: b.Total, Classes: func() iter.Seq2[nqueens.Layout, error] { return db.Classes(ctx, n, store.Filter{}) }}
-	return s, func() { db.Close() }, nil
+	return catalogClasses{db: db, b: b, workers: a.cfg.Workers}, func() { db.Close() }, nil
 }

@@ -215,7 +215,7 @@ figcaption b{color:#000}
 	buf = append(buf, `</svg>
 <h1>The classes of n = `+n+`</h1>
 <p class="lede">Each board is the canonical representative of a class of solutions: the lexicographically
-smallest of its 8 rotations and reflections, row 1 at the top. The number is the class's number in the
+smallest of its 8 rotations and reflections, row 0 at the top. The number is the class's number in the
 catalog; the orbit is how many solutions the class holds (8, 4 with <span class="sym">rot180</span>
 symmetry, 2 with <span class="sym">rot90</span>).</p>
 <main>

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
@@ -59,6 +60,22 @@ func openAdvice(err error) error {
 // outputFlag gives cmd the flag -o FILE, read into out.
 func outputFlag(cmd *cobra.Command, out *string) {
 	cmd.Flags().StringVarP(out, "output", "o", "", "write to FILE instead of stdout")
+}
+
+// outputFormat returns the format of cmd's output to the file out, of the
+// formats allowed: --format if given, else the one out's extension names,
+// else --format's default (export.OutputFormat).
+func outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (export.Format, error) {
+	flag := cmd.Flags().Lookup("format")
+	def, err := export.ParseFormat(flag.DefValue, allowed)
+	if err != nil {
+		panic(fmt.Sprintf("%s: --format's default is not one of its formats: %v", cmd.CommandPath(), err))
+	}
+	name := ""
+	if flag.Changed {
+		name = flag.Value.String()
+	}
+	return export.OutputFormat(name, out, allowed, def)
 }
 
 // checkOutput refuses path, as bad usage, if it is one of the catalog's

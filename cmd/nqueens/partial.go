@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,9 +17,11 @@ import (
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
+	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/partial"
 	"github.com/nqueens/nqueens/partial/puzzle"
+	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/sample"
 	"github.com/nqueens/nqueens/store"
 )
@@ -55,7 +58,7 @@ func (a *app) completeCmd() *cobra.Command {
 			} else if cmd.Flags().Changed("input") {
 				perr = errors.New("--input says how to read boards from stdin: it goes with -")
 			}
-			f, err := export.ParseFormat(format, export.CompletionFormats)
+			f, err := outputFormat(cmd, export.CompletionFormats, out)
 			switch {
 			case !list && (cmd.Flags().Changed("limit") || cmd.Flags().Changed("format")):
 				err = errors.New("--limit and --format go with --list")
@@ -114,9 +117,9 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 			}
 			continue
 		}
-		count, err := partial.CountContext(c.ctx, b)
+		count, err := c.count(b)
 		if err != nil {
-			return errors.New("complete interrupted")
+			return err
 		}
 		rec := export.Completed{N: b.N(), Given: b.Given(), Count: count.Completions, Nodes: count.Nodes}
 		if c.classes {
@@ -138,6 +141,41 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 		return lister.Close()
 	}
 	return nil
+}
+
+// longCompletion is how long a count of completions must be estimated to
+// take for complete to say so and show its progress; longCompletionNodes
+// the nodes below which it does not estimate the time (under a second).
+// Tests lower them.
+var (
+	longCompletion              = 10 * time.Second
+	longCompletionNodes float64 = 1e8
+)
+
+// count counts the completions of b on the configured workers. Before a
+// count estimated at longCompletion or more it says on stderr (unless
+// --quiet) how long it should take, and shows its progress.
+func (c *completer) count(b partial.Board) (partial.Count, error) {
+	o := partial.Options{Workers: c.a.cfg.Workers}
+	if est := partial.Estimate(b); !c.a.cfg.Quiet && est >= longCompletionNodes {
+		rate, err := partial.MeasureRate(c.ctx)
+		if err != nil {
+			return partial.Count{}, errors.New("complete interrupted")
+		}
+		workers := parallel.Workers(c.a.cfg.Workers)
+		if secs := est / (rate * float64(workers)); secs >= longCompletion.Seconds() {
+			c.a.logf("complete %s: %s on %s (%.1e nodes, estimated); Ctrl-C stops it", b, phrase.About(secs), phrase.Plural(workers, "core"), est)
+			m := progress.Nop
+			o.Start = func(units int) { m = c.a.progress("complete", 0, int64(units), "work units") }
+			o.Progress = func() { m.Add(1) }
+			defer func() { m.Done() }()
+		}
+	}
+	count, err := partial.CountParallel(c.ctx, b, o)
+	if err != nil {
+		return count, errors.New("complete interrupted")
+	}
+	return count, nil
 }
 
 // formAdvice adds to the error of a line read in the wrong form
@@ -207,7 +245,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 	var seed uint64
 	var format, out, answersName string
 	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
-		f, err := export.ParseFormat(format, export.PuzzleFormats)
+		f, err := outputFormat(cmd, export.PuzzleFormats, out)
 		answers, aerr := export.ParseAnswers(answersName)
 		switch {
 		case err != nil:

@@ -23,7 +23,7 @@ import (
 const progressFromN = 15
 
 func (a *app) countCmd() *cobra.Command {
-	var asJSON, combine, estimate bool
+	var asJSON, total, combine, estimate bool
 	var engine, state string
 	cmd := &cobra.Command{Use: "count N-LIST", Short: "Count solutions and classes by search alone, no catalog needed",
 		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
@@ -49,10 +49,21 @@ func (a *app) countCmd() *cobra.Command {
 			case state != "" && (combine || engine == "classes"):
 				err = errors.New("--state keeps the work of a count by constellations: leave out --combine and --engine classes")
 			}
+			out := countTable
+			switch {
+			case total && asJSON:
+				err = errors.New("--total prints the bare totals, --json every count: choose one")
+			case total && (estimate || !shard.IsWhole()):
+				err = errors.New("--total prints the totals of whole counts: leave out --estimate and --shard")
+			case total:
+				out = countTotal
+			case asJSON:
+				out = countJSON
+			}
 			if err != nil {
 				return usageError{fmt.Errorf("count: %w", err)}
 			} else if combine {
-				return a.countCombine(cmd.Context(), args, asJSON)
+				return a.countCombine(cmd.Context(), args, out)
 			}
 			ns, err := nArgs(args)
 			switch {
@@ -84,7 +95,7 @@ func (a *app) countCmd() *cobra.Command {
 				}
 				if e.Name() == "cpu" {
 					if err := a.warnLong(cmd.Context(), n); err != nil {
-						return a.finished(results, asJSON, err)
+						return a.finished(results, out, err)
 					}
 				}
 				start := time.Now()
@@ -95,14 +106,15 @@ func (a *app) countCmd() *cobra.Command {
 				c, err := count.Board(cmd.Context(), n, o)
 				done()
 				if err != nil {
-					return a.finished(results, asJSON, countError(err))
+					return a.finished(results, out, countError(err))
 				}
 				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(), Engine: e.Name(), Device: e.Device()})
 			}
-			return writeCounts(a.stdout, results, asJSON)
+			return writeCounts(a.stdout, results, out)
 		},
 	}
 	jsonFlag(&asJSON, cmd)
+	cmd.Flags().BoolVar(&total, "total", false, "print each total alone on a line (LeetCode 52's answer)")
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
@@ -119,11 +131,11 @@ var testHookCountStart func(n int)
 // failed with err (none: nothing printed), and returns err, saying that
 // those rows are complete. After counts that are not the published ones
 // it prints nothing.
-func (a *app) finished(results []count.Result, asJSON bool, err error) error {
+func (a *app) finished(results []count.Result, out countOutput, err error) error {
 	if len(results) == 0 || errors.As(err, new(*nqueens.KnownError)) {
 		return err
 	}
-	if perr := writeCounts(a.stdout, results, asJSON); perr != nil {
+	if perr := writeCounts(a.stdout, results, out); perr != nil {
 		return perr
 	}
 	first, last := results[0].N, results[len(results)-1].N
@@ -314,7 +326,7 @@ func notAPart(fe *parts.FileError) error {
 
 // countCombine prints the combined counts of the partial results in
 // files, and fails if they differ from the published counts.
-func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) error {
+func (a *app) countCombine(ctx context.Context, files []string, out countOutput) error {
 	if len(files) == 0 {
 		return usageError{errors.New("count --combine: want the files count --shard wrote, e.g. part-*.json")}
 	}
@@ -328,7 +340,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 	case err != nil:
 		return err
 	}
-	if err := writeCounts(a.stdout, []count.Result{c}, asJSON); err != nil {
+	if err := writeCounts(a.stdout, []count.Result{c}, out); err != nil {
 		return err
 	}
 	if _, ok := nqueens.KnownCounts(c.N); ok {

@@ -93,14 +93,15 @@ func (a *app) countCmd() *cobra.Command {
 				if testHookCountStart != nil {
 					testHookCountStart(n)
 				}
+				var estimate time.Duration
 				if e.Name() == "cpu" {
-					if err := a.warnLong(cmd.Context(), n); err != nil {
+					if estimate, err = a.warnLong(cmd.Context(), n); err != nil {
 						return a.finished(results, out, err)
 					}
 				}
 				start := time.Now()
 				label := fmt.Sprintf("count n=%d", n)
-				o, done := a.countOptions(label, n)
+				o, done := a.countOptions(label, n, estimate)
 				o.Engine = e
 				o.Keeper = a.keeper(cmd.Context(), label, n, nqueens.Shard{}, e, state)
 				c, err := count.Board(cmd.Context(), n, o)
@@ -227,11 +228,11 @@ func (h hookedKeeper) Keep(i int, solutions uint64) {
 // countOptions returns the options of a count of n with the configured
 // workers and, for n of progressFromN and above, a meter called label;
 // the caller calls done when the count returns.
-func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
+func (a *app) countOptions(label string, n int, estimate time.Duration) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
-		o.Start = func(units int) { m = a.progress(label, 0, int64(units), "work units") }
+		o.Start = func(units int) { m = a.progressEstimated(label, 0, int64(units), "work units", estimate) }
 		o.Progress = func() { m.Add(1) }
 	}
 	return o, func() { m.Done() }
@@ -259,18 +260,20 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 }
 
 // warnLong writes to stderr, unless --quiet, how long counting n will
-// take if it is long (estimate.Estimator.Long).
-func (a *app) warnLong(ctx context.Context, n int) error {
+// take if it is long (estimate.Estimator.Long), and returns that time for
+// the progress meter to start from; 0 if it said nothing.
+func (a *app) warnLong(ctx context.Context, n int) (time.Duration, error) {
 	if a.cfg.Quiet {
-		return nil
+		return 0, nil
 	}
 	e, long, err := a.estimator().Long(ctx, n)
 	if err != nil {
-		return rateError(ctx, err)
-	} else if long {
-		fmt.Fprintf(a.stderr, "count %d: %s; --shard splits it\n", n, e.Time())
+		return 0, rateError(ctx, err)
+	} else if !long {
+		return 0, nil
 	}
-	return nil
+	fmt.Fprintf(a.stderr, "count %d: %s; --shard splits it\n", n, e.Time())
+	return time.Duration(e.Seconds * float64(time.Second)), nil
 }
 
 // estimator returns the estimator of counts with the configured workers,
@@ -293,7 +296,7 @@ func rateError(ctx context.Context, err error) error {
 // countShard counts one shard of n with e and prints its part as JSON.
 func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.Engine, state string) error {
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
-	o, done := a.countOptions(label, n)
+	o, done := a.countOptions(label, n, 0)
 	o.Engine = e
 	o.Keeper = a.keeper(ctx, label, n, s, e, state)
 	p, err := parts.Make(ctx, n, s, o)

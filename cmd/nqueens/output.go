@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -120,8 +121,14 @@ func (a *app) writeOutput(ctx context.Context, path string, write func(io.Writer
 // progress returns a meter on stderr for a job called label of total
 // steps named unit, done of them done already; none with --quiet.
 func (a *app) progress(label string, done, total int64, unit string) progress.Meter {
+	return a.progressEstimated(label, done, total, unit, 0)
+}
+
+// progressEstimated is progress for a job whose whole time was estimated
+// at estimate (and said on stderr): the time left starts from it.
+func (a *app) progressEstimated(label string, done, total int64, unit string, estimate time.Duration) progress.Meter {
 	if a.cfg.Quiet {
 		return progress.Nop
 	}
-	return progress.New(a.stderr, label, done, total, unit)
+	return progress.New(a.stderr, label, done, total, unit, estimate)
 }

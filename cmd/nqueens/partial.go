@@ -166,7 +166,8 @@ func (c *completer) count(b partial.Board) (partial.Count, error) {
 		if secs := est / (rate * float64(workers)); secs >= longCompletion.Seconds() {
 			c.a.logf("complete %s: %s on %s (%.1e nodes, estimated); Ctrl-C stops it", b, phrase.About(secs), phrase.Plural(workers, "core"), est)
 			m := progress.Nop
-			o.Start = func(units int) { m = c.a.progress("complete", 0, int64(units), "work units") }
+			estimate := time.Duration(secs * float64(time.Second))
+			o.Start = func(units int) { m = c.a.progressEstimated("complete", 0, int64(units), "work units", estimate) }
 			o.Progress = func() { m.Add(1) }
 			defer func() { m.Done() }()
 		}

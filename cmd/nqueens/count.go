@@ -23,7 +23,7 @@ import (
 const progressFromN = 15
 
 func (a *app) countCmd() *cobra.Command {
-	var asJSON, combine, estimate bool
+	var asJSON, total, combine, estimate bool
 	var engine, state string
 	cmd := &cobra.Command{Use: "count N-LIST", Short: "Count solutions and classes by search alone, no catalog needed",
 		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
@@ -49,10 +49,21 @@ func (a *app) countCmd() *cobra.Command {
 			case state != "" && (combine || engine == "classes"):
 				err = errors.New("--state keeps the work of a count by constellations: leave out --combine and --engine classes")
 			}
+			out := countTable
+			switch {
+			case total && asJSON:
+				err = errors.New("--total prints the bare totals, --json every count: choose one")
+			case total && (estimate || !shard.IsWhole()):
+				err = errors.New("--total prints the totals of whole counts: leave out --estimate and --shard")
+			case total:
+				out = countTotal
+			case asJSON:
+				out = countJSON
+			}
 			if err != nil {
 				return usageError{fmt.Errorf("count: %w", err)}
 			} else if combine {
-				return a.countCombine(cmd.Context(), args, asJSON)
+				return a.countCombine(cmd.Context(), args, out)
 			}
 			ns, err := nArgs(args)
 			switch {
@@ -82,27 +93,29 @@ func (a *app) countCmd() *cobra.Command {
 				if testHookCountStart != nil {
 					testHookCountStart(n)
 				}
+				var estimate time.Duration
 				if e.Name() == "cpu" {
-					if err := a.warnLong(cmd.Context(), n); err != nil {
-						return a.finished(results, asJSON, err)
+					if estimate, err = a.warnLong(cmd.Context(), n); err != nil {
+						return a.finished(results, out, err)
 					}
 				}
 				start := time.Now()
 				label := fmt.Sprintf("count n=%d", n)
-				o, done := a.countOptions(label, n)
+				o, done := a.countOptions(label, n, estimate)
 				o.Engine = e
 				o.Keeper = a.keeper(cmd.Context(), label, n, nqueens.Shard{}, e, state)
 				c, err := count.Board(cmd.Context(), n, o)
 				done()
 				if err != nil {
-					return a.finished(results, asJSON, countError(err))
+					return a.finished(results, out, countError(err))
 				}
 				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(), Engine: e.Name(), Device: e.Device()})
 			}
-			return writeCounts(a.stdout, results, asJSON)
+			return writeCounts(a.stdout, results, out)
 		},
 	}
 	jsonFlag(&asJSON, cmd)
+	cmd.Flags().BoolVar(&total, "total", false, "print each total alone on a line (LeetCode 52's answer)")
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
@@ -119,11 +132,11 @@ var testHookCountStart func(n int)
 // failed with err (none: nothing printed), and returns err, saying that
 // those rows are complete. After counts that are not the published ones
 // it prints nothing.
-func (a *app) finished(results []count.Result, asJSON bool, err error) error {
+func (a *app) finished(results []count.Result, out countOutput, err error) error {
 	if len(results) == 0 || errors.As(err, new(*nqueens.KnownError)) {
 		return err
 	}
-	if perr := writeCounts(a.stdout, results, asJSON); perr != nil {
+	if perr := writeCounts(a.stdout, results, out); perr != nil {
 		return perr
 	}
 	first, last := results[0].N, results[len(results)-1].N
@@ -215,11 +228,11 @@ func (h hookedKeeper) Keep(i int, solutions uint64) {
 // countOptions returns the options of a count of n with the configured
 // workers and, for n of progressFromN and above, a meter called label;
 // the caller calls done when the count returns.
-func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
+func (a *app) countOptions(label string, n int, estimate time.Duration) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
-		o.Start = func(units int) { m = a.progress(label, 0, int64(units), "work units") }
+		o.Start = func(units int) { m = a.progressEstimated(label, 0, int64(units), "work units", estimate) }
 		o.Progress = func() { m.Add(1) }
 	}
 	return o, func() { m.Done() }
@@ -247,18 +260,20 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 }
 
 // warnLong writes to stderr, unless --quiet, how long counting n will
-// take if it is long (estimate.Estimator.Long).
-func (a *app) warnLong(ctx context.Context, n int) error {
+// take if it is long (estimate.Estimator.Long), and returns that time for
+// the progress meter to start from; 0 if it said nothing.
+func (a *app) warnLong(ctx context.Context, n int) (time.Duration, error) {
 	if a.cfg.Quiet {
-		return nil
+		return 0, nil
 	}
 	e, long, err := a.estimator().Long(ctx, n)
 	if err != nil {
-		return rateError(ctx, err)
-	} else if long {
-		fmt.Fprintf(a.stderr, "count %d: %s; --shard splits it\n", n, e.Time())
+		return 0, rateError(ctx, err)
+	} else if !long {
+		return 0, nil
 	}
-	return nil
+	fmt.Fprintf(a.stderr, "count %d: %s; --shard splits it\n", n, e.Time())
+	return time.Duration(e.Seconds * float64(time.Second)), nil
 }
 
 // estimator returns the estimator of counts with the configured workers,
@@ -281,7 +296,7 @@ func rateError(ctx context.Context, err error) error {
 // countShard counts one shard of n with e and prints its part as JSON.
 func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.Engine, state string) error {
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
-	o, done := a.countOptions(label, n)
+	o, done := a.countOptions(label, n, 0)
 	o.Engine = e
 	o.Keeper = a.keeper(ctx, label, n, s, e, state)
 	p, err := parts.Make(ctx, n, s, o)
@@ -314,7 +329,7 @@ func notAPart(fe *parts.FileError) error {
 
 // countCombine prints the combined counts of the partial results in
 // files, and fails if they differ from the published counts.
-func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) error {
+func (a *app) countCombine(ctx context.Context, files []string, out countOutput) error {
 	if len(files) == 0 {
 		return usageError{errors.New("count --combine: want the files count --shard wrote, e.g. part-*.json")}
 	}
@@ -328,7 +343,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 	case err != nil:
 		return err
 	}
-	if err := writeCounts(a.stdout, []count.Result{c}, asJSON); err != nil {
+	if err := writeCounts(a.stdout, []count.Result{c}, out); err != nil {
 		return err
 	}
 	if _, ok := nqueens.KnownCounts(c.N); ok {

@@ -138,7 +138,7 @@ func lexLayouts(ctx context.Context, db *store.DB, b store.Build, f store.Filter
 // build of n, or an error saying how to make it. The caller must Close the
 // DB.
 func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, error) {
-	db, err := a.open(ctx)
+	db, err := a.open(ctx, n)
 	if err != nil {
 		return nil, store.Build{}, err
 	}

@@ -166,7 +166,8 @@ func (c *completer) count(b partial.Board) (partial.Count, error) {
 		if secs := est / (rate * float64(workers)); secs >= longCompletion.Seconds() {
 			c.a.logf("complete %s: %s on %s (%.1e nodes, estimated); Ctrl-C stops it", b, phrase.About(secs), phrase.Plural(workers, "core"), est)
 			m := progress.Nop
-			o.Start = func(units int) { m = c.a.progress("complete", 0, int64(units), "work units") }
+			estimate := time.Duration(secs * float64(time.Second))
+			o.Start = func(units int) { m = c.a.progressEstimated("complete", 0, int64(units), "work units", estimate) }
 			o.Progress = func() { m.Add(1) }
 			defer func() { m.Done() }()
 		}
@@ -241,10 +242,10 @@ func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, 
 
 func (a *app) puzzleCmd() *cobra.Command {
 	var count, given int
-	var minimal bool
+	var minimal, distinct bool
 	var seed uint64
 	var format, out, answersName string
-	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
+	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--distinct] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
 		f, err := outputFormat(cmd, export.PuzzleFormats, out)
 		answers, aerr := export.ParseAnswers(answersName)
 		switch {
@@ -253,6 +254,8 @@ func (a *app) puzzleCmd() *cobra.Command {
 			err = fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", quote(answersName))
 		case count < 1 || int64(count) > puzzle.MaxCount:
 			err = fmt.Errorf("--count must be between 1 and %d, got %d", int64(puzzle.MaxCount), count)
+		case distinct && count > puzzle.MaxDistinct:
+			err = fmt.Errorf("--distinct keeps up to %d puzzles apart, got --count %d", puzzle.MaxDistinct, count)
 		case cmd.Flags().Changed("given") && minimal:
 			err = errors.New("--given K and --minimal exclude each other: choose one")
 		case cmd.Flags().Changed("given") && (given < 1 || given > n):
@@ -271,19 +274,20 @@ func (a *app) puzzleCmd() *cobra.Command {
 			seed = binary.LittleEndian.Uint64(b[:])
 			a.logf("puzzle: seed %d", seed)
 		}
-		return a.makePuzzles(cmd.Context(), n, count, seed, puzzle.Options{Givens: given}, f, answers, out)
+		return a.makePuzzles(cmd.Context(), n, count, seed, distinct, puzzle.Options{Givens: given}, f, answers, out)
 	})
 	cmd.Flags().IntVar(&count, "count", 1, "how many puzzles")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
 	cmd.Flags().IntVar(&given, "given", 0, "exactly K given queens")
 	cmd.Flags().BoolVar(&minimal, "minimal", false, "minimal puzzles: no given queen can be removed (the default)")
+	cmd.Flags().BoolVar(&distinct, "distinct", false, "no puzzle twice: draw on until --count puzzles differ (fails, naming how many, if n has too few)")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.FormatNames(export.PuzzleFormats), ", "))
 	cmd.Flags().StringVar(&answersName, "answers", "with", "with (each puzzle's solution), none (a puzzle book), only (the answer key, for the same --seed)")
 	outputFlag(cmd, &out)
 	return cmd
 }
 
-func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
+func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distinct bool, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
 	src, closeSrc, err := a.puzzleSource(ctx, n)
 	if err != nil {
 		return err
@@ -296,7 +300,15 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 	write := func(w io.Writer) error {
 		pw := format.NewPuzzles(w, answers)
 		i := 0
-		for r, err := range puzzle.Puzzles(ctx, n, count, seed, opts, a.cfg.Workers) {
+		draws := count
+		if distinct {
+			draws = puzzle.DistinctDraws(count)
+		}
+		puzzles := puzzle.Puzzles(ctx, n, draws, seed, opts, a.cfg.Workers)
+		if distinct {
+			puzzles = puzzle.Distinct(puzzles, count)
+		}
+		for r, err := range puzzles {
 			if ctx.Err() != nil {
 				return errors.New("puzzle interrupted")
 			}
@@ -309,7 +321,13 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 				return err
 			}
 		}
-		return pw.Close()
+		if err := pw.Close(); err != nil {
+			return err
+		}
+		if i < count {
+			return fmt.Errorf("puzzle --distinct: n=%d gave %s in %d draws, fewer than the %d asked for", n, phrase.Plural(i, "distinct puzzle"), draws, count)
+		}
+		return nil
 	}
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(count, "puzzle"), n)
 }

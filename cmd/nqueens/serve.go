@@ -62,7 +62,7 @@ func (a *app) serveCmd() *cobra.Command {
 // in the words of the command line: the advice of a catalog that does
 // not open (openAdvice) and the commands that build n and export it.
 var serveAdvice = serve.Advice{
-	Open:  openAdvice,
+	Open:  func(err error) error { return openAdvice(err) },
 	Build: func(n int) string { return fmt.Sprintf("nqueens build %d", n) },
 	Start: func() string { return "nqueens build 1-14" },
 	Lex:   func(n int) string { return fmt.Sprintf("nqueens export %d --all --order lex", n) },

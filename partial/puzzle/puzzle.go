@@ -310,3 +310,60 @@ func Minimal(b partial.Board) bool {
 	}
 	return true
 }
+
+// MaxDistinct is the most puzzles Distinct keeps apart: it remembers a
+// 64-bit hash of each puzzle's givens, 8 bytes a puzzle plus the map's
+// own, so its memory stays under about 40 MB.
+const MaxDistinct = 1 << 20
+
+// DistinctDraws returns how many puzzles Distinct may draw to find count
+// distinct ones before it gives up: twenty times count, and at least a
+// thousand, enough for every n whose puzzles are not nearly exhausted.
+func DistinctDraws(count int) int {
+	return int(min(int64(count)*20+1000, MaxCount))
+}
+
+// Distinct yields the puzzles of seq whose givens differ from those of
+// every puzzle it yielded before, until it has yielded count of them or
+// seq ends; an error of seq is yielded and ends the iteration. Two
+// puzzles whose givens hash alike (64 bits) count as one, which costs at
+// most a distinct puzzle skipped. count must be at most MaxDistinct. The
+// iterator is single-use if seq is.
+func Distinct(seq iter.Seq2[Result, error], count int) iter.Seq2[Result, error] {
+	if count > MaxDistinct {
+		panic(fmt.Sprintf("puzzle: Distinct of %d puzzles, above MaxDistinct", count))
+	}
+	return func(yield func(Result, error) bool) {
+		seen := make(map[uint64]struct{}, min(count, 1<<16))
+		for r, err := range seq {
+			if err != nil {
+				yield(r, err)
+				return
+			}
+			h := givensHash(r.Board)
+			if _, dup := seen[h]; dup {
+				continue
+			}
+			seen[h] = struct{}{}
+			if !yield(r, nil) || len(seen) == count {
+				return
+			}
+		}
+	}
+}
+
+// givensHash returns the 64-bit FNV-1a hash of b's size and the column of
+// each row's given queen (0 for an empty row, 1 + the column otherwise).
+func givensHash(b partial.Board) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(b.N())) * prime
+	for r := range b.N() {
+		v := 0
+		if c, ok := b.Col(r); ok {
+			v = c + 1
+		}
+		h = (h ^ uint64(v)) * prime
+	}
+	return h
+}

@@ -271,3 +271,53 @@ func TestRecount(t *testing.T) {
 		}
 	}
 }
+
+// TestDistinct checks that Distinct yields each puzzle once, in the order
+// of the first draw of each, stops at count, and runs dry with the draws:
+// the puzzles of 4 number 8.
+func TestDistinct(t *testing.T) {
+	ctx := context.Background()
+	var all []Result
+	for r, err := range Puzzles(ctx, 4, 200, 7, Options{}, 2) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, r)
+	}
+	var want []Result
+	seen := map[partial.Board]bool{}
+	for _, r := range all {
+		if !seen[r.Board] {
+			seen[r.Board] = true
+			want = append(want, r)
+		}
+	}
+	if len(want) != 8 {
+		t.Fatalf("200 puzzles of n=4 hold %d distinct ones, want 8", len(want))
+	}
+	seq := func(yield func(Result, error) bool) {
+		for _, r := range all {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+	for _, count := range []int{1, 5, 8, 10} {
+		var got []Result
+		for r, err := range Distinct(seq, count) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, r)
+		}
+		if w := want[:min(count, len(want))]; !slices.EqualFunc(got, w, func(a, b Result) bool { return a.Board == b.Board }) {
+			t.Errorf("Distinct(count %d) gave %d puzzles, want the first %d distinct ones", count, len(got), len(w))
+		}
+	}
+	boom := errors.New("boom")
+	for _, err := range Distinct(func(yield func(Result, error) bool) { yield(Result{}, boom) }, 3) {
+		if !errors.Is(err, boom) {
+			t.Errorf("Distinct passed on %v, want the source's error", err)
+		}
+	}
+}

@@ -171,6 +171,11 @@ func TestPlantedLog(t *testing.T) {
 	if got := builtNs(t, exe, dir, db); fmt.Sprint(got) != "[1 2 3 4 5 6 7 8 9 10]" {
 		t.Errorf("the catalog holds n %v after the attacks, want 1 to 10", got)
 	}
+	// The journal that root's connections claim for their first read is
+	// gone with the log and index once they close.
+	if got := testutil.ReadDir(t, sub); fmt.Sprint(got) != "[c.db c.db.lock]" {
+		t.Errorf("root's commands left %v", got)
+	}
 }
 
 // lockerEnv makes this test binary a lock holder (see holdLock).

@@ -75,22 +75,28 @@ func userName(uid uint32) string {
 	return "uid " + id
 }
 
-// claim makes sure, before SQLite opens the catalog at abs (in WAL mode)
-// for a process that may write it, that its log and index are files of
-// the catalog's owner: it checks them as Companions does, through the
-// descriptor it opens, and creates those missing as SQLite would (the
-// catalog's mode, and its owner where this process is root). In a sticky
-// shared directory another user can then neither put a file of theirs in
-// their place nor replace them, until SQLite removes them as the last
-// connection closes, and the next connection claims them again: no
-// instant lies between the check and SQLite's opening of the files.
-func claim(abs string) error {
+// claim makes sure, before SQLite opens a connection to the catalog at
+// abs (in WAL mode) for a process that may write it, that the catalog's
+// companion files are its owner's: it checks them as Companions does,
+// through the descriptors it opens, and creates those missing as SQLite
+// would (the catalog's mode, and its owner where this process is root).
+// In a sticky shared directory another user can then neither put a file
+// of theirs in their place nor replace them, so no instant lies between
+// the check and SQLite's opening of them. The -wal and -shm stay, as
+// SQLite keeps them while a connection is open and removes them as the
+// last one closes; the next connection claims them again. An empty
+// -journal claimed here is only for the connection's first read, after
+// which it reads through the log and never looks for a journal again:
+// the returned func, which the caller calls once that read is done,
+// removes it.
+func claim(abs string) (func(), error) {
+	done := func() {}
 	cat, err := os.Lstat(abs)
 	if err != nil {
-		return nil // the open says so
+		return done, nil // the open says so
 	}
 	st := cat.Sys().(*syscall.Stat_t)
-	for _, suffix := range []string{"-wal", "-shm"} {
+	for _, suffix := range companions {
 		path := abs + suffix
 		const flags = os.O_RDWR | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 		f, err := os.OpenFile(path, flags|os.O_CREATE|os.O_EXCL, cat.Mode().Perm())
@@ -99,7 +105,8 @@ func claim(abs string) error {
 			f, err = os.OpenFile(path, flags, 0)
 		}
 		if errors.Is(err, syscall.ELOOP) {
-			return fmt.Errorf("%w: %s is a symbolic link; SQLite would write what it holds into the catalog: remove it if you did not make it", ErrForeignFile, path)
+			done()
+			return func() {}, fmt.Errorf("%w: %s is a symbolic link; SQLite would write what it holds into the catalog: remove it if you did not make it", ErrForeignFile, path)
 		}
 		if err != nil {
 			continue // not made here (a read-only mount): SQLite says what it must
@@ -118,8 +125,20 @@ func claim(abs string) error {
 		}
 		f.Close()
 		if err != nil {
-			return err
+			done()
+			return func() {}, err
+		}
+		if created && suffix == "-journal" {
+			done = func() { removeEmpty(path, fi) }
 		}
 	}
-	return nil
+	return done, nil
+}
+
+// removeEmpty removes the file at path if it is still the file fi
+// describes, and empty.
+func removeEmpty(path string, fi fs.FileInfo) {
+	if now, err := os.Lstat(path); err == nil && os.SameFile(now, fi) && now.Size() == 0 {
+		os.Remove(path)
+	}
 }

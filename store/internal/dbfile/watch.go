@@ -82,8 +82,8 @@ func (w *Watch) Changed() error {
 
 // openPool returns a pool of connections to the catalog at abs, read or
 // written as m says, that checks the catalog's companion files before
-// each new connection (see Companions), claims them where the process may
-// write the catalog in WAL mode (see claim), and, given a Watch, opens a
+// each new connection (see Companions), claims them for its first read
+// where the process may write the catalog in WAL mode (see claim), and, given a Watch, opens a
 // connection only while w.Changed is nil: a pool never follows a path to
 // another file, never reads pages an immutable read cannot trust, and
 // never creates the -wal or -shm of a file it may not write.
@@ -110,14 +110,42 @@ func (c guarded) Connect(ctx context.Context) (driver.Conn, error) {
 			return nil, err
 		}
 	}
-	err := Companions(c.abs)
-	if err == nil && (c.m == reader || c.m == readWrite) && walMode(c.abs) {
-		err = claim(c.abs)
+	if err := Companions(c.abs); err != nil {
+		return nil, err
 	}
+	if (c.m != reader && c.m != readWrite) || !walMode(c.abs) {
+		return c.Connector.Connect(ctx)
+	}
+	done, err := claim(c.abs)
 	if err != nil {
 		return nil, err
 	}
-	return c.Connector.Connect(ctx)
+	defer done()
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The first read looks for a journal to roll back, finds the one
+	// claimed (empty), and opens the log, through which the connection
+	// reads from then on.
+	if err := firstRead(ctx, conn); err != nil {
+		conn.Close()
+		return nil, Translate(err)
+	}
+	return conn, nil
+}
+
+// firstRead reads the schema version through conn.
+func firstRead(ctx context.Context, conn driver.Conn) error {
+	q, ok := conn.(driver.QueryerContext)
+	if !ok {
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, "PRAGMA schema_version", nil)
+	if err != nil {
+		return err
+	}
+	return rows.Close()
 }
 
 // walMode reports whether the header of the file at abs says WAL mode.

@@ -96,3 +96,30 @@ func TestLockReplacesAnOpenLockFile(t *testing.T) {
 		t.Errorf("Lock left %v", left)
 	}
 }
+
+// TestLockMode checks that the lock file opens for those who may write
+// the catalog, and only for them, as its mode changes.
+func TestLockMode(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "c.db")
+	if err := os.WriteFile(abs, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ catalog, lock os.FileMode }{
+		{0o644, 0o600}, {0o664, 0o660}, {0o666, 0o666}, {0o644, 0o600},
+	} {
+		os.Chmod(abs, tc.catalog)
+		release, err := Lock(abs + LockSuffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release()
+		fi, err := os.Stat(abs + LockSuffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != tc.lock {
+			t.Errorf("catalog %v: lock file %v, want %v", tc.catalog, fi.Mode().Perm(), tc.lock)
+		}
+	}
+}

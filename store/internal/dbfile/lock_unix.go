@@ -90,6 +90,9 @@ func openLock(path string) (*os.File, error) {
 		}
 		st := fi.Sys().(*syscall.Stat_t)
 		if fi.Mode().IsRegular() && st.Nlink == 1 && (st.Uid == owner || int(st.Uid) == os.Geteuid()) && fi.Mode().Perm()&^mode == 0 {
+			if fi.Mode().Perm() != mode && int(st.Uid) == os.Geteuid() {
+				f.Chmod(mode) // the catalog's writers grew: they may open it too
+			}
 			return f, nil
 		}
 		f.Close()

@@ -93,10 +93,11 @@ type Options struct {
 	ExportChunk int
 	// MinExportRate, in bytes a second (default 16 KiB), is the slowest
 	// an export's client may take it, measured over windows of
-	// RateWindow (default 30 s): a window starts with a write, and a
-	// client that has not taken MinExportRate × RateWindow bytes by its
-	// end while the server waits to write more is cut off, freeing its
-	// turn. A negative rate sets no minimum.
+	// RateWindow (default 30 s): a window starts with the first write
+	// after the last window ended or was taken whole, and a client that
+	// has not taken MinExportRate × RateWindow bytes by its end while the
+	// server waits to write more is cut off, freeing its turn. A
+	// negative rate sets no minimum.
 	MinExportRate int
 	RateWindow    time.Duration
 

@@ -65,6 +65,13 @@ var (
 	// then the catalog cannot be read. It reads as ErrReadOnly and wraps
 	// it, so errors.Is matches both.
 	ErrHotJournal = dbfile.ErrHotJournal
+	// ErrForeignFile: a file beside the catalog that SQLite would read
+	// into it (its -wal, -shm or -journal) is not a plain file of the
+	// catalog's owner with one link, so another user may have put it
+	// there to rewrite the catalog: Open refuses the catalog, in every
+	// mode, and leaves both files as they are. The error names the file
+	// and its owner.
+	ErrForeignFile = dbfile.ErrForeignFile
 	// ErrDiskFull: the disk holding the catalog is full.
 	ErrDiskFull = dbfile.ErrDiskFull
 	// ErrIO: reading or writing the catalog file failed, as writing past

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 )
@@ -121,5 +123,54 @@ func TestLockMode(t *testing.T) {
 		if fi.Mode().Perm() != tc.lock {
 			t.Errorf("catalog %v: lock file %v, want %v", tc.catalog, fi.Mode().Perm(), tc.lock)
 		}
+	}
+}
+
+// TestLockReplacementExcludes has two Locks race to replace the same old
+// 0644 lock file, round after round: at most one may hold the lock, as
+// two builds of a catalog made by an earlier version would otherwise both
+// write it.
+func TestLockReplacementExcludes(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "c.db")
+	if err := os.WriteFile(abs, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := abs + LockSuffix
+	both := 0
+	for round := range 200 {
+		os.Remove(path)
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(path, 0o644)
+		start := make(chan struct{})
+		var tried, done sync.WaitGroup
+		var held atomic.Int32
+		tried.Add(2)
+		for range 2 {
+			done.Go(func() {
+				<-start
+				release, err := Lock(path)
+				if err == nil {
+					held.Add(1)
+				} else if !errors.Is(err, ErrBusy) {
+					t.Errorf("round %d: %v", round, err)
+				}
+				tried.Done()
+				tried.Wait() // hold the lock until both have tried
+				if err == nil {
+					release()
+				}
+			})
+		}
+		close(start)
+		done.Wait()
+		if held.Load() > 1 {
+			both++
+		}
+	}
+	if both > 0 {
+		t.Errorf("in %d of 200 rounds both Locks held the lock at once", both)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // Lock takes an exclusive advisory lock on the file at path (the
@@ -23,10 +24,15 @@ import (
 // Only the users who may write the catalog can open its lock file (see
 // lockMode): flock needs no more than a descriptor open for reading, so a
 // lock file others could read would let any of them block every build.
-// A lock file that grants more, as older versions made them (0644), or
-// that is not a plain file of the catalog's owner, is replaced by a new
-// one before it is used, so a descriptor of it that another user opened
-// before locks nothing that counts.
+// A lock file that grants more (0644, as the catalogs of nqueens before
+// v0.9.0 have), or that is not a plain file of the catalog's owner, is
+// replaced by a new one before it is used, so a descriptor of it that
+// another user opened before locks nothing that counts. The replacing
+// process holds the old file's lock while it renames the new one into
+// place, and replaces only the file still at path, so two builds that
+// find the same old file exclude each other; a lock of the old file held
+// longer than replaceWait (another user's, or a running build of an
+// earlier version) does not stop the replacement.
 func Lock(path string) (func(), error) { return flock(path, syscall.LOCK_EX) }
 
 // LockShared takes a shared lock on the file at path as Lock takes an
@@ -40,7 +46,9 @@ const CanLock = true
 func flock(path string, how int) (func(), error) {
 	for range 10 {
 		f, err := openLock(path)
-		if err != nil {
+		if errors.Is(err, errReplaced) {
+			continue // another process replaced it first: lock the new one
+		} else if err != nil {
 			return nil, err
 		}
 		if err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB); err != nil {
@@ -67,9 +75,19 @@ func flock(path string, how int) (func(), error) {
 	return nil, fmt.Errorf("%w: the lock file %s keeps changing", ErrBusy, path)
 }
 
+// errReplaced is openLock's error when the unsafe lock file it would
+// replace was replaced by another process meanwhile.
+var errReplaced = errors.New("the lock file was replaced")
+
+// replaceWait is how long openLock waits for the lock of an unsafe lock
+// file before it replaces the file all the same: another build of this
+// version holds it only while it replaces the file, for microseconds.
+const replaceWait = 100 * time.Millisecond
+
 // openLock opens the lock file at path for reading and writing, creating
 // it with lockMode's mode, or replacing it (see Lock) where it is not
-// safe.
+// safe. It returns errReplaced if another process replaced the unsafe
+// file first.
 func openLock(path string) (*os.File, error) {
 	owner, gid, mode := lockMode(strings.TrimSuffix(path, LockSuffix))
 	const flags = os.O_RDWR | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
@@ -95,7 +113,14 @@ func openLock(path string) (*os.File, error) {
 			}
 			return f, nil
 		}
-		f.Close()
+		// Replace it holding its lock, if it is still the lock file.
+		defer f.Close()
+		for deadline := time.Now().Add(replaceWait); syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		if now, err := os.Lstat(path); err != nil || !os.SameFile(fi, now) {
+			return nil, errReplaced
+		}
 	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENXIO):
 		// A symbolic link, or a socket: replaced as an unsafe file is.
 	case errors.Is(err, fs.ErrPermission):

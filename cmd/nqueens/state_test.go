@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -98,31 +97,51 @@ func TestSecondCountOnStateRefused(t *testing.T) {
 	}
 }
 
-// TestTwoCountsOnOneState runs two counts of 13 on one state at once, in
-// rounds: each prints the published counts or is refused in one line,
-// never prints other counts; and whatever a round leaves, the next resumes
-// from it.
+// TestTwoCountsOnOneState runs the race of two counts of 13 on one state,
+// round after round: the second starts while the first runs (paused at a
+// work unit drawn for the round), each is killed where it stands (the
+// second, if not refused, paused at a unit of its own), and a third count
+// resumes from whatever the state then holds. The second count is refused
+// in one line or runs; the resume prints the published counts, never
+// others. The lock alone refuses the second count (TestSecondCountOnState
+// Refused fails without it); this test holds the outcome that the lock,
+// whole appended lines, their checksums and the published-count check
+// promise together.
 func TestTwoCountsOnOneState(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "st")
 	refused := regexp.MustCompile(`^nqueens: count n=13: state file .* is in use by (process \d+|another process), .*\n$`)
-	for round := range 4 {
-		var wg sync.WaitGroup
-		var outs, errs [2]string
-		var codes [2]int
-		for i := range 2 {
-			wg.Go(func() { outs[i], errs[i], codes[i] = runChild(t, dir, "count", "13", "--state", state, "--json", "-q") })
+	rng := rand.New(rand.NewPCG(32, 1))
+	total := len(count.Constellations(13))
+	for round := range 6 {
+		first := startPausedCount(t, state, "13", 1+rng.IntN(total/3))
+		second := command(t, dir, "count", "13", "--workers", "1", "--state", state, "--json", "-q")
+		second.Env = append(second.Env, fmt.Sprintf("%s=%d", pauseCountEnv, 1+rng.IntN(total/3)))
+		var out bytes.Buffer
+		errOut := &watchWriter{want: pausedCountLine, seen: make(chan struct{})}
+		second.Stdout, second.Stderr = &out, errOut
+		if err := second.Start(); err != nil {
+			t.Fatal(err)
 		}
-		wg.Wait()
-		for i := range 2 {
-			switch {
-			case codes[i] == 0 && strings.Contains(outs[i], `"total": 73712,`) && strings.Contains(outs[i], `"unique": 9233,`):
-			case codes[i] == exitError && outs[i] == "" && refused.MatchString(errs[i]):
-			default:
-				t.Errorf("round %d, count %d: status %d, neither the published counts nor a refusal:\n%s%s", round, i, codes[i], outs[i], errs[i])
-			}
+		// The second ends refused, or pauses: wait for either, then kill
+		// both where they stand.
+		exited := make(chan error, 1)
+		go func() { exited <- second.Wait() }()
+		var err error
+		select {
+		case err = <-exited:
+		case <-errOut.seen:
+			second.Process.Kill()
+			err = <-exited
 		}
+		first.stop()
+		killed := exitStatus(err) == -1 // ended by the kill: ExitCode says -1
+		if !killed && !(exitStatus(err) == exitError && refused.MatchString(errOut.String()) && out.String() == "") {
+			t.Errorf("round %d: the second count: status %d, neither refused in one line nor running:\n%s%s", round, exitStatus(err), out.String(), errOut.String())
+		}
+		stdout, stderr, status := runChild(t, dir, "count", "13", "--state", state)
+		checkPublished(t, "13", stdout, stderr, status)
 	}
 }
 
@@ -286,6 +305,19 @@ func TestStateRefusesOtherFiles(t *testing.T) {
 		}
 		if now, _ := os.ReadFile(db); !bytes.Equal(now, dbBytes) {
 			t.Errorf("--state %s: the catalog's bytes changed", path)
+		}
+	}
+	// The catalog's companions that do not exist yet are refused too: a
+	// state there would be taken for the catalog's log or journal.
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		path := db + suffix
+		os.Remove(path)
+		out, stderr, status := runChild(t, dir, "count", "10", "--state", path)
+		if status != exitError || out != "" || !strings.Contains(stderr, "is a file of the SQLite catalog") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("--state %s: status %d, stdout %q, stderr %q; want status %d and one line", path, status, out, stderr, exitError)
+		}
+		if _, err := os.Lstat(path); err == nil {
+			t.Errorf("--state %s: made the file", path)
 		}
 	}
 }

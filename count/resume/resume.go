@@ -199,6 +199,10 @@ func openFile(path string) (*os.File, error) {
 	for {
 		fi, err := os.Lstat(path)
 		if errors.Is(err, fs.ErrNotExist) {
+			// Not even a new file: SQLite would take it for the catalog's.
+			if err := refuseCompanion(path); err != nil {
+				return nil, err
+			}
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return nil, fmt.Errorf("state file: %w", err)
 			}
@@ -255,6 +259,13 @@ func refuse(path string, fi fs.FileInfo) error {
 	if kind != "" {
 		return fmt.Errorf("state file %s is %s, not a state file: it is left as it is", path, kind)
 	}
+	return refuseCompanion(path)
+}
+
+// refuseCompanion returns the error that refuses path as a state if it
+// names a file of a SQLite catalog beside it (its log, shared memory,
+// journal or build lock), whether or not that file exists yet, or nil.
+func refuseCompanion(path string) error {
 	for _, suffix := range []string{"-wal", "-shm", "-journal", ".lock"} {
 		if db, ok := strings.CutSuffix(path, suffix); ok && isSQLite(db) {
 			return fmt.Errorf("state file %s is a file of the SQLite catalog %s: it is left as it is", path, db)
@@ -318,7 +329,13 @@ func (s *State) read(ctx context.Context, head []byte, h Header, cs []count.Cons
 	case got.Format != Format:
 		s.Replaced = "it was a count state of another format, " + phrase.Quote(got.Format)
 	case got.N != h.N || got.Shard != h.Shard:
-		s.Replaced = fmt.Sprintf("it was the state of n=%d shard %q", got.N, got.Shard)
+		// Another count's work, whose own path this is: not this count's
+		// to throw away.
+		what := fmt.Sprintf("n=%d", got.N)
+		if got.Shard != "" {
+			what += " shard " + got.Shard
+		}
+		return fmt.Errorf("state file %s holds the state of another count, of %s (%s kept): give this count another file, or delete it", s.path, what, phrase.Plural(bytes.Count(rest, []byte("\n")), "work unit"))
 	case got.Units != h.Units || got.Split != h.Split:
 		s.Replaced = "its count split the board otherwise"
 	case got.Version != h.Version:

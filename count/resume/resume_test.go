@@ -154,20 +154,42 @@ func TestResumeDropsBadLines(t *testing.T) {
 	}
 }
 
-// TestResumeOtherCount checks that the state of another count is replaced
-// and says why: another n, shard, split, version or format.
+// TestResumeOtherCount checks that the state of the same board by another
+// split, version or format is replaced and says why, and that the state of
+// another board (n or shard) is refused, left as it was: it is another
+// count's work, which a --state naming the wrong file must not destroy.
 func TestResumeOtherCount(t *testing.T) {
 	dir := t.TempDir()
 	h := header(8, "v1")
 	sharded := resume.NewHeader(8, nqueens.Shard{Index: 1, Count: 2}, count.Constellations(8)[:3], "v1")
+	for name, tc := range map[string]struct {
+		old  resume.Header
+		want string
+	}{
+		"n":     {header(9, "v1"), "holds the state of another count, of n=9 (1 work unit kept)"},
+		"shard": {sharded, "holds the state of another count, of n=8 shard 1/2 (1 work unit kept)"},
+	} {
+		path := filepath.Join(dir, name)
+		s, err := resume.Open(context.Background(), path, tc.old, count.Constellations(8))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Record(0, 1)
+		s.Close()
+		before, _ := os.ReadFile(path)
+		if _, err := resume.Open(context.Background(), path, h, count.Constellations(8)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Open = %v, want an error saying %q", name, err, tc.want)
+		}
+		if after, _ := os.ReadFile(path); string(after) != string(before) {
+			t.Errorf("%s: the other count's state changed", name)
+		}
+	}
 	resplit := h
 	resplit.Split = count.Digest(count.Constellations(8)[1:])
 	for name, tc := range map[string]struct {
 		old  resume.Header
 		want string
 	}{
-		"n":       {header(9, "v1"), "n=9"},
-		"shard":   {sharded, `shard "1/2"`},
 		"split":   {resplit, "split the board otherwise"},
 		"version": {header(8, "v0"), "nqueens v0"},
 	} {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -68,6 +69,10 @@ func (a *app) completeCmd() *cobra.Command {
 				err = fmt.Errorf("--limit must be 0 (no limit) or more, got %d", limit)
 			case err == nil && f.OneBoard() && limit != 1:
 				err = fmt.Errorf("format %s draws one board: add --limit 1", f)
+			case err == nil && !list:
+				if asJSON, err = countsJSON(asJSON, out); err == nil {
+					err = perr
+				}
 			case err == nil:
 				err = perr
 			}
@@ -89,6 +94,20 @@ func (a *app) completeCmd() *cobra.Command {
 	cmd.Flags().StringVar(&form, "input", "lines", "with -: lines (a board a line) or grids (grids of several lines, separated by blank lines)")
 	outputFlag(cmd, &out)
 	return cmd
+}
+
+// countsJSON returns whether complete writes its counts (not --list) as
+// JSON lines: with --json, or to a file named .json, .ndjson or .jsonl;
+// a file named for another format (.csv, .svg, .html) is refused, as the
+// counts are in none of them.
+func countsJSON(asJSON bool, out string) (bool, error) {
+	switch ext := strings.ToLower(filepath.Ext(out)); ext {
+	case ".json", ".ndjson", ".jsonl":
+		return true, nil
+	case ".csv", ".svg", ".html", ".htm":
+		return false, fmt.Errorf("the counts go out as text or, with --json, JSON lines, not %s: name the file .txt or .json (--list --format writes the completions in other formats)", ext)
+	}
+	return asJSON, nil
 }
 
 func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) error {

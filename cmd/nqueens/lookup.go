@@ -58,8 +58,8 @@ func (a *app) lookupCmd() *cobra.Command {
 }
 
 // fromOne returns, for the columns of a board that count from 1 (each of
-// 1..n once), the hint that columns count from 0, with the board so
-// written; "" for anything else.
+// 1..n once) and make a solution so read, the hint that columns count
+// from 0, with the board so written; "" for anything else.
 func fromOne(args []string, format string) string {
 	if format != "columns" {
 		return ""
@@ -73,6 +73,9 @@ func fromOne(args []string, format string) string {
 			return ""
 		}
 		seen[c], zero[i] = true, strconv.Itoa(c-1)
+	}
+	if p, err := nqueens.Parse(strings.Join(zero, " ")); err != nil || p.Valid() != nil {
+		return "" // not a solution from 0 either: no hint
 	}
 	return fmt.Sprintf(" (columns count from 0: written from 1, this board is %s)", strings.Join(zero, " "))
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -287,10 +285,8 @@ func (a *app) puzzleCmd() *cobra.Command {
 		} else if err := a.checkOutput(out); err != nil {
 			return err
 		}
-		if !cmd.Flags().Changed("seed") {
-			var b [8]byte
-			rand.Read(b[:])
-			seed = binary.LittleEndian.Uint64(b[:])
+		seed, seeded := seedOf(cmd, seed)
+		if !seeded {
 			a.logf("puzzle: seed %d", seed)
 		}
 		return a.makePuzzles(cmd.Context(), n, count, seed, distinct, puzzle.Options{Givens: given}, f, answers, out)
@@ -307,7 +303,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 }
 
 func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distinct bool, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
-	src, closeSrc, err := a.puzzleSource(ctx, n)
+	src, closeSrc, err := a.drawSource(ctx, n, "puzzle")
 	if err != nil {
 		return err
 	}
@@ -351,11 +347,12 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distin
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(count, "puzzle"), n)
 }
 
-// puzzleSource returns the classes of n that puzzles draw their solutions
-// from, uniformly: the catalog's when it holds n complete, else the class
-// search's up to sample.MaxSearchN, else none (nil). A missing catalog is
-// no error. The caller must call the function returned when done.
-func (a *app) puzzleSource(ctx context.Context, n int) (sample.Source, func(), error) {
+// drawSource returns the classes of n that sample and puzzle (command,
+// which words the errors) draw from, uniformly: the catalog's when it
+// holds n complete, else the class search's up to sample.MaxSearchN, else
+// none (nil). A missing catalog is no error. The caller must call the
+// function returned when done.
+func (a *app) drawSource(ctx context.Context, n int, command string) (sample.Source, func(), error) {
 	search := func() (sample.Source, func(), error) {
 		if s := sample.Search(n, a.cfg.Workers); s != nil {
 			return s, s.Close, nil
@@ -367,13 +364,13 @@ func (a *app) puzzleSource(ctx context.Context, n int) (sample.Source, func(), e
 		return search()
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("puzzle: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", command, err)
 	}
 	b, err := db.Complete(ctx, n)
 	if err != nil {
 		db.Close()
 		if !errors.Is(err, store.ErrNotBuilt) && !errors.Is(err, store.ErrIncomplete) {
-			return nil, nil, fmt.Errorf("puzzle: %w", err)
+			return nil, nil, fmt.Errorf("%s: %w", command, err)
 		}
 		return search()
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +22,18 @@ import (
 func workersFlag(cmd *cobra.Command) *cobra.Command {
 	cmd.Flags().Int("workers", config.Defaults.Workers, "search goroutines (0: all cores)")
 	return cmd
+}
+
+// seedOf returns the seed of a command's random draws: --seed, read into
+// seed, if it was given (true), else one drawn from crypto/rand (false),
+// which the command prints so that its draws can be made again.
+func seedOf(cmd *cobra.Command, seed uint64) (uint64, bool) {
+	if cmd.Flags().Changed("seed") {
+		return seed, true
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]), false
 }
 
 // app carries what every subcommand needs.

@@ -3,8 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -43,12 +41,7 @@ func (a *app) sampleCmd() *cobra.Command {
 			} else if err := a.checkOutput(out); err != nil {
 				return err
 			}
-			seeded := cmd.Flags().Changed("seed")
-			if !seeded {
-				var b [8]byte
-				rand.Read(b[:])
-				seed = binary.LittleEndian.Uint64(b[:])
-			}
+			seed, seeded := seedOf(cmd, seed)
 			what := sample.Classes
 			if solutions {
 				what = sample.Solutions
@@ -67,12 +60,23 @@ func (a *app) sampleCmd() *cobra.Command {
 // made with seed, in format to out, as they are drawn; it prints a seed
 // the user did not give once it has n's classes to draw from.
 func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, seeded bool, count uint64, format export.Format, out string) error {
-	db, b, err := a.openBuilt(ctx, n)
+	if k, ok := nqueens.KnownCounts(n); ok && k.Total == 0 {
+		return fmt.Errorf("sample: n=%d has no solution, so nothing to draw (every n >= 4 has one)", n)
+	}
+	src, closeSrc, err := a.drawSource(ctx, n, "sample")
 	if err != nil {
+		return err
+	} else if src == nil {
+		// Neither in the catalog nor small enough to list: say how to
+		// build n, as every reader of n does.
+		db, _, err := a.openBuilt(ctx, n)
+		if err == nil {
+			db.Close()
+		}
 		return fmt.Errorf("sample: %w", err)
 	}
-	defer db.Close()
-	if b.Unique == 0 {
+	defer closeSrc()
+	if src.Count() == 0 {
 		return fmt.Errorf("sample: n=%d has no solution, so nothing to draw (every n >= 4 has one)", n)
 	}
 	if !seeded {
@@ -88,7 +92,7 @@ func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, se
 			m = a.progress(fmt.Sprintf("sample n=%d", n), 0, int64(count), what.String())
 		}
 		defer m.Done()
-		draws := sample.Seeded(ctx, catalogClasses{db: db, b: b, workers: a.cfg.Workers}, what, seed, count)
+		draws := sample.Seeded(ctx, src, what, seed, count)
 		_, err := export.WriteAll(ctx, format.New(w), draws, func(uint64) { m.Add(export.ProgressEvery) })
 		if ctx.Err() != nil {
 			return errors.New("sample interrupted")

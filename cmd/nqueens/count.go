@@ -201,7 +201,7 @@ func (a *app) keeper(ctx context.Context, label string, n int, s nqueens.Shard, 
 			a.logf("%s: the work is not kept for a resume: %v", label, err)
 			return nil
 		}
-		k.Path = p
+		k.Path, k.Optional = p, true
 	}
 	if testHookCountFound != nil {
 		return hookedKeeper{k, ctx}

@@ -30,6 +30,11 @@ type Keeper struct {
 	// the state replaced, or resumed from, lines dropped, a write that
 	// failed.
 	Log func(msg string)
+	// Optional says that the user named no state file (Path is the
+	// default one): where it cannot be created (its directory cannot be
+	// made or written), Resume says so through Log and the count goes on
+	// keeping nothing, rather than failing.
+	Optional bool
 
 	st     *State
 	units  int
@@ -41,7 +46,10 @@ type Keeper struct {
 func (k *Keeper) Resume(ctx context.Context, cs []count.Constellation) (map[int]uint64, error) {
 	k.units = len(cs)
 	st, err := Open(ctx, k.Path, NewHeader(k.N, k.Shard, cs, k.Version), cs)
-	if err != nil {
+	if ce := (*createError)(nil); k.Optional && errors.As(err, &ce) {
+		k.log("the work is not kept for a resume: %v (--state FILE keeps it in another file)", err)
+		return nil, nil
+	} else if err != nil {
 		return nil, err
 	}
 	k.st = st

@@ -37,6 +37,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
@@ -204,15 +205,19 @@ func openFile(path string) (*os.File, error) {
 				return nil, err
 			}
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return nil, fmt.Errorf("state file: %w", err)
+				return nil, &createError{fmt.Errorf("state file: %w", err)}
 			}
 			f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
 			if errors.Is(err, fs.ErrExist) {
 				continue // made by another count meanwhile
 			} else if err != nil {
-				return nil, fmt.Errorf("create state file: %w", err)
+				return nil, &createError{fmt.Errorf("create state file: %w", err)}
 			}
 			return f, nil
+		} else if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrPermission) {
+			// A file where a directory should be, or one this user may
+			// not search: no state can be made there.
+			return nil, &createError{fmt.Errorf("state file: %w", err)}
 		} else if err != nil {
 			return nil, fmt.Errorf("state file: %w", err)
 		}
@@ -234,6 +239,13 @@ func openFile(path string) (*os.File, error) {
 		return f, nil
 	}
 }
+
+// createError is openFile's error when a new state file, or its
+// directory, cannot be made.
+type createError struct{ err error }
+
+func (e *createError) Error() string { return e.err.Error() }
+func (e *createError) Unwrap() error { return e.err }
 
 // refuse returns the error that refuses the file at path, of info fi, as
 // a state, or nil: anything but a regular file, a file no one may write,

@@ -373,6 +373,36 @@ func TestKeeperEnd(t *testing.T) {
 }
 
 // TestDefaultPath checks the state's place in the user's cache directory.
+// TestKeeperOptional checks that a keeper of the default state (Optional)
+// whose file cannot be made says so and keeps nothing, where one of a
+// file the user named fails; and that neither passes over a refusal.
+func TestKeeperOptional(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	cs := count.Constellations(8)
+	var said []string
+	k := &resume.Keeper{Path: filepath.Join(file, "nqueens", "count-8.state"), N: 8, Version: "v1", Optional: true,
+		Log: func(msg string) { said = append(said, msg) }}
+	known, err := k.Resume(ctx, cs)
+	if err != nil || known != nil || len(said) != 1 || !strings.Contains(said[0], "the work is not kept for a resume") {
+		t.Errorf("optional keeper under a file: %v, %v, said %q; want nothing kept, said once", known, err, said)
+	}
+	k.Keep(0, 1)
+	if err := k.End(nil); err != nil || k.Len() != 0 {
+		t.Errorf("End of a keeper that keeps nothing: %v, %d kept", err, k.Len())
+	}
+	named := &resume.Keeper{Path: k.Path, N: 8, Version: "v1"}
+	if _, err := named.Resume(ctx, cs); err == nil {
+		t.Error("a named state that cannot be made: no error")
+	}
+	refused := &resume.Keeper{Path: file, N: 8, Version: "v1", Optional: true}
+	if _, err := refused.Resume(ctx, cs); err == nil || !strings.Contains(err.Error(), "not a count state") {
+		t.Errorf("an optional keeper of a file that is no state: %v, want the refusal", err)
+	}
+}
+
 func TestDefaultPath(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache)

@@ -141,6 +141,13 @@ func OutputFormat(name, path string, allowed []Format, def Format) (Format, erro
 	return 0, fmt.Errorf("a %s file is none of the formats here (%s): give --format, or another file name", ext, strings.Join(FormatNames(allowed), ", "))
 }
 
+// KnownExtension reports whether the extension ext (".csv") names a
+// format, compared without case, as OutputFormat reads it.
+func KnownExtension(ext string) bool {
+	_, ok := extensions[strings.ToLower(ext)]
+	return ok
+}
+
 // exampleName returns path with the extension of f's files.
 func exampleName(path string, f Format) string {
 	for _, ext := range []string{".json", ".ndjson", ".csv", ".svg", ".html", ".txt"} {

@@ -22,7 +22,7 @@ func (a *app) exportCmd() *cobra.Command {
 	var filter func() (store.Filter, error)
 	cmd := nCommand("export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
 		"Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML", func(cmd *cobra.Command, n int) error {
-			format, err := outputFormat(cmd, export.Formats, out)
+			format, err := a.outputFormat(cmd, export.Formats, out)
 			if err != nil {
 				return usageError{err}
 			}
@@ -171,7 +171,7 @@ func (a *app) solveCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "solve N", Short: "Print one solution for any n up to 10,000,000, by construction", Args: exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := nqueens.ParseConstructN(args[0])
-			f, ferr := outputFormat(cmd, export.SolutionFormats, out)
+			f, ferr := a.outputFormat(cmd, export.SolutionFormats, out)
 			switch {
 			case err != nil:
 				err = fmt.Errorf("solve: %w", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -72,8 +73,10 @@ func outputFlag(cmd *cobra.Command, out *string) {
 
 // outputFormat returns the format of cmd's output to the file out, of the
 // formats allowed: --format if given, else the one out's extension names,
-// else --format's default (export.OutputFormat).
-func outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (export.Format, error) {
+// else --format's default (export.OutputFormat). A file whose extension
+// names no format gets the default, and a line on stderr says so (unless
+// the file is one the command refuses to write, which it says instead).
+func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (export.Format, error) {
 	flag := cmd.Flags().Lookup("format")
 	def, err := export.ParseFormat(flag.DefValue, allowed)
 	if err != nil {
@@ -83,7 +86,11 @@ func outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (expo
 	if flag.Changed {
 		name = flag.Value.String()
 	}
-	return export.OutputFormat(name, out, allowed, def)
+	f, err := export.OutputFormat(name, out, allowed, def)
+	if ext := filepath.Ext(out); err == nil && name == "" && ext != "" && !export.KnownExtension(ext) && a.checkOutput(out) == nil {
+		a.logf("%s: no format is named %s: writing %s (--format names another)", out, ext, f)
+	}
+	return f, err
 }
 
 // checkOutput refuses path, as bad usage, if it is one of the catalog's

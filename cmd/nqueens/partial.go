@@ -57,7 +57,7 @@ func (a *app) completeCmd() *cobra.Command {
 			} else if cmd.Flags().Changed("input") {
 				perr = errors.New("--input says how to read boards from stdin: it goes with -")
 			}
-			f, err := outputFormat(cmd, export.CompletionFormats, out)
+			f, err := a.outputFormat(cmd, export.CompletionFormats, out)
 			switch {
 			case !list && (cmd.Flags().Changed("limit") || cmd.Flags().Changed("format")):
 				err = errors.New("--limit and --format go with --list")
@@ -263,7 +263,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 	var seed uint64
 	var format, out, answersName string
 	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--distinct] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
-		f, err := outputFormat(cmd, export.PuzzleFormats, out)
+		f, err := a.outputFormat(cmd, export.PuzzleFormats, out)
 		answers, aerr := export.ParseAnswers(answersName)
 		switch {
 		case err != nil:

@@ -26,7 +26,7 @@ func (a *app) sampleCmd() *cobra.Command {
 	var formatName, out string
 	cmd := nCommand("sample N [--count M] [--seed S] [--solutions] [--format json|ndjson|csv|leetcode|grid|svg|html] [-o FILE]",
 		"Draw classes (or solutions) of n uniformly at random, the same for the same seed", func(cmd *cobra.Command, n int) error {
-			format, err := outputFormat(cmd, export.Formats, out)
+			format, err := a.outputFormat(cmd, export.Formats, out)
 			switch {
 			case err != nil:
 			case count < 1:

@@ -15,6 +15,8 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // A Meter counts the steps of one job done and shows them.
@@ -112,7 +114,7 @@ func newBar(w io.Writer, label string, done, total int64, estimate time.Duration
 		if !ok {
 			return "time left unknown"
 		}
-		return "about " + d.Round(time.Second).String() + " left"
+		return phrase.About(d.Seconds()) + " left"
 	}, decor.WCSyncSpace)
 	b := p.AddBar(total,
 		mpb.PrependDecorators(decor.Name(label+" ", decor.WCSyncSpaceR), decor.CountersNoUnit("%d/%d", decor.WCSyncSpace)),
@@ -194,7 +196,7 @@ func (m *Lines) line() {
 	rate := float64(done-m.start) / elapsed.Seconds()
 	left := "time left unknown"
 	if d, ok := Left(elapsed, m.start, done, m.total, m.estimate); ok {
-		left = "about " + d.Round(time.Second).String() + " left"
+		left = phrase.About(d.Seconds()) + " left"
 	}
 	fmt.Fprintf(m.w, "%s: %d/%d %s (%.0f%%), %.0f/s, %s elapsed, %s\n",
 		m.label, done, m.total, m.unit, 100*float64(done)/float64(m.total), rate, elapsed.Round(time.Second), left)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count/estimate"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
 	"github.com/nqueens/nqueens/internal/parallel"
@@ -161,11 +162,12 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 }
 
 // longCompletion is how long a count of completions must be estimated to
-// take for complete to say so and show its progress; longCompletionNodes
-// the nodes below which it does not estimate the time (under a second).
-// Tests lower them.
+// take for complete to say so and show its progress: as long as a count
+// of solutions must (estimate.LongSeconds). longCompletionNodes is the
+// nodes below which it does not estimate the time (under a second). Tests
+// lower them.
 var (
-	longCompletion              = 10 * time.Second
+	longCompletion              = estimate.LongSeconds * time.Second
 	longCompletionNodes float64 = 1e8
 )
 

@@ -40,6 +40,10 @@ var arrows = []struct {
 	// class search's, the count's constellations, partial's rows) call
 	// it; the store and verify ask canonical.Shard.
 	{module + "/internal/balance", []string{"canonical", "count", "count/parts", "partial"}},
+	// A count's state is the command's to keep; uniform draws are made
+	// for the command and for puzzles.
+	{module + "/count/resume", []string{"cmd/nqueens"}},
+	{module + "/sample", []string{"cmd/nqueens", "partial/puzzle"}},
 	// Nothing imports the command.
 	{module + "/cmd/...", nil},
 }

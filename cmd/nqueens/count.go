@@ -226,13 +226,21 @@ func (h hookedKeeper) Keep(i int, solutions uint64) {
 }
 
 // countOptions returns the options of a count of n with the configured
-// workers and, for n of progressFromN and above, a meter called label;
-// the caller calls done when the count returns.
+// workers and, for n of progressFromN and above, a meter called label,
+// whose time left starts from estimate (0: none), the whole count's, in
+// the share of the work units left to count; the caller calls done when
+// the count returns.
 func (a *app) countOptions(label string, n int, estimate time.Duration) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
-		o.Start = func(units int) { m = a.progressEstimated(label, 0, int64(units), "work units", estimate) }
+		o.Start = func(units int) {
+			if estimate > 0 {
+				// A resumed count has only its units left to count.
+				estimate = time.Duration(float64(estimate) * float64(units) / float64(len(count.Constellations(n))))
+			}
+			m = a.progressEstimated(label, 0, int64(units), "work units", estimate)
+		}
 		o.Progress = func() { m.Add(1) }
 	}
 	return o, func() { m.Done() }

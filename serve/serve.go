@@ -45,6 +45,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -342,12 +343,20 @@ func (c *clients) give(client string) {
 	}
 }
 
-// clientAddr returns the address of r's client, without its port.
+// clientAddr returns the address of r's client, without its port: an IPv4
+// address whole, and an IPv6 one as its /64 network, which one client
+// commonly holds whole and could otherwise spread its exports over.
 func clientAddr(r *http.Request) string {
-	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return host
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
 	}
-	return r.RemoteAddr
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return host
 }
 
 // contentSecurityPolicy lets a page load only this server's stylesheet,

@@ -15,8 +15,9 @@ import (
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr string
+	var clientExports int
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT]",
+		Use:   "serve [--addr HOST:PORT] [--client-exports K]",
 		Short: "Serve the catalog as web pages and a JSON API",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -27,8 +28,11 @@ func (a *app) serveCmd() *cobra.Command {
 			if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
 				return usageError{fmt.Errorf("--addr %s: the port must be a number from 0 to 65535 (0: any free port)", quote(addr))}
 			}
+			if clientExports < 1 || clientExports > 1024 {
+				return usageError{fmt.Errorf("--client-exports %d: want a whole number from 1 to 1024", clientExports)}
+			}
 			ctx := cmd.Context()
-			opts := serve.Options{Advice: serveAdvice}
+			opts := serve.Options{Advice: serveAdvice, MaxClientExports: clientExports}
 			db, err := store.Follow(ctx, a.cfg.DB, opts.FollowOptions())
 			if err != nil {
 				return openAdvice(err)
@@ -55,6 +59,7 @@ func (a *app) serveCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on HOST:PORT (port 0: any free port)")
+	cmd.Flags().IntVar(&clientExports, "client-exports", 2, "exports one client address may stream at once (behind a reverse proxy every client has the proxy's address)")
 	return cmd
 }
 

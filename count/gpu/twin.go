@@ -50,12 +50,12 @@ const (
 // lane is one lane of the kernel's search, a trip at a time: the loop of
 // count_items, whose paths (pathPop...) step returns.
 type lane struct {
-	con                  []uint32 // the item's constellation's words
-	top, row, stop       uint32
-	free, cols, ld, rd   uint32
-	stack                [stackRows + 1][3]uint32
-	n                    uint64
-	done                 bool
+	con                []uint32 // the item's constellation's words
+	top, row, stop     uint32
+	free, cols, ld, rd uint32
+	stack              [stackRows + 1][3]uint32
+	n                  uint64
+	done               bool
 	// perSquare makes the lane search the last-but-one free row a trip
 	// per square, as the kernel did before it counted the last two rows
 	// at once: for the model's before and after (work_test.go).

@@ -89,7 +89,9 @@ func (s Sum) Total() (uint64, error) {
 // describe; the constellations o.Resume knows are added, not searched. It
 // returns ctx.Err() with a partial total if ctx is cancelled first, the
 // engine's or o.Resume's error if it fails, and an error if the total
-// does not fit in 64 bits.
+// does not fit in 64 bits. With an engine other than CPU, the cores count
+// the board's symmetric solutions meanwhile, for TallyTotal, if cs are all
+// of the board's constellations.
 func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error) {
 	var known map[int]uint64
 	var keep func(int, uint64)
@@ -118,6 +120,11 @@ func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error)
 	e := o.Engine
 	if e == nil {
 		e = CPU{Workers: o.Workers}
+	}
+	if _, cpu := e.(CPU); !cpu {
+		// The cores are free while another device searches: they count
+		// the symmetric solutions for TallyTotal meanwhile.
+		searchBeside(ctx, cs, o.Workers)
 	}
 	err := e.Search(ctx, sub, func(j int, s uint64) {
 		sum.Add(sub[j], s)

@@ -185,7 +185,11 @@ func (d *device) launch(c *chunk) error {
 			return errors.New("launch: no free slot")
 		}
 		s := &d.slots[c.slot]
-		tasks, items := encodeTasks(c.tasks), encodeItems(c.items)
+		tasks, err := encodeTasks(c.tasks)
+		if err != nil {
+			return err
+		}
+		items := encodeItems(c.items)
 		for _, b := range []struct {
 			buf  *cuda.Buffer
 			size int
@@ -254,6 +258,14 @@ func (d *device) stop() error {
 		}
 		return d.dv.Sync(d.copies)
 	})
+}
+
+// warps returns the warps of a launch, or 1 if the device did not start
+// (Search then returns start's error).
+func (d *device) warps() int {
+	var k int
+	d.do(func() error { k = int(d.grid) * blockThreads / 32; return nil })
+	return max(k, 1)
 }
 
 // close stops what runs, waits for it and frees what the device holds,

@@ -2,12 +2,16 @@ package gpu
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
 )
 
@@ -83,7 +87,7 @@ func TestGPUItemByItem(t *testing.T) {
 				}
 			}
 		}
-		for c := range p.chunks(20000, quit) {
+		for c := range p.chunks(20000, taskSize(p.items, e.b.warps()), quit) {
 			if len(running) == inFlight {
 				check(running[0])
 				running = running[1:]
@@ -150,6 +154,62 @@ func TestGPUStops(t *testing.T) {
 		if want := count.Constellations(12)[i].Solutions(); s != want {
 			t.Fatalf("after a stop, n=12 constellation %d: %d, want %d", i, s, want)
 		}
+	}
+}
+
+// TestCountFile checks the output of `nqueens count N-M --json` in the
+// file NQUEENS_COUNT_JSON names, which must hold every n of
+// NQUEENS_COUNT_RANGE (N-M): totals and classes against OEIS A000170 and
+// A002562, and the classes by orbit against those of the OEIS total and
+// the symmetric solutions (count.Symmetric, on this machine's CPU); and,
+// if NQUEENS_COUNT_ENGINE is set, the engine that counted each. It
+// skips without NQUEENS_COUNT_JSON: scripts/gpu-check.sh runs it on the
+// output of the GPU engine, on a machine with no Go.
+func TestCountFile(t *testing.T) {
+	path := os.Getenv("NQUEENS_COUNT_JSON")
+	if path == "" {
+		t.Skip("no NQUEENS_COUNT_JSON to check")
+	}
+	lo, hi, _ := strings.Cut(os.Getenv("NQUEENS_COUNT_RANGE"), "-")
+	first, err1 := strconv.Atoi(lo)
+	last, err2 := strconv.Atoi(hi)
+	if err1 != nil || err2 != nil || first > last {
+		t.Fatalf("NQUEENS_COUNT_RANGE %q: want N-M", os.Getenv("NQUEENS_COUNT_RANGE"))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		N                                             int
+		Total, Unique, Orbit8, Orbit4, Orbit2, Orbit1 uint64
+		Engine                                        string
+		Seconds                                       float64
+	}
+	if err := json.Unmarshal(data, &rows); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(rows) != last-first+1 {
+		t.Fatalf("%s holds %d rows, want n = %d to %d", path, len(rows), first, last)
+	}
+	for k, r := range rows {
+		known, _ := nqueens.KnownCounts(first + k)
+		half, quarter, err := count.Symmetric(context.Background(), r.N, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := count.Tally(r.N, known.Total, half, quarter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := nqueens.Counts{Total: r.Total, Unique: r.Unique, Orbit8: r.Orbit8, Orbit4: r.Orbit4, Orbit2: r.Orbit2, Orbit1: r.Orbit1}
+		if e := os.Getenv("NQUEENS_COUNT_ENGINE"); e != "" && r.Engine != e {
+			t.Errorf("n=%d: counted by %q, want %q", r.N, r.Engine, e)
+		}
+		if r.N != first+k || got != want {
+			t.Errorf("n=%d (row %d): %+v; want n=%d %+v", r.N, k, got, first+k, want)
+		}
+		t.Logf("n=%d: %d solutions, %d classes, engine %s, %.3f s", r.N, r.Total, r.Unique, r.Engine, r.Seconds)
 	}
 }
 

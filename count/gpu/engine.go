@@ -58,6 +58,8 @@ type backend interface {
 	// stop makes the running launches end soon, leaving items not
 	// counted.
 	stop() error
+	// warps returns the warps of a launch.
+	warps() int
 	// close releases the backend.
 	close() error
 }
@@ -105,6 +107,7 @@ type plan struct {
 	split split
 	rows  []count.Rows
 	order []int32
+	items int // of the constellations of order
 }
 
 // newPlan returns the plan of cs, calling found for each constellation
@@ -136,6 +139,7 @@ func newPlan(ctx context.Context, cs []count.Constellation, found func(i int, so
 			found(i, 0)
 		} else {
 			p.order = append(p.order, int32(i))
+			p.items += items[i]
 		}
 	}
 	slices.SortStableFunc(p.order, func(a, b int32) int { return cmp.Compare(cost[b], cost[a]) })
@@ -143,9 +147,10 @@ func newPlan(ctx context.Context, cs []count.Constellation, found func(i int, so
 }
 
 // chunks sends the chunks of p on the returned channel, each the items of
-// whole constellations in p's order, at least min items but the last,
-// made as the engine takes them (one ahead), until quit is closed.
-func (p *plan) chunks(min int, quit <-chan struct{}) <-chan *chunk {
+// whole constellations in p's order, at least min items but the last, in
+// tasks of at most size items, made as the engine takes them (one ahead),
+// until quit is closed.
+func (p *plan) chunks(min, size int, quit <-chan struct{}) <-chan *chunk {
 	out := make(chan *chunk)
 	go func() {
 		defer close(out)
@@ -157,7 +162,7 @@ func (p *plan) chunks(min int, quit <-chan struct{}) <-chan *chunk {
 				c.items = p.split.items(c.items, i, &p.rows[i])
 				c.spans = append(c.spans, span{con: i, first: first, end: len(c.items)})
 			}
-			c.tasks = tasks(nil, c.items)
+			c.tasks = tasks(nil, c.items, size)
 			c.counts = make([]uint64, len(c.items))
 			for j := range c.counts {
 				c.counts[j] = notCounted
@@ -197,7 +202,7 @@ func (e *Engine) Search(ctx context.Context, cs []count.Constellation, found fun
 	}
 	quit := make(chan struct{})
 	defer close(quit)
-	next := p.chunks(max(e.chunkItems, 1), quit)
+	next := p.chunks(max(e.chunkItems, 1), taskSize(p.items, e.b.warps()), quit)
 	var running []*chunk
 	stopped := false
 	// stop stops the device once, and returns the error to end with.

@@ -146,7 +146,8 @@ func TestPlan(t *testing.T) {
 // TestChunks checks the chunks of n = 11 for several sizes: they cover the
 // plan's constellations in order, whole, each chunk at least the minimum
 // of items but the last; each task is items of one constellation, at most
-// taskItems, and the tasks cover the chunk's items in order; every item
+// taskItems, of at most taskCons constellations, and the tasks cover the
+// chunk's items in order; every item
 // has its count not counted.
 func TestChunks(t *testing.T) {
 	p, _, _ := newTestPlan(t, 11)
@@ -154,7 +155,7 @@ func TestChunks(t *testing.T) {
 		quit := make(chan struct{})
 		k := 0
 		var chunks []*chunk
-		for c := range p.chunks(min, quit) {
+		for c := range p.chunks(min, taskItems, quit) {
 			chunks = append(chunks, c)
 		}
 		close(quit)
@@ -180,9 +181,20 @@ func TestChunks(t *testing.T) {
 				if tk.first != uint32(next) || tk.end <= tk.first || tk.end-tk.first > taskItems {
 					t.Fatalf("min %d chunk %d: task %+v after item %d", min, j, tk, next)
 				}
-				for _, it := range c.items[tk.first:tk.end] {
-					if it.con != tk.con || it.row != tk.row {
-						t.Fatalf("min %d chunk %d: task %+v holds an item of %d row %d", min, j, tk, it.con, it.row)
+				// Its constellations, in order, from their starts.
+				k := -1
+				for x := tk.first; x < tk.end; x++ {
+					it := c.items[x]
+					if k+1 < taskCons && tk.cons[k+1] >= 0 && x == tk.starts[k+1] {
+						k++
+					}
+					if k < 0 || it.con != tk.cons[k] || it.row != tk.rows[k] {
+						t.Fatalf("min %d chunk %d: task %+v holds item %d of %d row %d", min, j, tk, x, it.con, it.row)
+					}
+				}
+				for k++; k < taskCons; k++ {
+					if tk.cons[k] >= 0 {
+						t.Fatalf("min %d chunk %d: task %+v names constellations it holds no item of", min, j, tk)
 					}
 				}
 				next = int(tk.end)
@@ -307,7 +319,8 @@ func defines(t *testing.T) map[string]int {
 func TestKernelSource(t *testing.T) {
 	d := defines(t)
 	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "BLOCKS": conBlocks,
-		"STOP": conStop, "SHIFTS": conShifts, "TASK_WORDS": taskWords, "ITEM_WORDS": itemWords, "STACK": stackRows} {
+		"STOP": conStop, "SHIFTS": conShifts, "TASK_CONS": taskCons, "TASK_CON": taskCon, "TASK_WORDS": taskWords,
+		"ROW_SHIFT": rowShift, "ITEM_WORDS": itemWords, "STACK": stackRows, "BUFS": bufs, "SYNC_TRIPS": syncTrips} {
 		if d[name] != want {
 			t.Errorf("kernel.cu defines %s %d; the host has %d", name, d[name], want)
 		}
@@ -330,8 +343,8 @@ func TestKernelSource(t *testing.T) {
 		k, _ := strconv.Atoi(m[1])
 		shared += k
 	}
-	if want := 4 * (stackRows*3*blockThreads + blockThreads/32*(conWords+2)); shared != want {
-		t.Errorf("kernel.ptx's shared memory: %d bytes; want %d (stack, rows and counter)", shared, want)
+	if want := 4 * (stackRows*3*blockThreads + blockThreads/32*bufs*(taskCons*conWords+taskWords+2) + blockThreads/32*2); shared != want {
+		t.Errorf("kernel.ptx's shared memory: %d bytes; want %d (stack, tasks and counters)", shared, want)
 	}
 }
 
@@ -366,9 +379,13 @@ func TestKernelOnHost(t *testing.T) {
 		cons := encodeCons(p.rows)
 		tw := newTwin(cons)
 		quit := make(chan struct{})
-		for c := range p.chunks(5000, quit) {
+		for c := range p.chunks(5000, 64, quit) {
 			args := []string{filepath.Join(dir, "cons"), filepath.Join(dir, "tasks"), filepath.Join(dir, "items")}
-			for k, data := range [][]byte{cons, encodeTasks(c.tasks), encodeItems(c.items)} {
+			tasks, err := encodeTasks(c.tasks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, data := range [][]byte{cons, tasks, encodeItems(c.items)} {
 				if err := os.WriteFile(args[k], data, 0o644); err != nil {
 					t.Fatal(err)
 				}

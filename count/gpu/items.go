@@ -49,9 +49,9 @@ func (s split) String() string { return fmt.Sprintf("%d rows placed", s.rows) }
 // n = 20 and 2,584,219 for n = 22, and 3 rows 25,681,317 for n = 22.
 func splitFor(n int) split {
 	switch {
-	case n <= 13:
+	case n <= 9:
 		return split{rows: 1}
-	case n <= 21:
+	case n <= 13:
 		return split{rows: 2}
 	default:
 		return split{rows: 3}
@@ -145,9 +145,15 @@ const (
 	conBlocks  = 0
 	conStop    = 31
 	conShifts  = 32
-	taskWords  = 4
+	taskCons   = 2
+	taskCon    = 2
+	taskWords  = 2 + 2*taskCons
+	rowShift   = 24
+	none       = 0xffffffff
 	itemWords  = 4
-	taskItems  = 128                // the most items of a task
+	taskItems  = 256                // the most items of a task
+	bufs       = 2                  // the tasks a warp holds
+	syncTrips  = 64                 // how often the lanes of a warp meet
 	notCounted = 0xffffffffffffffff // an item's count before the kernel's
 )
 
@@ -170,44 +176,71 @@ func encodeCons(rows []count.Rows) []byte {
 	return out
 }
 
-// task is a run of items of one constellation, which one warp of the
-// kernel counts: items first to end-1 of a chunk.
+// task is a run of items of at most taskCons constellations, which one
+// warp of the kernel counts: items first to end-1 of a chunk, those of
+// cons[k] (whose items start in free row rows[k]) from starts[k] on; -1
+// in cons for none.
 type task struct {
-	con        int32
-	row        uint8
 	first, end uint32
+	cons       [taskCons]int32
+	rows       [taskCons]uint8
+	starts     [taskCons]uint32
+}
+
+// taskSize returns the items of a task for a count of items on warps
+// warps: about 16 tasks a warp, so that the last tasks, the smallest, end
+// together; from 32 items (one a lane) to taskItems.
+func taskSize(items, warps int) int {
+	return min(taskItems, max(32, items/(16*max(warps, 1))))
 }
 
 // tasks appends to dst the tasks of items, whose constellations come in
-// runs: each run cut into tasks of at most taskItems items, as even as
-// can be.
-func tasks(dst []task, items []item) []task {
+// runs: each task at most size items of at most taskCons constellations,
+// in order.
+func tasks(dst []task, items []item, size int) []task {
 	for j := 0; j < len(items); {
-		k := j
-		for k < len(items) && items[k].con == items[j].con {
-			k++
+		tk := task{first: uint32(j), cons: [taskCons]int32{-1, -1}}
+		k, e := 0, j
+		for ; e < len(items) && e-j < size; e++ {
+			if e == j || items[e].con != items[e-1].con {
+				if k == taskCons {
+					break
+				}
+				tk.cons[k], tk.rows[k], tk.starts[k] = items[e].con, items[e].row, uint32(e)
+				k++
+			}
 		}
-		parts := (k - j + taskItems - 1) / taskItems
-		for p := range parts {
-			a, b := j+(k-j)*p/parts, j+(k-j)*(p+1)/parts
-			dst = append(dst, task{con: items[j].con, row: items[j].row, first: uint32(a), end: uint32(b)})
-		}
-		j = k
+		tk.end = uint32(e)
+		dst = append(dst, tk)
+		j = e
 	}
 	return dst
 }
 
 // encodeTasks returns tasks as the kernel reads them: taskWords
-// little-endian words each, con, row, first, end.
-func encodeTasks(ts []task) []byte {
+// little-endian words each, first and end, then for each of taskCons
+// constellations its index | row<<rowShift and its first item (none for
+// both if the task has fewer). It returns an error if an index does not
+// fit below rowShift.
+func encodeTasks(ts []task) ([]byte, error) {
 	out := make([]byte, 4*taskWords*len(ts))
 	for i, t := range ts {
 		w := out[4*taskWords*i:]
-		for j, v := range [taskWords]uint32{uint32(t.con), uint32(t.row), t.first, t.end} {
-			binary.LittleEndian.PutUint32(w[4*j:], v)
+		binary.LittleEndian.PutUint32(w, t.first)
+		binary.LittleEndian.PutUint32(w[4:], t.end)
+		for k := range taskCons {
+			con, start := uint32(none), uint32(none)
+			if t.cons[k] >= 0 {
+				if t.cons[k] >= 1<<rowShift {
+					return nil, fmt.Errorf("encode tasks: constellation %d past the kernel's %d", t.cons[k], 1<<rowShift)
+				}
+				con, start = uint32(t.cons[k])|uint32(t.rows[k])<<rowShift, t.starts[k]
+			}
+			binary.LittleEndian.PutUint32(w[4*(taskCon+2*k):], con)
+			binary.LittleEndian.PutUint32(w[4*(taskCon+2*k+1):], start)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // encodeItems returns items as the kernel reads them: itemWords

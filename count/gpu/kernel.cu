@@ -2,31 +2,36 @@
 // kernel.ptx by clang without the CUDA toolkit (see gpu.go's go:generate
 // line); the Go twin of its search is twin.go, which the tests hold it to.
 //
-// Work comes in tasks: a task is a run of items of one constellation. Each
-// warp takes tasks, largest first as the host ordered them, from a counter
-// in device memory until none is left (persistent warps: the host sizes
-// the grid to fill the device once); it copies the task's constellation,
-// its blocks and shifts by row, into shared memory, and its lanes take the
-// task's items from a counter in shared memory, each counting one item's
-// solutions with a bitmask search, until the task has none left.
+// Work comes in tasks: a task is a run of items of at most TASK_CONS
+// constellations, the host's order largest first. Each warp holds two
+// tasks at a time in shared memory (BUFS buffers), their constellations'
+// blocks and shifts by row among them, and its lanes take items from a
+// counter in shared memory, the older task's first; a lane whose item ends
+// takes the next at once. Every SYNC_TRIPS trips the lanes of a warp meet
+// (they trip in step, one trip each a turn): the warp refills each buffer
+// whose items are all handed out and that no lane works on any more with
+// the next task of a counter in device memory, so that no lane waits for
+// the others' items to end; it ends once no task is left and no lane has
+// an item. The grid fills the device once (persistent warps).
 //
 // The search keeps its masks in 32 bits: going down only, bits that leave
 // the board never come back, so that the stack keeps, for each row above
 // the current one, the candidates left in it (the lowest set bit is the
 // queen placed there) and the diagonals the row started with, which undo
 // it exactly on any board up to 32. The stack is in shared memory, laid
-// out [row][word][thread] so that the lanes of a warp touch consecutive words.
-// A square placed in the row above the last two is counted at once, both
-// squares of the last-but-one row tried in a few instructions, with no
-// trip of the loop of its own.
+// out [row][word][thread] so that the lanes of a warp touch consecutive
+// words. A square placed in the row above the last two is counted at once,
+// both squares of the last-but-one row tried in a few instructions, with
+// no trip of its own.
 //
-// A lane checks a stop flag that the host sets (Ctrl-C) before each item
-// and every STOP_TRIPS trips; an item it leaves has no count written, so
-// that the host, which fills the counts with NOT_COUNTED first, sees it.
+// At each meeting the warp looks at a stop flag that the host sets
+// (Ctrl-C): once it is set, the lanes leave their items uncounted, which
+// the host sees as it fills the counts with NOT_COUNTED first, and the
+// warp ends.
 //
 // With NQUEENS_HOST defined the same source compiles as C++ for the host,
-// one thread of one warp at a time, so that a test without a GPU runs
-// this very code (testdata/host.cc).
+// one lane of one warp at a time, so that a test without a GPU runs this
+// very code (testdata/host.cc).
 
 #ifdef NQUEENS_HOST
 #define GLOBAL
@@ -39,6 +44,7 @@ static unsigned thread_index(void) { return nqueens_tid; }
 static unsigned take(unsigned *counter) { return (*counter)++; }
 static void sync_warp(void) {}
 static unsigned stopped(const unsigned *stop) { return *(const volatile unsigned *)stop; }
+static unsigned ballot(unsigned p) { return p != 0; }
 #else
 #define GLOBAL __attribute__((global))
 #define DEVICE __attribute__((device))
@@ -53,6 +59,7 @@ __attribute__((device)) static void sync_warp(void) { __nvvm_bar_warp_sync(0xfff
 __attribute__((device)) static unsigned stopped(const unsigned *stop) {
 	return *(const volatile unsigned *)stop;
 }
+__attribute__((device)) static unsigned ballot(unsigned p) { return __nvvm_vote_ballot_sync(0xffffffffu, p != 0); }
 #endif
 
 // The block size the host launches with: the stack has a column per
@@ -64,18 +71,27 @@ __attribute__((device)) static unsigned stopped(const unsigned *stop) {
 // Words of a constellation's rows, of a task and of an item (count/gpu's
 // encode): a constellation's block of free row i+1 at BLOCKS+i and the
 // shift from free row i to row i+1 at SHIFTS+i, for i up to 30, and the
-// row counted at once, the last-but-one free row, at STOP; a task's
-// constellation, the row its items start in, its first item and the one
-// after its last; an item's free squares, columns, and diagonals going
-// down-left and down-right.
+// row counted at once, the last-but-one free row, at STOP; a task's first
+// item and the one after its last, then for each of its constellations
+// c < TASK_CONS its index and the row its items start in (index |
+// row << ROW_SHIFT, NONE if the task has fewer) at TASK_CON+2c and its
+// first item at TASK_CON+2c+1 (NONE if none); an item's free squares,
+// columns, and diagonals going down-left and down-right.
 #define CON_WORDS 64
 #define BLOCKS 0
 #define STOP 31
 #define SHIFTS 32
-#define TASK_WORDS 4
+#define TASK_CONS 2
+#define TASK_CON 2
+#define TASK_WORDS 6
+#define ROW_SHIFT 24
+#define NONE 0xffffffffu
 #define ITEM_WORDS 4
-// How often, in trips, a lane looks at the stop flag.
-#define STOP_TRIPS 4096
+// The task buffers of a warp, and how often, in trips, its lanes meet.
+#define BUFS 2
+#define SYNC_TRIPS 64
+// A lane's buffer when it has no item.
+#define IDLE BUFS
 // The count of an item not counted (the host's fill).
 #define NOT_COUNTED 0xffffffffffffffffull
 
@@ -83,9 +99,9 @@ typedef unsigned long long u64;
 
 // last counts the squares of the last-but-one free row (free, at most two:
 // the columns left) that leave the last row a free square, given the
-// columns and diagonals the rows above take and con's rows.
-DEVICE static unsigned last(unsigned free, unsigned cols, unsigned ld, unsigned rd, const unsigned *con) {
-	const unsigned sh = con[SHIFTS + con[STOP]], block = con[BLOCKS + con[STOP]];
+// columns and diagonals the rows above take, and the shift to the last
+// row and its block.
+DEVICE static unsigned last(unsigned free, unsigned cols, unsigned ld, unsigned rd, unsigned sh, unsigned block) {
 	const unsigned a = free & -free, b = free & (free - 1);
 	const unsigned na = ~(cols | a | (ld | a) << sh | (rd | a) >> sh | block);
 	const unsigned nb = ~(cols | b | (ld | b) << sh | (rd | b) >> sh | block);
@@ -98,91 +114,162 @@ DEVICE static unsigned last(unsigned free, unsigned cols, unsigned ld, unsigned 
 // when *stop becomes non-zero. The host launches BLOCK threads a block.
 //
 // The tables stay in global memory, read-only (restrict: the loads go
-// through the read-only data cache); a warp reads its task's rows once
-// into shared memory.
+// through the read-only data cache); a warp reads a task's rows once into
+// shared memory.
 extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned *RESTRICT tasks,
                                    const unsigned *RESTRICT items, u64 *RESTRICT counts, unsigned ntasks,
                                    unsigned *ctl, const unsigned *stop) {
 	SHARED unsigned stack[STACK][3][BLOCK];
-	SHARED unsigned rows[BLOCK / WARP][CON_WORDS];
-	SHARED unsigned next[BLOCK / WARP][2];
+	SHARED unsigned rows[BLOCK / WARP][BUFS][TASK_CONS][CON_WORDS];
+	SHARED unsigned task[BLOCK / WARP][BUFS][TASK_WORDS];
+	// For each buffer of a warp: the items handed out and the task's
+	// number (ntasks: none); the buffers refilled at the last meeting
+	// (bits), and whether the stop flag is set.
+	SHARED unsigned taken[BLOCK / WARP][BUFS], number[BLOCK / WARP][BUFS], fresh[BLOCK / WARP], halt[BLOCK / WARP];
 	const unsigned t = thread_index() % BLOCK, lane = t % WARP, w = t / WARP;
-	const unsigned *con = rows[w];
-	for (;;) {
-		if (lane == 0) {
-			next[w][0] = stopped(stop) ? ntasks : take(&ctl[0]);
-			next[w][1] = 0;
-		}
-		sync_warp();
-		const unsigned k = next[w][0];
-		if (k >= ntasks) {
-			return;
-		}
-		const unsigned *task = tasks + (u64)k * TASK_WORDS;
-		const unsigned top = task[1], first = task[2], end = task[3];
-		for (unsigned j = lane; j < CON_WORDS; j += WARP) {
-			rows[w][j] = cons[(u64)task[0] * CON_WORDS + j];
-		}
-		sync_warp();
-		const unsigned stopRow = con[STOP];
-		for (;;) {
-			const unsigned i = first + take(&next[w][1]);
-			if (i >= end || stopped(stop)) {
-				break;
-			}
-			const unsigned *it = items + (u64)i * ITEM_WORDS;
-			unsigned free = it[0], cols = it[1], ld = it[2], rd = it[3];
-			unsigned row = top, trips = 0, left = 0;
-			u64 n = 0;
-			if (row == stopRow) {
-				n = last(free, cols, ld, rd, con);
-			} else {
-				for (;;) {
-					if (++trips % STOP_TRIPS == 0 && stopped(stop)) {
-						left = 1;
-						break;
-					}
-					if (free == 0) {
-						if (row == top) {
-							break;
+	unsigned *const base = &stack[0][0][t];
+	// The lane's item: its buffer (IDLE: none), its index, and its search:
+	// free squares, columns and diagonals of the current row; the shift to
+	// the last row and its block; two pointers that walk down and up the
+	// rows, into the constellation's rows (cr, at the current row) and
+	// into the stack (sp, at the row below the current one); the row above
+	// the last two; the solutions so far.
+	unsigned mine = IDLE, i = 0;
+	unsigned free = 0, cols = 0, ld = 0, rd = 0, lsh = 0, lblock = 0;
+	const unsigned *cr = rows[w][0][0], *above = cr; // in shared memory from the start
+	unsigned *sp = base;
+	u64 n = 0;
+	for (unsigned trips = 0;; trips++) {
+		if (trips % SYNC_TRIPS == 0) {
+			sync_warp();
+			const unsigned use = (ballot(mine == 0) != 0) | (ballot(mine == 1) != 0) << 1;
+			const unsigned busy = ballot(mine != IDLE);
+			if (lane == 0) {
+				const unsigned h = stopped(stop);
+				unsigned f = 0;
+				for (unsigned b = 0; b < BUFS; b++) {
+					const unsigned *tk = task[w][b];
+					if (trips == 0 || (!(use >> b & 1) && number[w][b] < ntasks && taken[w][b] >= tk[1] - tk[0])) {
+						const unsigned k = h ? ntasks : take(&ctl[0]);
+						number[w][b] = k < ntasks ? k : ntasks;
+						taken[w][b] = 0;
+						if (k < ntasks) {
+							for (unsigned j = 0; j < TASK_WORDS; j++) {
+								task[w][b][j] = tasks[(u64)k * TASK_WORDS + j];
+							}
+							f |= 1u << b;
 						}
-						row--;
-						const unsigned a = stack[row - top][0][t];
-						const unsigned bit = a & -a;
-						ld = stack[row - top][1][t];
-						rd = stack[row - top][2][t];
-						cols ^= bit;
-						free = a ^ bit;
-						continue;
 					}
-					const unsigned bit = free & -free;
-					const unsigned sh = con[SHIFTS + row];
-					const unsigned c = cols | bit, l = (ld | bit) << sh, d = (rd | bit) >> sh;
-					const unsigned nx = ~(c | l | d | con[BLOCKS + row]);
-					if (row + 1 == stopRow) {
-						n += last(nx, c, l, d, con);
-						free ^= bit;
-						continue;
-					}
-					if (nx == 0) {
-						free ^= bit;
-						continue;
-					}
-					stack[row - top][0][t] = free;
-					stack[row - top][1][t] = ld;
-					stack[row - top][2][t] = rd;
-					cols = c;
-					ld = l;
-					rd = d;
-					free = nx;
-					row++;
 				}
-				if (left) {
-					continue; // not counted
+				if (h) {
+					for (unsigned b = 0; b < BUFS; b++) {
+						number[w][b] = ntasks;
+					}
+				}
+				fresh[w] = f;
+				halt[w] = h;
+			}
+			sync_warp();
+			for (unsigned b = 0; b < BUFS; b++) {
+				if (fresh[w] >> b & 1) {
+					for (unsigned j = lane; j < TASK_CONS * CON_WORDS; j += WARP) {
+						const unsigned c = task[w][b][TASK_CON + 2 * (j / CON_WORDS)];
+						if (c != NONE) {
+							rows[w][b][j / CON_WORDS][j % CON_WORDS] =
+							    cons[(u64)(c & ((1u << ROW_SHIFT) - 1)) * CON_WORDS + j % CON_WORDS];
+						}
+					}
 				}
 			}
-			counts[i] = n;
+			const unsigned h = halt[w];
+			sync_warp();
+			if (h) {
+				mine = IDLE; // its item is left uncounted
+			}
+			if ((h || busy == 0) && number[w][0] >= ntasks && number[w][1] >= ntasks) {
+				return;
+			}
 		}
-		sync_warp();
+		if (mine == IDLE) {
+			// Take the next item, of the older task first.
+			const unsigned older = number[w][1] < number[w][0];
+			for (unsigned k = 0; k < BUFS && mine == IDLE; k++) {
+				const unsigned b = older ^ k;
+				if (number[w][b] < ntasks) {
+					const unsigned j = take(&taken[w][b]);
+					if (j < task[w][b][1] - task[w][b][0]) {
+						mine = b;
+						i = task[w][b][0] + j;
+					}
+				}
+			}
+			if (mine == IDLE) {
+				continue;
+			}
+			// Its constellation: the last of the task's that starts at or
+			// before it.
+			const unsigned *const tk = task[w][mine];
+			unsigned c = 0;
+			for (unsigned j = 1; j < TASK_CONS; j++) {
+				c += i >= tk[TASK_CON + 2 * j + 1];
+			}
+			const unsigned *const con = rows[w][mine][c];
+			const unsigned top = tk[TASK_CON + 2 * c] >> ROW_SHIFT, stopRow = con[STOP];
+			lsh = con[SHIFTS + stopRow];
+			lblock = con[BLOCKS + stopRow];
+			const unsigned *it = items + (u64)i * ITEM_WORDS;
+			free = it[0];
+			cols = it[1];
+			ld = it[2];
+			rd = it[3];
+			if (top == stopRow) {
+				counts[i] = last(free, cols, ld, rd, lsh, lblock);
+				mine = IDLE;
+				continue;
+			}
+			cr = con + top;
+			above = con + stopRow - 1;
+			sp = base;
+			n = 0;
+			continue;
+		}
+		if (free == 0) {
+			if (sp == base) {
+				counts[i] = n;
+				mine = IDLE;
+				continue;
+			}
+			sp -= 3 * BLOCK;
+			cr--;
+			const unsigned a = sp[0];
+			const unsigned bit = a & -a;
+			ld = sp[BLOCK];
+			rd = sp[2 * BLOCK];
+			cols ^= bit;
+			free = a ^ bit;
+			continue;
+		}
+		const unsigned bit = free & -free;
+		const unsigned sh = cr[SHIFTS];
+		const unsigned c = cols | bit, l = (ld | bit) << sh, d = (rd | bit) >> sh;
+		const unsigned nx = ~(c | l | d | cr[BLOCKS]);
+		if (cr == above) {
+			n += last(nx, c, l, d, lsh, lblock);
+			free ^= bit;
+			continue;
+		}
+		if (nx == 0) {
+			free ^= bit;
+			continue;
+		}
+		sp[0] = free;
+		sp[BLOCK] = ld;
+		sp[2 * BLOCK] = rd;
+		sp += 3 * BLOCK;
+		cr++;
+		cols = c;
+		ld = l;
+		rd = d;
+		free = nx;
 	}
 }

@@ -36,7 +36,9 @@ func (t *twin) count(it item) uint64 {
 // (dead), a square of the row above the last two, whose squares below are
 // counted at once (last), and the end of an item (next). pathCount is a
 // trip of the kernel before the last two rows were counted at once, a
-// square of the last-but-one row searched on its own (lane.perSquare).
+// square of the last-but-one row searched on its own (lane.perSquare);
+// pathTake and pathIdle are trips of a lane with no item, which takes one
+// or finds none (the model of work_test.go, not the twin's).
 const (
 	pathPop = iota
 	pathPush
@@ -44,6 +46,8 @@ const (
 	pathLast
 	pathNext
 	pathCount
+	pathTake
+	pathIdle
 	paths
 )
 

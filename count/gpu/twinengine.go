@@ -76,6 +76,8 @@ func (w *twinBackend) stop() error {
 	return nil
 }
 
+func (w *twinBackend) warps() int { return 1 }
+
 func (w *twinBackend) close() error {
 	w.stopped.Store(true)
 	for _, r := range w.runs {

@@ -148,7 +148,7 @@ func (d *device) load(cons []byte) error {
 		if err := d.dv.WriteOn(d.copies, d.cons, cons); err != nil {
 			return err
 		}
-		if err := d.dv.FillOn(d.copies, d.stopFlag, 0, 1); err != nil {
+		if err := d.dv.WriteOn(d.copies, d.stopFlag, []byte{0, 0, 0, 0}); err != nil {
 			return err
 		}
 		return d.dv.Sync(d.copies)
@@ -251,9 +251,12 @@ func (d *device) read(c *chunk) error {
 	})
 }
 
+// stop raises the stop flag with a copy, which the copy engines make
+// beside the running kernels (a memset could wait for multiprocessors the
+// kernels hold).
 func (d *device) stop() error {
 	return d.do(func() error {
-		if err := d.dv.FillOn(d.copies, d.stopFlag, 1, 1); err != nil {
+		if err := d.dv.WriteOn(d.copies, d.stopFlag, []byte{1, 0, 0, 0}); err != nil {
 			return err
 		}
 		return d.dv.Sync(d.copies)
@@ -279,7 +282,7 @@ func (d *device) close() error {
 		}
 		var errs []error
 		if d.stopFlag.Size() > 0 {
-			errs = append(errs, d.dv.FillOn(d.copies, d.stopFlag, 1, 1))
+			errs = append(errs, d.dv.WriteOn(d.copies, d.stopFlag, []byte{1, 0, 0, 0}))
 		}
 		for i := range d.slots {
 			s := &d.slots[i]

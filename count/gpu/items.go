@@ -152,7 +152,7 @@ const (
 	none       = 0xffffffff
 	itemWords  = 4
 	taskItems  = 256                // the most items of a task
-	bufs       = 2                  // the tasks a warp holds
+	bufs       = 3                  // the tasks a warp holds
 	syncTrips  = 64                 // how often the lanes of a warp meet
 	notCounted = 0xffffffffffffffff // an item's count before the kernel's
 )
@@ -188,10 +188,10 @@ type task struct {
 }
 
 // taskSize returns the items of a task for a count of items on warps
-// warps: about 16 tasks a warp, so that the last tasks, the smallest, end
+// warps: about 32 tasks a warp, so that the last tasks, the smallest, end
 // together; from 32 items (one a lane) to taskItems.
 func taskSize(items, warps int) int {
-	return min(taskItems, max(32, items/(16*max(warps, 1))))
+	return min(taskItems, max(32, items/(32*max(warps, 1))))
 }
 
 // tasks appends to dst the tasks of items, whose constellations come in

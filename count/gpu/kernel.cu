@@ -3,8 +3,8 @@
 // line); the Go twin of its search is twin.go, which the tests hold it to.
 //
 // Work comes in tasks: a task is a run of items of at most TASK_CONS
-// constellations, the host's order largest first. Each warp holds two
-// tasks at a time in shared memory (BUFS buffers), their constellations'
+// constellations, the host's order largest first. Each warp holds BUFS
+// tasks at a time in shared memory, their constellations'
 // blocks and shifts by row among them, and its lanes take items from a
 // counter in shared memory, the older task's first; a lane whose item ends
 // takes the next at once. Every SYNC_TRIPS trips the lanes of a warp meet
@@ -88,7 +88,7 @@ __attribute__((device)) static unsigned ballot(unsigned p) { return __nvvm_vote_
 #define NONE 0xffffffffu
 #define ITEM_WORDS 4
 // The task buffers of a warp, and how often, in trips, its lanes meet.
-#define BUFS 2
+#define BUFS 3
 #define SYNC_TRIPS 64
 // A lane's buffer when it has no item.
 #define IDLE BUFS
@@ -142,7 +142,10 @@ extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned
 	for (unsigned trips = 0;; trips++) {
 		if (trips % SYNC_TRIPS == 0) {
 			sync_warp();
-			const unsigned use = (ballot(mine == 0) != 0) | (ballot(mine == 1) != 0) << 1;
+			unsigned use = 0; // the buffers a lane works on (bits)
+			for (unsigned b = 0; b < BUFS; b++) {
+				use |= (ballot(mine == b) != 0) << b;
+			}
 			const unsigned busy = ballot(mine != IDLE);
 			if (lane == 0) {
 				const unsigned h = stopped(stop);
@@ -186,21 +189,33 @@ extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned
 			if (h) {
 				mine = IDLE; // its item is left uncounted
 			}
-			if ((h || busy == 0) && number[w][0] >= ntasks && number[w][1] >= ntasks) {
+			unsigned left = 0; // tasks held
+			for (unsigned b = 0; b < BUFS; b++) {
+				left += number[w][b] < ntasks;
+			}
+			if ((h || busy == 0) && left == 0) {
 				return;
 			}
 		}
 		if (mine == IDLE) {
-			// Take the next item, of the older task first.
-			const unsigned older = number[w][1] < number[w][0];
+			// Take the next item, of the oldest task first: try the
+			// buffers in order of their tasks' numbers.
+			unsigned tried = 0;
 			for (unsigned k = 0; k < BUFS && mine == IDLE; k++) {
-				const unsigned b = older ^ k;
-				if (number[w][b] < ntasks) {
-					const unsigned j = take(&taken[w][b]);
-					if (j < task[w][b][1] - task[w][b][0]) {
-						mine = b;
-						i = task[w][b][0] + j;
+				unsigned b = IDLE;
+				for (unsigned x = 0; x < BUFS; x++) {
+					if (!(tried >> x & 1) && number[w][x] < ntasks && (b == IDLE || number[w][x] < number[w][b])) {
+						b = x;
 					}
+				}
+				if (b == IDLE) {
+					break;
+				}
+				tried |= 1u << b;
+				const unsigned j = take(&taken[w][b]);
+				if (j < task[w][b][1] - task[w][b][0]) {
+					mine = b;
+					i = task[w][b][0] + j;
 				}
 			}
 			if (mine == IDLE) {

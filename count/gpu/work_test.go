@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"flag"
@@ -221,7 +222,7 @@ func deviceSim(tw *twin, items []item, ts []task, warps int, m kernelModel) (end
 			}
 		}
 		w.met++
-		if !busy && w.buf[0].task < 0 && w.buf[1].task < 0 {
+		if !busy && !slices.ContainsFunc(w.buf[:], func(bf struct{ task, taken int }) bool { return bf.task >= 0 }) {
 			ends = append(ends, w.clock)
 			heap.Pop(&h)
 			continue
@@ -231,13 +232,11 @@ func deviceSim(tw *twin, items []item, ts []task, warps int, m kernelModel) (end
 			for j := range w.lanes {
 				p := pathIdle
 				if w.item[j] < 0 {
-					// Take an item, the older task's first.
-					older := 0
-					if w.buf[1].task >= 0 && (w.buf[0].task < 0 || w.buf[1].task < w.buf[0].task) {
-						older = 1
-					}
-					for k := range bufs {
-						bf := &w.buf[older^k]
+					// Take an item, the oldest task's first.
+					order := []int{0, 1, 2}[:bufs]
+					slices.SortFunc(order, func(x, y int) int { return cmp.Compare(uint(w.buf[x].task), uint(w.buf[y].task)) })
+					for _, b := range order {
+						bf := &w.buf[b]
 						if bf.task >= 0 && bf.taken < int(ts[bf.task].end-ts[bf.task].first) {
 							w.item[j] = int(ts[bf.task].first) + bf.taken
 							bf.taken++
@@ -438,32 +437,33 @@ func oldSplit(n int) split {
 	return split{rows: 3}
 }
 
-// TestModel runs the model on n = 13 on a device of 2 multiprocessors
-// (about as many lanes an item as n = 20 on 132): the warp model counts
-// every item as the twin, its items add up to the board's total, and
-// this engine's launch is busier than the one before, at least 90% of
-// the time, with fewer instructions an item.
+// TestModel runs the model on n = 14 on a device of 4 multiprocessors
+// (about as many items a lane as n = 18 has on 132): the model counts
+// every item as the twin does, its items add up to the board's total, and
+// this kernel's launch keeps its warps busy at least 95% of the time,
+// more than the kernel before did, with fewer trips and lane instructions
+// for the board. (Its SIMT efficiency is lower on items this small, of 40
+// trips: the take of an item costs the warp as much as two trips.)
 func TestModel(t *testing.T) {
 	const n = 14
 	b, a := modelBoard(t, count.Constellations(n), 4, 1)
 	known, _ := nqueens.KnownCounts(n)
-	k := known.Total
-	if b.solutions != k || a.solutions != k {
-		t.Fatalf("n=%d: the model's items add up to %d before, %d after; OEIS says %d", n, b.solutions, a.solutions, k)
+	if b.solutions != known.Total || a.solutions != known.Total {
+		t.Fatalf("n=%d: the model's items add up to %d before, %d after; OEIS says %d", n, b.solutions, a.solutions, known.Total)
 	}
 	t.Logf("n=%d before: %s", n, b)
 	t.Logf("n=%d after:  %s", n, a)
 	switch {
-	case a.busy < 0.9 || a.busy <= b.busy:
+	case a.busy < 0.95 || a.busy <= b.busy:
 		t.Errorf("n=%d: the launch is busy %.3f of the time, before %.3f", n, a.busy, b.busy)
-	case a.lanes >= b.lanes || a.warp >= b.warp:
-		t.Errorf("n=%d: %.0f lane and %.0f warp instructions, before %.0f and %.0f", n, a.lanes, a.warp, b.lanes, b.warp)
+	case a.lanes >= b.lanes:
+		t.Errorf("n=%d: %.4g lane instructions, before %.4g", n, a.lanes, b.lanes)
 	case a.trips >= b.trips:
 		t.Errorf("n=%d: %d trips, before %d", n, a.trips, b.trips)
 	}
 }
 
-// String returns the modelReport per item: "trips 12.3, lane instructions
+// String returns the report per item: "trips 12.3, lane instructions
 // 345, warp instructions 67.8 (SIMT efficiency 0.16), busy 0.987".
 func (r modelReport) String() string {
 	k := float64(r.items)

@@ -7,8 +7,9 @@
 // The engine cuts each constellation into work items (its first free rows
 // placed), orders them largest first by the CPU's cost model, and streams
 // them to the device in chunks of whole constellations, two launches in
-// flight; a launch's warps take tasks (runs of items of one
-// constellation) from a counter in device memory until none is left.
+// flight; a launch's warps take tasks (runs of items of at most two
+// constellations) from a counter in device memory until none is left,
+// each warp holding three at a time, its lanes taking their items.
 //
 // The kernel is CUDA C (kernel.cu), compiled to PTX for sm_70 by clang
 // without the CUDA toolkit and embedded (kernel.ptx, generated, checked by

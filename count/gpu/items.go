@@ -188,10 +188,11 @@ type task struct {
 }
 
 // taskSize returns the items of a task for a count of items on warps
-// warps: about 32 tasks a warp, so that the last tasks, the smallest, end
-// together; from 32 items (one a lane) to taskItems.
+// warps: about 48 tasks a warp, so that the last tasks, the smallest, end
+// together; from 16 items (a warp's lanes take those of its other tasks
+// meanwhile) to taskItems.
 func taskSize(items, warps int) int {
-	return min(taskItems, max(32, items/(32*max(warps, 1))))
+	return min(taskItems, max(16, items/(48*max(warps, 1))))
 }
 
 // tasks appends to dst the tasks of items, whose constellations come in

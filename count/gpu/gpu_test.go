@@ -273,14 +273,14 @@ func TestItems(t *testing.T) {
 
 // TestDepth checks that the items of every constellation of n = 16 to 32
 // keep their search within the stack: from the row an item starts in to
-// the row above the last two, at most stackRows rows.
+// the row above the last-but-one, at most stackRows rows.
 func TestDepth(t *testing.T) {
 	for n := 16; n <= 32; n++ {
 		s := splitFor(n)
 		for r := 0; r <= n; r++ {
 			d := s.depth(r)
-			if d >= 0 && (r-2-d-1 > stackRows || d > r-2) {
-				t.Fatalf("n=%d, %d free rows: items start in row %d, which leaves %d rows for the stack", n, r, d, r-3-d)
+			if d >= 0 && (r-2-d > stackRows || d > r-2) {
+				t.Fatalf("n=%d, %d free rows: items start in row %d, which leaves %d rows for the stack", n, r, d, r-2-d)
 			}
 		}
 	}

@@ -30,7 +30,7 @@ type item struct {
 
 // stackRows is the most rows an item's search keeps on its stack
 // (kernel.cu's STACK): those from its first row down to the row above the
-// last two free rows, which it counts at once. split places more rows
+// last-but-one free row, whose squares it counts. split places more rows
 // where a constellation would need more.
 const stackRows = 16
 
@@ -66,7 +66,7 @@ func (s split) depth(r int) int {
 	if r < 2 {
 		return -1
 	}
-	return max(min(s.rows, r-2), r-3-stackRows)
+	return max(min(s.rows, r-2), r-2-stackRows)
 }
 
 // items appends the items of the constellation con, whose rows are r, to
@@ -160,7 +160,7 @@ const (
 // encodeCons returns the rows of constellations as the kernel reads them:
 // conWords little-endian words each, the block of free row i+1 at
 // conBlocks+i and the shift from row i to row i+1 at conShifts+i, and the
-// last-but-one free row, counted at once, at conStop.
+// last-but-one free row, whose squares the kernel counts, at conStop.
 func encodeCons(rows []count.Rows) []byte {
 	out := make([]byte, 4*conWords*len(rows))
 	for i := range rows {

@@ -20,9 +20,10 @@
 // queen placed there) and the diagonals the row started with, which undo
 // it exactly on any board up to 32. The stack is in shared memory, laid
 // out [row][word][thread] so that the lanes of a warp touch consecutive
-// words. A square placed in the row above the last two is counted at once,
-// both squares of the last-but-one row tried in a few instructions, with
-// no trip of its own.
+// words. The search counts in the last-but-one free row: a square there
+// that leaves the last row a free square is a solution. (Counting the last
+// two rows at once, from the row above, costs a warp more: the model of
+// work_test.go.)
 //
 // At each meeting the warp looks at a stop flag that the host sets
 // (Ctrl-C): once it is set, the lanes leave their items uncounted, which
@@ -66,12 +67,12 @@ __attribute__((device)) static unsigned ballot(unsigned p) { return __nvvm_vote_
 // thread of a block.
 #define BLOCK 128
 // The rows of the stack: an item's search goes at most STACK rows below
-// its first (count/gpu's Split keeps it so).
+// its first (count/gpu's split keeps it so).
 #define STACK 16
 // Words of a constellation's rows, of a task and of an item (count/gpu's
 // encode): a constellation's block of free row i+1 at BLOCKS+i and the
 // shift from free row i to row i+1 at SHIFTS+i, for i up to 30, and the
-// row counted at once, the last-but-one free row, at STOP; a task's first
+// row whose squares are counted, the last-but-one free row, at STOP; a task's first
 // item and the one after its last, then for each of its constellations
 // c < TASK_CONS its index and the row its items start in (index |
 // row << ROW_SHIFT, NONE if the task has fewer) at TASK_CON+2c and its
@@ -97,17 +98,6 @@ __attribute__((device)) static unsigned ballot(unsigned p) { return __nvvm_vote_
 
 typedef unsigned long long u64;
 
-// last counts the squares of the last-but-one free row (free, at most two:
-// the columns left) that leave the last row a free square, given the
-// columns and diagonals the rows above take, and the shift to the last
-// row and its block.
-DEVICE static unsigned last(unsigned free, unsigned cols, unsigned ld, unsigned rd, unsigned sh, unsigned block) {
-	const unsigned a = free & -free, b = free & (free - 1);
-	const unsigned na = ~(cols | a | (ld | a) << sh | (rd | a) >> sh | block);
-	const unsigned nb = ~(cols | b | (ld | b) << sh | (rd | b) >> sh | block);
-	return (a != 0 && na != 0) + (b != 0 && nb != 0);
-}
-
 // count_items counts the items of the tasks 0..ntasks-1, taken by the
 // warps in order from ctl[0], which the host sets to 0 before the launch,
 // into counts, one per item; it leaves the items it has not finished
@@ -129,14 +119,13 @@ extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned
 	const unsigned t = thread_index() % BLOCK, lane = t % WARP, w = t / WARP;
 	unsigned *const base = &stack[0][0][t];
 	// The lane's item: its buffer (IDLE: none), its index, and its search:
-	// free squares, columns and diagonals of the current row; the shift to
-	// the last row and its block; two pointers that walk down and up the
-	// rows, into the constellation's rows (cr, at the current row) and
-	// into the stack (sp, at the row below the current one); the row above
-	// the last two; the solutions so far.
+	// free squares, columns and diagonals of the current row; two pointers
+	// that walk down and up the rows, into the constellation's rows (cr,
+	// at the current row) and into the stack (sp, at the row below the
+	// current one); the last-but-one row; the solutions so far.
 	unsigned mine = IDLE, i = 0;
-	unsigned free = 0, cols = 0, ld = 0, rd = 0, lsh = 0, lblock = 0;
-	const unsigned *cr = rows[w][0][0], *above = cr; // in shared memory from the start
+	unsigned free = 0, cols = 0, ld = 0, rd = 0;
+	const unsigned *cr = rows[w][0][0], *counted = cr; // in shared memory from the start
 	unsigned *sp = base;
 	u64 n = 0;
 	for (unsigned trips = 0;; trips++) {
@@ -229,21 +218,13 @@ extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned
 				c += i >= tk[TASK_CON + 2 * j + 1];
 			}
 			const unsigned *const con = rows[w][mine][c];
-			const unsigned top = tk[TASK_CON + 2 * c] >> ROW_SHIFT, stopRow = con[STOP];
-			lsh = con[SHIFTS + stopRow];
-			lblock = con[BLOCKS + stopRow];
 			const unsigned *it = items + (u64)i * ITEM_WORDS;
 			free = it[0];
 			cols = it[1];
 			ld = it[2];
 			rd = it[3];
-			if (top == stopRow) {
-				counts[i] = last(free, cols, ld, rd, lsh, lblock);
-				mine = IDLE;
-				continue;
-			}
-			cr = con + top;
-			above = con + stopRow - 1;
+			cr = con + (tk[TASK_CON + 2 * c] >> ROW_SHIFT);
+			counted = con + con[STOP];
 			sp = base;
 			n = 0;
 			continue;
@@ -268,8 +249,8 @@ extern "C" GLOBAL void count_items(const unsigned *RESTRICT cons, const unsigned
 		const unsigned sh = cr[SHIFTS];
 		const unsigned c = cols | bit, l = (ld | bit) << sh, d = (rd | bit) >> sh;
 		const unsigned nx = ~(c | l | d | cr[BLOCKS]);
-		if (cr == above) {
-			n += last(nx, c, l, d, lsh, lblock);
+		if (cr == counted) {
+			n += nx != 0;
 			free ^= bit;
 			continue;
 		}

@@ -4,7 +4,7 @@ import "encoding/binary"
 
 // twin is the kernel's search in Go, step for step: the same tables, the
 // same items, the same stack of the candidates and diagonals of each row,
-// the same count of the last two free rows at once. It is what the tests
+// the same count in the last-but-one free row. It is what the tests
 // hold the kernel's source to on a machine without a GPU, what a GPU's
 // counts are checked against item by item, and, a trip at a time (lane),
 // what the model of a warp (work_test.go) runs.
@@ -33,19 +33,19 @@ func (t *twin) count(it item) uint64 {
 
 // The paths of a trip of the kernel's loop: a row gone back up (pop), a
 // square placed that leaves the next row a free square (push) or none
-// (dead), a square of the row above the last two, whose squares below are
-// counted at once (last), and the end of an item (next). pathCount is a
-// trip of the kernel before the last two rows were counted at once, a
-// square of the last-but-one row searched on its own (lane.perSquare);
-// pathTake and pathIdle are trips of a lane with no item, which takes one
-// or finds none (the model of work_test.go, not the twin's).
+// (dead), a square of the last-but-one row counted (count), and the end
+// of an item (next). pathLast is a trip of the kernel as it would be
+// with the last two rows counted at once from the row above
+// (lane.atOnce); pathTake and pathIdle are trips of a lane with no item,
+// which takes one or finds none (the model of work_test.go, not the
+// twin's).
 const (
 	pathPop = iota
 	pathPush
 	pathDead
-	pathLast
-	pathNext
 	pathCount
+	pathNext
+	pathLast
 	pathTake
 	pathIdle
 	paths
@@ -57,13 +57,13 @@ type lane struct {
 	con                []uint32 // the item's constellation's words
 	top, row, stop     uint32
 	free, cols, ld, rd uint32
-	stack              [stackRows + 1][3]uint32
+	stack              [stackRows][3]uint32
 	n                  uint64
 	done               bool
-	// perSquare makes the lane search the last-but-one free row a trip
-	// per square, as the kernel did before it counted the last two rows
-	// at once: for the model's before and after (work_test.go).
-	perSquare bool
+	// atOnce makes the lane count the last two free rows at once from the
+	// row above, both squares of the last-but-one row tried in one trip:
+	// what the model weighs against the kernel's search (work_test.go).
+	atOnce bool
 }
 
 // start makes it the lane's item, on the twin t's constellations.
@@ -72,15 +72,14 @@ func (ln *lane) start(t *twin, it item) {
 	ln.top, ln.row, ln.stop = uint32(it.row), uint32(it.row), ln.con[conStop]
 	ln.free, ln.cols, ln.ld, ln.rd = it.free, it.cols, it.ld, it.rd
 	ln.n, ln.done = 0, false
-	if ln.row == ln.stop && !ln.perSquare {
-		// The kernel counts it before its loop.
+	if ln.row == ln.stop && ln.atOnce {
 		ln.n, ln.done = last(ln.free, ln.cols, ln.ld, ln.rd, ln.con), true
 	}
 }
 
 // last counts the squares of the last-but-one free row (free, at most
-// two: the columns left) that leave the last row a free square, as
-// kernel.cu's last.
+// two: the columns left) that leave the last row a free square, for
+// lane.atOnce.
 func last(free, cols, ld, rd uint32, con []uint32) uint64 {
 	stop := con[conStop]
 	sh, block := con[conShifts+stop], con[conBlocks+stop]
@@ -119,13 +118,13 @@ func (ln *lane) step() int {
 	c, l, d := ln.cols|bit, (ln.ld|bit)<<sh, (ln.rd|bit)>>sh
 	nx := ^(c | l | d | ln.con[conBlocks+ln.row])
 	switch {
-	case ln.perSquare && ln.row == ln.stop:
+	case !ln.atOnce && ln.row == ln.stop:
 		ln.free ^= bit
 		if nx != 0 {
-			ln.n++
+			ln.n++ // the last row has a free square: a solution
 		}
 		return pathCount
-	case !ln.perSquare && ln.row+1 == ln.stop:
+	case ln.atOnce && ln.row+1 == ln.stop:
 		ln.n += last(nx, c, l, d, ln.con)
 		ln.free ^= bit
 		return pathLast

@@ -22,13 +22,14 @@ var (
 	workN     = flag.String("work-n", "", "model the kernel's work on these boards (16-18 or 20)")
 	workEvery = flag.Int("work-every", 1, "model every k-th constellation of the plan, on 1/k of the device")
 	workSMs   = flag.Int("work-sms", 132, "the multiprocessors of the device modelled")
+	atOnce    = flag.Bool("work-at-once", false, "model this kernel with the last two rows counted at once too")
 )
 
 // The blocks of the kernel's loop that the paths of a trip run (lane.step):
 // the trip's head; a row gone back up; a square placed, then whether the
 // next row has a free square (split, into push and dead), a push, a square
-// dead; the last two rows counted at once (or, before, the square of the
-// last-but-one row counted); the end of an item; a lane with no item
+// dead; a square of the last-but-one row counted; the last two rows
+// counted at once (lane.atOnce); the end of an item; a lane with no item
 // taking one, or finding none.
 const (
 	blockHead = iota
@@ -37,6 +38,7 @@ const (
 	blockSplit
 	blockPush
 	blockDead
+	blockCount
 	blockLast
 	blockEnd
 	blockTake
@@ -49,8 +51,8 @@ var pathBlocks = [paths][]int{
 	pathPop:   {blockHead, blockPop},
 	pathPush:  {blockHead, blockPlace, blockSplit, blockPush},
 	pathDead:  {blockHead, blockPlace, blockSplit, blockDead},
+	pathCount: {blockHead, blockPlace, blockCount},
 	pathLast:  {blockHead, blockPlace, blockLast},
-	pathCount: {blockHead, blockPlace, blockLast},
 	pathNext:  {blockHead, blockEnd},
 	pathTake:  {blockTake},
 	pathIdle:  {blockIdle},
@@ -59,14 +61,14 @@ var pathBlocks = [paths][]int{
 // kernelModel is a kernel as the model sees it: the PTX instructions of
 // each block of its loop (a static count of its PTX, by hand: a model,
 // not a profile; a block run by some lanes of a warp costs the warp as
-// much as if all ran it), whether it searches the last-but-one free row a
-// trip per square (lane.perSquare), the lanes a multiprocessor runs at
-// once, and the instructions of a meeting of a warp's lanes and of a
-// task buffer refilled.
+// much as if all ran it), whether it counts the last two free rows at
+// once (lane.atOnce), the lanes a multiprocessor runs at once, and the
+// instructions of a meeting of a warp's lanes and of a task buffer
+// refilled.
 type kernelModel struct {
 	name         string
 	cost         [blocks]float64
-	perSquare    bool
+	atOnce       bool
 	lanesPerSM   int
 	meet, refill float64
 }
@@ -84,31 +86,29 @@ func (m kernelModel) pathCost(p int) float64 {
 // row's block and shift read from global memory, lanes taking items one
 // by one from a device counter, in order of constellation, in launches of
 // at least 2^20 items one after another; 16 KB of static shared memory a
-// block of 128 allowed 13 blocks an SM of 228 KB (1,664 lanes); the
-// search of the last-but-one row a trip per square; the end of an item
-// and the start of the next one trip of 20 instructions. After: this
-// kernel.ptx, whose 31,136 bytes of shared memory a block allow 7 blocks
-// of 128 an SM (1 KB reserved a block): 896 lanes, if the registers allow
-// it (73 a thread or fewer); a meeting costs a warp about 60
-// instructions, and 100 more for each task buffer refilled.
+// block of 128 allowed 13 blocks an SM of 228 KB (1,664 lanes); the end
+// of an item and the start of the next one trip of 20 instructions.
+// After: this kernel.ptx, whose 31,136 bytes of shared memory a block
+// allow 7 blocks of 128 an SM (1 KB reserved a block): 896 lanes, if the
+// registers allow it (73 a thread or fewer); a meeting costs a warp about
+// 60 instructions, and 100 more for each task buffer refilled.
 var (
-	before = kernelModel{name: "before", perSquare: true, lanesPerSM: 13 * 128,
+	before = kernelModel{name: "before", lanesPerSM: 13 * 128,
 		cost: [blocks]float64{blockHead: 5, blockPop: 27, blockPlace: 20, blockSplit: 9, blockPush: 10, blockDead: 3,
-			blockLast: 15, blockEnd: 15}}
+			blockCount: 15, blockEnd: 15}}
 	after = kernelModel{name: "after", lanesPerSM: 7 * 128, meet: 60, refill: 100,
-		cost: [blocks]float64{blockHead: 11, blockPop: 14, blockPlace: 16, blockSplit: 3, blockPush: 10, blockDead: 2,
-			blockLast: 34, blockEnd: 10, blockTake: 90, blockIdle: 40}}
+		cost: [blocks]float64{blockHead: 11, blockPop: 14, blockPlace: 16, blockSplit: 2, blockPush: 11, blockDead: 2,
+			blockCount: 4, blockEnd: 10, blockTake: 90, blockIdle: 40}}
 )
 
-// perSquareKernel is this kernel as it would be with the last-but-one
-// free row searched a trip per square: a square counted there costs the
-// head, the place and about 5 instructions (whether the last row has a
-// free square, the count, the square taken off), not the 34 of counting
-// the last two rows at once (an estimate: no PTX of that kernel is kept).
-var perSquareKernel = func() kernelModel {
+// atOnceKernel is this kernel as it was with the last two free rows
+// counted at once from the row above (lane.atOnce): both squares of the
+// last-but-one row tried in a block of 34 instructions, no trip of their
+// own (that kernel's PTX, in git's history).
+var atOnceKernel = func() kernelModel {
 	m := after
-	m.perSquare = true
-	m.cost[blockLast] = 5
+	m.atOnce = true
+	m.cost[blockLast] = 34
 	return m
 }()
 
@@ -140,7 +140,7 @@ func simt(tw *twin, items []item, m kernelModel) (warp, lanes float64, solutions
 	next, busy := 0, 0
 	solutions = make([]uint64, len(items))
 	for k := range ls {
-		ls[k].perSquare = m.perSquare
+		ls[k].atOnce = m.atOnce
 		item[k] = -1
 		if next < len(items) {
 			ls[k].start(tw, items[next])
@@ -253,6 +253,7 @@ func deviceSim(tw *twin, items []item, ts []task, warps int, m kernelModel) (end
 						if bf.task >= 0 && bf.taken < int(ts[bf.task].end-ts[bf.task].first) {
 							w.item[j] = int(ts[bf.task].first) + bf.taken
 							bf.taken++
+							w.lanes[j].atOnce = m.atOnce
 							w.lanes[j].start(tw, items[w.item[j]])
 							p = pathTake
 							break
@@ -338,14 +339,14 @@ func busy(durations []float64, k int) float64 {
 type modelReport struct {
 	items int
 	trips uint64
-	// tripsPerSquare and lanesPerSquare are the trips and lane
-	// instructions of the same items searched with the last-but-one row a
-	// trip per square (after only, perSquareKernel).
-	tripsPerSquare uint64
-	lanesPerSquare float64
-	lanes, warp    float64
-	busy           float64
-	solutions      uint64
+	// tripsAtOnce and lanesAtOnce are the trips and lane instructions of
+	// the same items with the last two rows counted at once (after only,
+	// atOnceKernel).
+	tripsAtOnce uint64
+	lanesAtOnce float64
+	lanes, warp float64
+	busy        float64
+	solutions   uint64
 }
 
 // modelBoard runs the model over the constellations of cs on a device of
@@ -363,51 +364,12 @@ func modelBoard(t *testing.T, cs []count.Constellation, sms, k int) (b, a modelR
 	for j := 0; j < len(p.order); j += k {
 		picked = append(picked, p.order[j])
 	}
-	// After: the plan's order, in tasks, on the device's warps.
-	var items []item
-	for _, i := range picked {
-		items = p.split.items(items, i, &p.rows[i])
-	}
-	warps := max(1, sms*after.lanesPerSM/32/k)
-	ts := tasks(nil, items, taskSize(len(items), warps))
-	ends, lanes, warp, sol := deviceSim(tw, items, ts, warps, after)
-	var sum, end float64
-	for _, e := range ends {
-		sum += e
-		end = max(end, e)
-	}
-	a = modelReport{items: len(items), lanes: lanes, warp: warp, busy: sum / (float64(warps) * end)}
-	for j, it := range items {
-		if want := tw.count(it); sol[j] != want {
-			t.Fatalf("item %+v: the model counts %d, the twin %d", it, sol[j], want)
-		}
-		a.solutions += sol[j] * uint64(cs[it.con].Orbit())
-		for _, perSquare := range []bool{false, true} {
-			ln := lane{perSquare: perSquare}
-			ln.start(tw, it)
-			k := uint64(0)
-			for {
-				p := ln.step()
-				k++
-				if perSquare {
-					a.lanesPerSquare += perSquareKernel.pathCost(p)
-				}
-				if p == pathNext {
-					break
-				}
-			}
-			if perSquare {
-				a.tripsPerSquare += k
-			} else {
-				a.trips += k
-			}
-		}
-	}
+	a = modelAfter(t, cs, sms, k, after)
 	// Before: the same constellations in order, split as before, lane by
 	// lane.
 	slices.Sort(picked)
 	old := oldSplit(cs[0].N())
-	items = items[:0]
+	var items []item
 	for _, i := range picked {
 		items = old.items(items, i, &p.rows[i])
 	}
@@ -417,7 +379,6 @@ func modelBoard(t *testing.T, cs []count.Constellation, sms, k int) (b, a modelR
 	durations := make([]float64, 0, len(items))
 	for j, it := range items {
 		var ln lane
-		ln.perSquare = true
 		ln.start(tw, it)
 		var d float64
 		for {
@@ -455,6 +416,63 @@ func modelBoard(t *testing.T, cs []count.Constellation, sms, k int) (b, a modelR
 	}
 	b.busy = work / span
 	return b, a
+}
+
+// modelAfter runs the model of this kernel's schedule, under m, over the
+// constellations of cs as modelBoard does, and checks each item's count
+// against the twin's.
+func modelAfter(t *testing.T, cs []count.Constellation, sms, k int, m kernelModel) (a modelReport) {
+	t.Helper()
+	p, err := newPlan(context.Background(), cs, func(int, uint64) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw := newTwin(encodeCons(p.rows))
+	var picked []int32
+	for j := 0; j < len(p.order); j += k {
+		picked = append(picked, p.order[j])
+	}
+	// After: the plan's order, in tasks, on the device's warps.
+	var items []item
+	for _, i := range picked {
+		items = p.split.items(items, i, &p.rows[i])
+	}
+	warps := max(1, sms*m.lanesPerSM/32/k)
+	ts := tasks(nil, items, taskSize(len(items), warps))
+	ends, lanes, warp, sol := deviceSim(tw, items, ts, warps, m)
+	var sum, end float64
+	for _, e := range ends {
+		sum += e
+		end = max(end, e)
+	}
+	a = modelReport{items: len(items), lanes: lanes, warp: warp, busy: sum / (float64(warps) * end)}
+	for j, it := range items {
+		if want := tw.count(it); sol[j] != want {
+			t.Fatalf("item %+v: the model counts %d, the twin %d", it, sol[j], want)
+		}
+		a.solutions += sol[j] * uint64(cs[it.con].Orbit())
+		for _, atOnce := range []bool{false, true} {
+			ln := lane{atOnce: atOnce}
+			ln.start(tw, it)
+			k := uint64(0)
+			for {
+				p := ln.step()
+				k++
+				if atOnce {
+					a.lanesAtOnce += atOnceKernel.pathCost(p)
+				}
+				if p == pathNext {
+					break
+				}
+			}
+			if atOnce {
+				a.tripsAtOnce += k
+			} else {
+				a.trips += k
+			}
+		}
+	}
+	return a
 }
 
 // oldSplit is the split of the kernel before: 1 row up to n = 13, 2 up to
@@ -525,8 +543,12 @@ func TestWork(t *testing.T) {
 		t.Logf("n=%d, %d items, every %d-th constellation, %d SMs:", n, a.items, *workEvery, *workSMs)
 		t.Logf("  before: %s", b)
 		t.Logf("  after:  %s", a)
-		t.Logf("  after, the last-but-one row a trip per square: trips %.1f, lane instructions %.0f",
-			float64(a.tripsPerSquare)/float64(a.items), a.lanesPerSquare/float64(a.items))
+		t.Logf("  after, the last two rows counted at once: trips %.1f, lane instructions %.0f",
+			float64(a.tripsAtOnce)/float64(a.items), a.lanesAtOnce/float64(a.items))
+		if *atOnce {
+			ps := modelAfter(t, count.Constellations(n), *workSMs, *workEvery, atOnceKernel)
+			t.Logf("  the same on the warps: %s", ps)
+		}
 		if a.busy < 0.95 || a.busy*a.lanes/a.warp <= b.busy*b.lanes/b.warp {
 			t.Errorf("n=%d: busy %.3f (before %.3f), all told %.3f (before %.3f)", n, a.busy, b.busy,
 				a.busy*a.lanes/(32*a.warp), b.busy*b.lanes/(32*b.warp))

@@ -118,20 +118,23 @@ func TestGPUMatchesCPU(t *testing.T) {
 	}
 }
 
-// TestGPUStops cancels a count of n = 20 on the GPU once its first
-// constellation is found: the engine returns the context's error within
-// a second (the lanes leave their items), and every constellation found
-// has its whole count.
+// TestGPUStops cancels a count of n = 20 on the GPU once the first
+// constellation the GPU counted is found: the engine returns the
+// context's error within a second (the lanes leave their items), and
+// every constellation found has its whole count.
 func TestGPUStops(t *testing.T) {
 	e := openGPU(t)
 	cs := count.Constellations(20)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	got := map[int]uint64{}
+	launched := false
+	e.launched = func(*chunk) { launched = true }
+	defer func() { e.launched = nil }()
 	var cancelled time.Time
 	err := e.Search(ctx, cs, func(i int, s uint64) {
 		got[i] = s
-		if cancelled.IsZero() && s > 0 {
+		if launched && cancelled.IsZero() {
 			cancelled = time.Now()
 			cancel()
 		}

@@ -43,10 +43,12 @@ type split struct{ rows int }
 func (s split) String() string { return fmt.Sprintf("%d rows placed", s.rows) }
 
 // splitFor returns the split of the constellations of a board of n: few
-// pre-placed rows, enough for the lanes of a large GPU (an H100 keeps
-// about 135,000 busy) to share the work evenly. Counted on this version's
-// constellations, 2 rows give 178,509 items for n = 16, 1,199,335 for
-// n = 20 and 2,584,219 for n = 22, and 3 rows 25,681,317 for n = 22.
+// pre-placed rows, enough for the lanes of a large GPU (this kernel keeps
+// about 118,000 busy on an H100) to share the work evenly, with tasks of
+// their items to spare (the model of work_test.go: 2 rows leave n = 18
+// fewer tasks than an H100 has warps). Counted on this version's
+// constellations, 3 rows give 877,064 items for n = 16, 3,239,461 for
+// n = 18, 9,819,270 for n = 20 and 25,681,317 for n = 22.
 func splitFor(n int) split {
 	switch {
 	case n <= 9:

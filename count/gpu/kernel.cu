@@ -4,9 +4,9 @@
 //
 // Work comes in tasks: a task is a run of items of at most TASK_CONS
 // constellations, the host's order largest first. Each warp holds BUFS
-// tasks at a time in shared memory, their constellations'
-// blocks and shifts by row among them, and its lanes take items from a
-// counter in shared memory, the older task's first; a lane whose item ends
+// tasks at a time in shared memory, their constellations' blocks and
+// shifts by row among them, and its lanes take items from a counter in
+// shared memory, the oldest task's first; a lane whose item ends
 // takes the next at once. Every SYNC_TRIPS trips the lanes of a warp meet
 // (they trip in step, one trip each a turn): the warp refills each buffer
 // whose items are all handed out and that no lane works on any more with

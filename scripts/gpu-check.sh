@@ -63,7 +63,7 @@ say "cores: $(nproc)"
 test_bin=$(realpath "$BIN/gpu.test")
 (cd count/gpu && NQUEENS_REQUIRE_GPU=1 timeout 200 "$test_bin" -test.v -test.run 'GPU' >"$OUT/gpu-tests.txt" 2>&1)
 check "GPU tests" $? "($(grep -c '^--- PASS' "$OUT/gpu-tests.txt") passed, $(grep -c '^--- FAIL' "$OUT/gpu-tests.txt") failed; gpu-tests.txt)"
-grep -h 'engine: \|stopped' "$OUT/gpu-tests.txt" | head -3 | sed 's/^ */  /' | tee -a "$summary"
+grep -h 'engine: \|kernel: \|stopped' "$OUT/gpu-tests.txt" | sort -u | head -4 | sed 's/^ */  /' | tee -a "$summary"
 if grep -q 'open the GPU engine' "$OUT/gpu-tests.txt"; then
 	say "no GPU engine here: $(grep -m1 -o 'open the GPU engine: .*' "$OUT/gpu-tests.txt")"
 	exit 1

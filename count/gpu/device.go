@@ -46,6 +46,9 @@ type device struct {
 	started bool
 	k       *cuda.Kernel
 	grid    uint32 // the blocks of a launch: as many as the device runs at once
+	// The kernel's registers a thread and shared memory a block, as the
+	// driver compiled it, and the blocks an SM runs at once.
+	registers, shared, blocks int
 	// copies is the stream of the reads and of the stop flag, beside the
 	// launches; cons the constellations of the last load; stopFlag the
 	// word the lanes look at.
@@ -104,6 +107,10 @@ func (d *device) start() error {
 		return fmt.Errorf("the kernel fits no block of %d threads on a multiprocessor", blockThreads)
 	}
 	d.grid = uint32(blocks * d.dv.SMs)
+	if d.registers, d.shared, err = k.Resources(); err != nil {
+		return err
+	}
+	d.blocks = blocks
 	if d.copies, err = d.dv.NewStream(); err != nil {
 		return err
 	}
@@ -261,6 +268,26 @@ func (d *device) stop() error {
 		}
 		return d.dv.Sync(d.copies)
 	})
+}
+
+// kernel says how the driver compiled the kernel of e's GPU: "40
+// registers a thread, 31136 bytes of shared memory a block, 7 blocks an
+// SM"; "" for the twin.
+func (e *Engine) kernel() string {
+	if d, ok := e.b.(*device); ok {
+		return d.kernel()
+	}
+	return ""
+}
+
+// kernel says how the driver compiled the kernel (Engine.kernel).
+func (d *device) kernel() string {
+	var s string
+	d.do(func() error {
+		s = fmt.Sprintf("%d registers a thread, %d bytes of shared memory a block, %d blocks an SM", d.registers, d.shared, d.blocks)
+		return nil
+	})
+	return s
 }
 
 // warps returns the warps of a launch, or 1 if the device did not start

@@ -37,6 +37,7 @@ func openGPU(tb testing.TB) *Engine {
 		}
 	})
 	tb.Logf("engine: %s", e)
+	tb.Logf("kernel: %s", e.kernel())
 	return e
 }
 

@@ -139,7 +139,9 @@ func (s Sum) Total() (uint64, error) {
 // each one searched is handed to it. It returns ctx.Err() with a partial
 // total if ctx is cancelled first, the engine's or o.Keeper's error if it
 // fails, and ErrOverflow if the total does not fit in 64 bits. A caller
-// with a Keeper ends it (Options.End).
+// with a Keeper ends it (Options.End). With an engine other than CPU, the
+// cores count the board's symmetric solutions meanwhile, for TallyTotal,
+// if cs are all of the board's constellations.
 func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error) {
 	var known map[int]uint64
 	if o.Keeper != nil {
@@ -167,6 +169,11 @@ func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error)
 	e := o.Engine
 	if e == nil {
 		e = CPU{Workers: o.Workers}
+	}
+	if _, cpu := e.(CPU); !cpu {
+		// The cores are free while another device searches: they count
+		// the symmetric solutions for TallyTotal meanwhile.
+		searchBeside(ctx, cs, o.Workers)
 	}
 	err := e.Search(ctx, sub, func(j int, s uint64) {
 		sum.Add(sub[j], s)

@@ -13,6 +13,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/progress"
 )
 
 // runCLI runs the command in-process and returns its stdout, stderr and
@@ -267,5 +268,48 @@ func TestInterruptedCountKeepsFinishedRows(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "(the counts of n=10, printed, are complete)") ||
 		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), "10 724 92 ") {
 		t.Errorf("interrupted before n = 19: err = %v, stdout %q", err, out.String())
+	}
+}
+
+// countingMeter counts the steps added to it, and whether it is done.
+type countingMeter struct {
+	progress.Meter
+	added int64
+	done  bool
+}
+
+func (m *countingMeter) Add(k int64) { m.added += k; m.Meter.Add(k) }
+func (m *countingMeter) Done()       { m.done = true; m.Meter.Done() }
+
+// TestVerifyShowsProgress verifies n = 8 and 12 with a threshold of 1,000
+// classes for progress: n = 12 (1,787 classes) gets a meter that counts
+// every class and is done, n = 8 (12) none, and stdout is verify's as
+// ever. It sets package variables, so it does not run in parallel.
+func TestVerifyShowsProgress(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"build", "8,12", "-q", "--db", db}, &out, &errOut); err != nil {
+		t.Fatal(err, errOut.String())
+	}
+	defer func(from uint64) { verifyProgressFrom, testHookVerifyMeter = from, nil }(verifyProgressFrom)
+	verifyProgressFrom = 1000
+	meters := map[int]*countingMeter{}
+	testHookVerifyMeter = func(n int, m progress.Meter) progress.Meter {
+		if m == progress.Nop {
+			return m
+		}
+		meters[n] = &countingMeter{Meter: m}
+		return meters[n]
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"verify", "--db", db}, &out, &errOut); err != nil {
+		t.Fatal(err, errOut.String())
+	}
+	if want := "n=8 ok: 92 solutions in 12 classes\nn=12 ok: 14200 solutions in 1787 classes\n"; out.String() != want {
+		t.Errorf("verify printed %q, want %q", out.String(), want)
+	}
+	if len(meters) != 1 || meters[12] == nil || meters[12].added != 1787 || !meters[12].done {
+		t.Errorf("meters %+v: want one for n=12, of 1787 classes, done", meters)
 	}
 }

@@ -610,3 +610,36 @@ func TestTwinsMatchPages(t *testing.T) {
 		}
 	}
 }
+
+// TestChart checks the chart of the counts on the front page of the test
+// catalog (n = 1..10 complete, 11 being built): a point for each n with
+// solutions, titled with its count, none for n = 2 and 3 (which have
+// none) nor for n = 11, whose lines break there; a power of ten for each
+// decade of 724, the largest total.
+func TestChart(t *testing.T) {
+	s, _ := openServer(t, serve.Options{})
+	body := get(t, s, "GET", "/").Body.String()
+	chart := regexp.MustCompile(`<svg class="chart"(?s:.*?)</svg>`).FindString(body)
+	if chart == "" {
+		t.Fatalf("no chart on /:\n%.3000s", body)
+	}
+	for _, class := range []string{"total", "unique"} {
+		path := regexp.MustCompile(`<path class="line ` + class + `" d="([^"]*)"/>`).FindStringSubmatch(chart)
+		if path == nil || strings.Count(path[1], "M") != 2 || strings.Count(path[1], "L") != 6 {
+			t.Errorf("the %s line %q: want a point for n = 1, then a break, then n = 4 to 10", class, path)
+		}
+		if k := strings.Count(chart, `<circle class="point `+class+`"`); k != 8 {
+			t.Errorf("%d points of %s, want 8", k, class)
+		}
+	}
+	for _, want := range []string{"<title>n=1: 1 total</title>", "<title>n=10: 724 total</title>", "<title>n=6: 1 unique</title>", ">1</text>", ">10</text>", ">100</text>", ">1k</text>", ">n</text>"} {
+		if !strings.Contains(chart, want) {
+			t.Errorf("the chart lacks %q", want)
+		}
+	}
+	for _, wrong := range []string{"n=2:", "n=3:", "n=11:", ">10k</text>"} {
+		if strings.Contains(chart, wrong) {
+			t.Errorf("the chart holds %q", wrong)
+		}
+	}
+}

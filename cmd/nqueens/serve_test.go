@@ -141,7 +141,7 @@ func TestServeInChromium(t *testing.T) {
 		t.Fatalf("the index has no link to n=8:\n%.2000s", index)
 	}
 	// The chart of the counts, drawn by the page itself under its
-	// Content-Security-Policy: laid out at its width, its lines styled by
+	// Content-Security-Policy: laid out at its width and shape, its lines styled by
 	// the stylesheet, a point for each count of n = 4..10 and its line
 	// rising from n = 4 to 10 (up the page, y falls).
 	chart := browser.evaluate(`(() => {
@@ -149,7 +149,8 @@ func TestServeInChromium(t *testing.T) {
 		if (!svg) return "no chart";
 		const line = svg.querySelector("path.line.total");
 		const pts = svg.querySelectorAll("circle.point.total");
-		return [Math.round(svg.getBoundingClientRect().width) > 300, getComputedStyle(line).stroke, getComputedStyle(line).fill,
+		const box = svg.getBoundingClientRect();
+		return [box.width > 300 && Math.abs(box.height / box.width - 300 / 640) < 0.02, getComputedStyle(line).stroke, getComputedStyle(line).fill,
 			svg.querySelectorAll("circle.point.unique").length, pts.length,
 			pts[0].cy.baseVal.value > pts[pts.length-1].cy.baseVal.value, line.getTotalLength() > 100].join(" ");
 	})()`)

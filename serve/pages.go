@@ -239,17 +239,18 @@ func (d classesPageData) Unsquared() string {
 	return v.url(d.Build.N, 1, "")
 }
 
-// Filtered says which classes the page shows, for its text: "symmetry
-// rot180, a queen at 0,3"; "" for all.
+// Filtered says which classes the page shows, as words that follow
+// "classes": "of symmetry rot180 with a queen at row 0, column 3"; "" for
+// all.
 func (d classesPageData) Filtered() string {
 	var parts []string
 	if d.View.Symmetry != "" {
-		parts = append(parts, "symmetry "+d.View.Symmetry)
+		parts = append(parts, "of symmetry "+d.View.Symmetry)
 	}
 	if d.View.Square != "" {
-		parts = append(parts, "a queen at row "+strings.Replace(d.View.Square, ",", ", column ", 1))
+		parts = append(parts, "with a queen at row "+strings.Replace(d.View.Square, ",", ", column ", 1))
 	}
-	return strings.Join(parts, " and ")
+	return strings.Join(parts, " ")
 }
 
 type filterLink struct {
@@ -411,8 +412,8 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 		d.From, d.To = uint64(f.Offset)+1, uint64(f.Offset)+uint64(len(d.Boards))
 	}
 	d.Title = fmt.Sprintf("n = %d: classes", n)
-	if d.View.Symmetry != "" || d.View.Square != "" {
-		d.Title += " (" + d.Filtered() + ")"
+	if f := d.Filtered(); f != "" {
+		d.Title += " " + f
 	}
 	if d.Page > 1 {
 		d.Title += fmt.Sprintf(", page %d", d.Page)
@@ -502,11 +503,14 @@ func (s *Server) writeClassesTwin(w http.ResponseWriter, d classesPageData, ext 
 	if d.Page < d.Pages {
 		t.Next = d.View.url(n, d.Page+1, ".json")
 	}
-	body, err := json.Marshal(t)
-	if err != nil {
+	// Its links are written as they are, not with & escaped for HTML.
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, append(body, '\n'))
+	writeJSON(w, http.StatusOK, body.Bytes())
 	return nil
 }
 

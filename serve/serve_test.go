@@ -150,13 +150,14 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/n/8.json?symmetry=rot180", 200, jsonType, []string{`{"n":8,"symmetry":"rot180","count":1,"page":1,"pages":1,"items":[{"n":8,"class":10,`}},
 		{"GET", "/n/8.csv", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,1,8,none,0 4 7 5 2 6 1 3\n", "8,12,8,none,2 5 1 4 7 0 6 3\n"}},
 		{"GET", "/n/8.csv?square=0,2", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,10,4,rot180,2 4 1 7 0 6 3 5\n8,11,8,none,2 4 7 3 0 6 1 5\n8,12,8,none,2 5 1 4 7 0 6 3\n"}},
+		{"GET", "/n/10.json?symmetry=none&square=0,3", 200, jsonType, []string{`"page":1,"pages":1,`}},
 		{"GET", "/n/8.json?square=0,2&symmetry=none", 200, jsonType, []string{`"symmetry":"none","square":"0,2","count":2,`, `"class":11,`, `"class":12,`}},
 		{"GET", "/n/8.csv?size=large", 400, htmlType, []string{"unknown parameter &#34;size&#34;"}},
 		{"GET", "/n/8.json?class=3", 400, jsonType, []string{"unknown parameter"}},
 		{"GET", "/n/8.xml", 400, htmlType, nil},
 		{"GET", "/n/12.json", 404, jsonType, []string{`{"error":"n=12 is not in the catalog"}`}},
-		{"GET", "/n/8?square=0,2", 200, htmlType, []string{"Showing the 3 classes of a queen at row 0, column 2.", "classes 1–3 of 3", `href="/n/8/10"`, `href="/n/8.json?square=0%2C2"`, `href="/n/8.csv?square=0%2C2"`, `/export/8.csv?square=0%2C2`, `value="0,2"`, `<a href="/n/8?square=0%2C2&amp;symmetry=rot180">rot180</a>`}},
-		{"GET", "/n/8?square=0,0&symmetry=rot180", 200, htmlType, []string{"No classes of symmetry rot180 and a queen at row 0, column 0."}},
+		{"GET", "/n/8?square=0,2", 200, htmlType, []string{"Showing the 3 classes with a queen at row 0, column 2.", "classes 1–3 of 3", `href="/n/8/10"`, `href="/n/8.json?square=0%2C2"`, `href="/n/8.csv?square=0%2C2"`, `/export/8.csv?square=0%2C2`, `value="0,2"`, `<a href="/n/8?square=0%2C2&amp;symmetry=rot180">rot180</a>`}},
+		{"GET", "/n/8?square=0,0&symmetry=rot180", 200, htmlType, []string{"No classes of symmetry rot180 with a queen at row 0, column 0."}},
 		{"GET", "/n/8?square=8,0", 400, htmlType, []string{"square 8,0: n=8 has rows 0 to 7, no row 8"}},
 		{"GET", "/n/8?square=0,", 400, htmlType, []string{"square &#34;0,&#34;: want r,c"}},
 		{"GET", "/n/8?square=0,+2", 400, htmlType, []string{"square &#34;0, 2&#34;: write it as 0,2"}},
@@ -641,5 +642,71 @@ func TestChart(t *testing.T) {
 		if strings.Contains(chart, wrong) {
 			t.Errorf("the chart holds %q", wrong)
 		}
+	}
+}
+
+// TestTwinPages follows the next links of the JSON twin of the pages of
+// n = 11 (341 classes, 4 pages), filtered and not: every class the
+// filter selects comes once, in order, each page links the one before,
+// and the page past the last is a 404.
+func TestTwinPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := store.Open(context.Background(), path, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.Run(context.Background(), 11, nqueens.Shard{}, store.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := serve.New(db, serve.Options{})
+	sq := nqueens.Square{Row: 0, Col: 1}
+	for _, tc := range []struct {
+		start string
+		f     store.Filter
+	}{{"/n/11.json", store.Filter{}}, {"/n/11.json?symmetry=none", store.Filter{Symmetry: []nqueens.Symmetry{nqueens.SymNone}}}, {"/n/11.json?square=0,1", store.Filter{Square: &sq}}} {
+		var want []int64
+		for l, err := range db.Classes(context.Background(), 11, tc.f) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, l.Class)
+		}
+		var got []int64
+		prev, pages := tc.start, 0 // prev: the page before, once the server wrote its link
+		for next := tc.start; next != ""; {
+			w := get(t, s, "GET", next)
+			var page struct {
+				Count       int
+				Page, Pages int
+				Prev, Next  string
+				Items       []struct{ Class int64 }
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil || w.Code != 200 {
+				t.Fatalf("%s: %d %v", next, w.Code, err)
+			}
+			if page.Count != len(want) || (prev != tc.start && page.Prev != prev) {
+				t.Errorf("%s: count %d, prev %q; want %d, %q", next, page.Count, page.Prev, len(want), prev)
+			}
+			for _, it := range page.Items {
+				got = append(got, it.Class)
+			}
+			if page.Page > 1 && page.Prev == "" {
+				t.Errorf("%s: page %d links no page before", next, page.Page)
+			}
+			pages = page.Pages
+			prev, next = next, page.Next
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(want) <= serve.PageSize || pages != (len(want)+serve.PageSize-1)/serve.PageSize {
+			t.Errorf("%s and its next pages: %d classes in %d pages, want %d", tc.start, len(got), pages, len(want))
+		}
+		past := get(t, s, "GET", tc.start+map[bool]string{true: "&", false: "?"}[strings.Contains(tc.start, "?")]+fmt.Sprintf("page=%d", pages+1))
+		if past.Code != 404 {
+			t.Errorf("%s, page %d: %d, want 404", tc.start, pages+1, past.Code)
+		}
+	}
+	if b.Unique != 341 {
+		t.Fatalf("n=11 has %d classes", b.Unique)
 	}
 }

@@ -87,17 +87,20 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	}
 }
 
-// TestVerifyCatchesDroppedView drops the class_list view: verify names it
-// and exits 3, while the classes themselves check out.
+// TestVerifyCatchesDroppedView drops the class_list and class_boards
+// views: verify names each and exits 3, while the classes themselves
+// check out.
 func TestVerifyCatchesDroppedView(t *testing.T) {
 	t.Parallel()
-	db := builtAndEdited(t, `DROP VIEW class_list`)
-	out, _, err := runCLI(t, "--db", db, "verify")
-	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "the catalog as a whole does not check out") {
-		t.Fatalf("verify after dropping the view: %v\n%s", err, out)
-	}
-	if !strings.Contains(out, "catalog MISMATCH: the view class_list is missing from the schema") || !strings.Contains(out, "n=8 ok") {
-		t.Errorf("verify output:\n%s", out)
+	for _, view := range []string{"class_list", "class_boards"} {
+		db := builtAndEdited(t, `DROP VIEW `+view)
+		out, _, err := runCLI(t, "--db", db, "verify")
+		if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "the catalog as a whole does not check out") {
+			t.Fatalf("verify after dropping %s: %v\n%s", view, err, out)
+		}
+		if !strings.Contains(out, "catalog MISMATCH: the view "+view+" is missing from the schema") || !strings.Contains(out, "n=8 ok") {
+			t.Errorf("verify output after dropping %s:\n%s", view, out)
+		}
 	}
 }
 

@@ -173,6 +173,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/export/8.csv?square=0,2", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,10,4,rot180,2 4 1 7 0 6 3 5\n8,11,8,none,2 4 7 3 0 6 1 5\n8,12,8,none,2 5 1 4 7 0 6 3\n"}},
 		{"GET", "/export/8.leetcode?square=0,2&symmetry=rot180", 200, jsonType, []string{`[["..Q.....","....Q...",".Q......",".......Q","Q.......","......Q.","...Q....",".....Q.."],`}},
 		{"GET", "/export/8.csv?square=a", 400, htmlType, []string{"want r,c"}},
+		{"GET", "/export/8.csv?square=0,2&all=1&order=lex", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,10,4,rot180,2 4 1 7 0 6 3 5\n8,11,8,none,2 4 7 3 0 6 1 5\n"}},
 		{"GET", "/n/10?page=0", 400, htmlType, []string{"page must be a whole number from 1 to 1, got &#34;0&#34;"}},
 		{"GET", "/n/8?page=0", 400, htmlType, []string{"page must be a whole number from 1"}},
 		{"GET", "/n/8?page=01", 400, htmlType, []string{"page must be a whole number"}},

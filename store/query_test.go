@@ -284,7 +284,7 @@ func rawQuery(t *testing.T, path, query string, dest any) error {
 
 // TestClassTable joins a catalog's ClassTable with the search of every
 // solution of n = 4..10 in lexicographic order (canonical.LexLayouts),
-// with filters too: the plain search's order, each with the class and
+// with filters too (a square's on the class's canonical board): the plain search's order, each with the class and
 // symmetry of the class-by-class export, as many as Layouts announces.
 func TestClassTable(t *testing.T) {
 	db := open(t, filepath.Join(t.TempDir(), "c.db"))
@@ -296,7 +296,7 @@ func TestClassTable(t *testing.T) {
 				classOf[p] = l
 			}
 		}
-		filters := []store.Filter{{}, {Symmetry: []nqueens.Symmetry{nqueens.SymRot180}}}
+		filters := []store.Filter{{}, {Symmetry: []nqueens.Symmetry{nqueens.SymRot180}}, {Square: &nqueens.Square{Row: 0, Col: 1}}}
 		if b.Unique >= 7 {
 			filters = append(filters, store.Filter{From: 3, To: 7})
 		}
@@ -313,7 +313,8 @@ func TestClassTable(t *testing.T) {
 			var expect []nqueens.Layout
 			for p := range enumerate.Solutions(n) {
 				c := classOf[p]
-				if (f.From == 0 || c.Class >= f.From && c.Class <= f.To) && (len(f.Symmetry) == 0 || slices.Contains(f.Symmetry, c.Symmetry)) {
+				if (f.From == 0 || c.Class >= f.From && c.Class <= f.To) && (len(f.Symmetry) == 0 || slices.Contains(f.Symmetry, c.Symmetry)) &&
+					(f.Square == nil || f.Square.Holds(c.Placement)) {
 					expect = append(expect, nqueens.Layout{Class: c.Class, Placement: p, Symmetry: c.Symmetry})
 				}
 			}

@@ -20,7 +20,8 @@ import (
 // the one the class_boards view's r0..r31 columns spell out: a class whose
 // canonical board has no queen on the square is left out even though some
 // of its other 7 images may have one. Reading it scans the classes of the
-// range, with no index (about 2 s for the 12 million classes of n = 17).
+// range, with no index: a page of 100 of the 1.8 million classes of n = 16
+// took 0.6 to 1.8 s, counting them included, on 2 loaded cores.
 type Filter struct {
 	From, To      int64
 	Symmetry      []nqueens.Symmetry

@@ -114,8 +114,8 @@ const halfStopRows = 3
 // from counts the ways to fill rows r..n/2-1 and their images, checking
 // stop in the first rows, where it returns 0 once stop is set. Its
 // receiver is a value, so that the boards of the search stay on the
-// stack: with a pointer one escaped to the heap at every node (42,693
-// allocations for n = 16, against about 24 now).
+// stack: with a pointer one would escape to the heap at every node
+// (42,693 allocations for n = 16, against about 24 with a value).
 func (h halfBoard) from(r int, stop *parallel.Stop) uint64 {
 	if r >= h.n/2 {
 		return 1

@@ -10,7 +10,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
@@ -347,7 +346,7 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 	if err := nqueens.CheckN(n); err != nil {
 		return Build{}, fmt.Errorf("build %w", err)
 	}
-	units, _, err := balance.Shard(canonical.Units(n), shard, canonical.Cost)
+	units, _, err := canonical.Shard(n, shard)
 	if err != nil {
 		return Build{}, fmt.Errorf("build n=%d: %w", n, err)
 	}

@@ -149,9 +149,7 @@ func TestHotJournalOfAnotherUser(t *testing.T) {
 		// Root may write any file: the reader is another user, running a
 		// copy of this binary that every user may run.
 		self := filepath.Join(dir, "store.test")
-		if err := os.WriteFile(self, testutil.ReadFile(t, exe), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteExecutable(t, self, testutil.ReadFile(t, exe))
 		const nobody = 65534
 		reader = exec.Command(self)
 		reader.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -234,7 +233,7 @@ func shardUnits(n int, s nqueens.Shard) int {
 	if nqueens.CheckN(n) != nil {
 		return 0
 	}
-	units, _, _ := balance.Shard(canonical.Units(n), s, canonical.Cost)
+	units, _, _ := canonical.Shard(n, s)
 	return len(units)
 }
 

@@ -33,7 +33,7 @@ func (a *app) countCmd() *cobra.Command {
 				return err
 			}
 			if engine == "constellations" {
-				engine = "cpu" // an alias of cpu, kept for scripts
+				engine = "cpu" // the engine's other name: it counts by constellations
 			}
 			switch sharded := combine || !shard.IsWhole(); {
 			case engine != "cpu" && engine != "gpu" && engine != "classes":

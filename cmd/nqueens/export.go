@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
@@ -78,7 +76,10 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 	defer db.Close()
 	layouts, want, err := db.Layouts(ctx, b, sel)
 	if err == nil && lex {
-		layouts = lexLayouts(ctx, db, b, sel.Filter, a.cfg.Workers, want)
+		var table *store.ClassTable
+		if table, err = db.ClassTable(ctx, b, sel.Filter); err == nil {
+			layouts = table.Layouts(ctx, a.cfg.Workers)
+		}
 	}
 	switch {
 	case errors.Is(err, store.ErrNoClass):
@@ -106,32 +107,6 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 		return err
 	}
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(want, "layout"), n)
-}
-
-// lexLayouts yields the solutions of the classes of b that f selects, in
-// lexicographic order, each with its class number and symmetry: the
-// search of all solutions on workers goroutines (canonical.LexLayouts),
-// each solution's class found in the catalog's ClassTable of f, read once.
-// Like store.DB.Layouts' iterator it stops at the first error, and ends
-// with a *store.CountError if it yielded another number than want.
-func lexLayouts(ctx context.Context, db *store.DB, b store.Build, f store.Filter, workers int, want uint64) iter.Seq2[nqueens.Layout, error] {
-	return func(yield func(nqueens.Layout, error) bool) {
-		table, err := db.ClassTable(ctx, b, f)
-		if err != nil {
-			yield(nqueens.Layout{}, err)
-			return
-		}
-		var got uint64
-		for l := range canonical.LexLayouts(ctx, b.N, workers, table.Find) {
-			got++
-			if !yield(l, nil) {
-				return
-			}
-		}
-		if ctx.Err() == nil && got != want {
-			yield(nqueens.Layout{}, &store.CountError{N: b.N, Got: got, Want: want})
-		}
-	}
 }
 
 // openBuilt opens the catalog read-only and returns it with its complete

@@ -287,9 +287,7 @@ func sharedDir(t *testing.T) (dir, exe string) {
 		t.Fatal(err)
 	}
 	exe = filepath.Join(dir, "nqueens")
-	if err := os.WriteFile(exe, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testutil.WriteExecutable(t, exe, data)
 	return dir, exe
 }
 

@@ -28,12 +28,12 @@ func (a *app) serveCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--addr %s: the port must be a number from 0 to 65535 (0: any free port)", quote(addr))}
 			}
 			ctx := cmd.Context()
-			db, err := store.Follow(ctx, a.cfg.DB, serve.FollowOptions)
+			opts := serve.Options{Advice: serveAdvice}
+			db, err := store.Follow(ctx, a.cfg.DB, opts.FollowOptions())
 			if err != nil {
 				return openAdvice(err)
 			}
 			defer db.Close()
-			opts := serve.Options{Advice: serveAdvice}
 			if !a.cfg.Quiet {
 				opts.Log = a.stderr
 			}

@@ -26,8 +26,6 @@ package resume
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,21 +71,11 @@ type Header struct {
 // NewHeader returns the header of a count of cs, the constellations of a
 // board of n or of shard s of it, by version.
 func NewHeader(n int, s nqueens.Shard, cs []count.Constellation, version string) Header {
-	h := Header{Format: Format, N: n, Units: len(cs), Split: Digest(cs), Version: version}
+	h := Header{Format: Format, N: n, Units: len(cs), Split: count.Digest(cs), Version: version}
 	if !s.IsWhole() {
 		h.Shard = s.String()
 	}
 	return h
-}
-
-// Digest returns "sha256:" and the hex SHA-256 of the constellations' board
-// size, orbit and border queens in the orientation searched, in order.
-func Digest(cs []count.Constellation) string {
-	h := sha256.New()
-	for _, c := range cs {
-		fmt.Fprintf(h, "%d %d %v\n", c.N(), c.Orbit(), c.Queens())
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // castagnoli is the CRC-32C table of the records' checksums.

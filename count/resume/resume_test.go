@@ -161,7 +161,7 @@ func TestResumeOtherCount(t *testing.T) {
 	h := header(8, "v1")
 	sharded := resume.NewHeader(8, nqueens.Shard{Index: 1, Count: 2}, count.Constellations(8)[:3], "v1")
 	resplit := h
-	resplit.Split = resume.Digest(count.Constellations(8)[1:])
+	resplit.Split = count.Digest(count.Constellations(8)[1:])
 	for name, tc := range map[string]struct {
 		old  resume.Header
 		want string

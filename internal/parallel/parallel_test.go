@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/nqueens/nqueens/internal/parallel"
 )
@@ -55,9 +56,14 @@ func TestOrderedKeepsOrderAndStops(t *testing.T) {
 }
 
 // TestOrderedRaisesStopOnBreak checks that breaking out of the loop raises
-// the Stop of the calls still running, so that a long call ends early.
+// the Stop of the calls still running, so that a long call ends early, and
+// that the iterator returns only once that call has returned. A call that
+// sees no Stop gives up after a deadline, so that the test fails rather
+// than hangs.
 func TestOrderedRaisesStopOnBreak(t *testing.T) {
+	const giveUp = 10 * time.Second
 	started := make(chan struct{})
+	var stopped, gaveUp, returned atomic.Bool
 	work := func(i int, stop *parallel.Stop) int {
 		if i == 0 {
 			return 0
@@ -65,13 +71,28 @@ func TestOrderedRaisesStopOnBreak(t *testing.T) {
 		if i == 1 {
 			close(started)
 		}
+		deadline := time.Now().Add(giveUp)
 		for !stop.Stopped() {
+			if time.Now().After(deadline) {
+				gaveUp.Store(true)
+				break
+			}
 		}
+		stopped.Store(stop.Stopped())
+		returned.Store(true)
 		return i
 	}
 	for range parallel.Ordered(context.Background(), 3, 2, work) {
 		<-started
 		break
+	}
+	switch {
+	case gaveUp.Load():
+		t.Errorf("the running call saw no Stop within %v of the break", giveUp)
+	case !returned.Load():
+		t.Error("the iterator returned before the running call did")
+	case !stopped.Load():
+		t.Error("the running call returned without its Stop raised")
 	}
 }
 

@@ -53,8 +53,9 @@ func build(ctx context.Context, db *store.DB, n int) (store.Build, error) {
 // n, written as v (a path value or parameter), the parameters of q that
 // the view alone takes (read by more, if not nil), the symmetry and
 // square filters of q, and, once all of those parse, the build of n in db
-// (build), on whose board the square must be. The first error is
-// returned, of the parameter read first.
+// (build), which must be able to filter by the square (store.Filter.Check:
+// a square on its board). The first error is returned, of the parameter
+// read first.
 func selection(ctx context.Context, db *store.DB, v string, q url.Values, more func() error) (store.Build, store.Filter, error) {
 	n, err := parseN(v)
 	if err == nil && more != nil {
@@ -70,12 +71,13 @@ func selection(ctx context.Context, db *store.DB, v string, q url.Values, more f
 	if f.Square, err = parseSquare(q.Get("square")); err != nil {
 		return store.Build{}, store.Filter{}, err
 	}
-	if f.Square != nil {
-		if err := f.Square.Check(n); err != nil {
-			return store.Build{}, store.Filter{}, badParam(err)
+	b, err := build(ctx, db, n)
+	if err == nil && f.Square != nil {
+		// A square off the board, or one the build cannot filter by.
+		if err := f.Check(b); err != nil {
+			return b, f, badParam(err)
 		}
 	}
-	b, err := build(ctx, db, n)
 	return b, f, err
 }
 

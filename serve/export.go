@@ -29,9 +29,9 @@ var contentTypes = map[export.Format]string{
 // 14.8 million solutions of n = 16; n = 17 would take 200 MB a request).
 const MaxLexN = 16
 
-// handleExport answers GET /export/{n}.{format}?all=1&symmetry=S&order=O:
+// handleExport answers GET /export/{n}.{format}?all=1&symmetry=S&square=R,C&order=O:
 // the bytes of nqueens export N --format FORMAT [--all] [--symmetry S]
-// [--order O], as a download. As on the command line, the judges' formats
+// [--square R,C] [--order O], as a download. As on the command line, the judges' formats
 // (leetcode, grid) give every solution in lexicographic order unless all=0
 // or order=class says otherwise; order=lex, up to n = MaxLexN, searches the
 // solutions again with a table of the classes read at the start. It
@@ -48,7 +48,7 @@ const MaxLexN = 16
 // never takes a cut export for a whole one. A HEAD request gets the
 // headers only.
 func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
-	q, err := params(r, "all", "symmetry", "order")
+	q, err := params(r, "all", "symmetry", "square", "order")
 	if err != nil {
 		return err
 	}
@@ -116,6 +116,9 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(f.Symmetry) > 0 {
 		filename += "-" + strings.ReplaceAll(symmetryParam(f.Symmetry), ",", "-")
+	}
+	if f.Square != nil {
+		filename += fmt.Sprintf("-r%dc%d", f.Square.Row, f.Square.Col)
 	}
 	h := w.Header()
 	h.Set("Content-Type", contentTypes[format])

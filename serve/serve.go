@@ -1,6 +1,6 @@
 // Package serve is the web view and JSON API of a catalog: server-rendered
 // HTML pages to browse the classes of every n a catalog holds complete,
-// page by page and filtered by symmetry, to look a board up and to
+// page by page and filtered by symmetry and by a queen's square, to look a board up and to
 // download exports, and the same over a JSON API for scripts. It reads the
 // catalog through store (class numbers, filters, lookups) and writes
 // every byte of a class or an export through export, so a page, an API
@@ -8,14 +8,19 @@
 //
 // The routes, all GET (and HEAD):
 //
-//	/                        the counts of the catalog and a lookup form
-//	/n/{n}                   a page of classes (?page=, ?symmetry=, ?class= jumps to a class)
+//	/                        the counts of the catalog, their chart and a lookup form
+//	/.json                   the front page's twin: the builds, as /api/v1/counts
+//	/n/{n}                   a page of classes (?page=, ?symmetry=, ?square=r,c, ?size=,
+//	                         ?class= jumps to a class)
+//	/n/{n}.json, /n/{n}.csv  the page's twins: its classes as JSON and CSV (?page=,
+//	                         ?symmetry=, ?square=)
 //	/n/{n}/{k}               one class: the board, its orbit's images, links
+//	/n/{n}/{k}.json          the class page's twin: the class as the JSON export's object
 //	/n/{n}/{k}.svg           the class's board as an SVG file
 //	/lookup                  ?placement=: redirects to the board's class page
-//	/export/{n}.{format}     json, ndjson, csv or leetcode (?all=1, ?symmetry=), streamed
+//	/export/{n}.{format}     json, ndjson, csv or leetcode (?all=1, ?symmetry=, ?square=), streamed
 //	/api/v1/counts           the builds, as nqueens stats --json
-//	/api/v1/classes          ?n=&offset=&limit=&symmetry=: a page of classes
+//	/api/v1/classes          ?n=&offset=&limit=&symmetry=&square=: a page of classes
 //	/api/v1/classes/{n}/{k}  one class
 //	/api/v1/lookup           ?placement=: the object of nqueens lookup --json
 //	/style.css               the pages' stylesheet
@@ -24,15 +29,15 @@
 // afresh on every request, so a new n appears as soon as its build
 // finishes; given a store.Follower, the server follows the file at its
 // path when it is replaced). Errors are pages for the HTML routes and JSON
-// objects {"error": "..."} for /api/, with status 400 for a bad parameter,
-// 404 for an n the catalog lacks, a class out of range or an unknown path,
-// 405 for a method other than GET and HEAD, 429 for an export of a
-// client that holds its share of them (see Options.MaxClientExports), 503
-// with Retry-After while the path holds no catalog or the server is
-// saturated (see Options.MaxRequests), and 500 for a read error or a
-// damaged row, whose board is never drawn. Parameters are parsed
-// strictly: an unknown or repeated parameter is a 400 too. Nothing is read
-// from the file system on behalf of a URL.
+// objects {"error": "..."} for /api/ and the .json twins, with status 400
+// for a bad parameter, 404 for an n the catalog lacks, a class or page out
+// of range or an unknown path, 405 for a method other than GET and HEAD,
+// 429 for an export of a client that holds its share of them (see
+// Options.MaxClientExports), 503 with Retry-After while the path holds no
+// catalog or the server is saturated (see Options.MaxRequests), and 500
+// for a read error or a damaged row, whose board is never drawn.
+// Parameters are parsed strictly: an unknown or repeated parameter is a
+// 400 too. Nothing is read from the file system on behalf of a URL.
 package serve
 
 import (
@@ -235,6 +240,7 @@ func New(cat Catalog, opts Options) *Server {
 // routes declares every route of the server.
 func (s *Server) routes() {
 	s.handle("GET /{$}", s.handleIndex)
+	s.handle("GET /.json", s.handleAPICounts)
 	s.handle("GET /n/{n}", s.handleClasses)
 	s.handle("GET /n/{n}/{k}", s.handleClass)
 	s.handle("GET /lookup", s.handleLookup)
@@ -483,9 +489,11 @@ func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no page at %s", r.URL.EscapedPath()))
 }
 
-// isAPI reports whether r is a request of the JSON API, whose errors are
-// JSON.
-func isAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/") }
+// isAPI reports whether r is a request of the JSON API or of a page's
+// JSON twin, whose errors are JSON.
+func isAPI(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/api/") || strings.HasSuffix(r.URL.Path, ".json") && !strings.HasPrefix(r.URL.Path, "/export/")
+}
 
 // fail answers r with an error: a JSON object {"error": msg} for the API,
 // an error page otherwise.

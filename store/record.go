@@ -276,6 +276,10 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 		// The queries of symmetric classes name it.
 		objects = append(objects, struct{ kind, name string }{"index", "classes_symmetric"})
 	}
+	if db.h.Version >= 5 {
+		// SQL users read the boards through it.
+		objects = append(objects, struct{ kind, name string }{"view", "class_boards"})
+	}
 	for _, obj := range objects {
 		var k int
 		err := db.h.DB.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = ? AND name = ?`, obj.kind, obj.name).Scan(&k)

@@ -47,7 +47,7 @@ func (db *DB) ClassTable(ctx context.Context, b Build, f Filter) (*ClassTable, e
 		return nil, err
 	}
 	t := &ClassTable{n: b.N, f: f, first: max(f.From, 1), solutions: c.Total}
-	if len(f.Symmetry) > 0 {
+	if f.sparse() {
 		t.numbers = []uint32{}
 	}
 	for l, err := range db.Classes(ctx, b.N, f) {

@@ -58,6 +58,28 @@ const MaxProblems = 20
 // is cancelled, or when ns is empty and the catalog holds nothing to
 // verify, with the Reports made so far.
 func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
+	return Options{}.Catalog(ctx, db, ns)
+}
+
+// Options tune a verification. The zero Options check everything and
+// report no progress.
+type Options struct {
+	// Start, if not nil, is called before the classes of each n are
+	// read, with n and the number of classes its build records.
+	Start func(n int, classes uint64)
+	// Progress, if not nil, is called as the classes of the n last
+	// started are read, with the number read since its last call: every
+	// ProgressEvery classes, and once more with the rest after the last.
+	// It is called on Catalog's goroutine.
+	Progress func(classes int64)
+}
+
+// ProgressEvery is how many classes are read between two calls of
+// Options.Progress.
+const ProgressEvery = 4096
+
+// Catalog is the package's Catalog, reporting its progress to o.
+func (o Options) Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 	builds, err := db.Builds(ctx)
 	if errors.Is(err, store.ErrBadRow) {
 		// A builds row that does not read: that is the finding, for the
@@ -102,7 +124,7 @@ func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 			r = Report{N: n, Problems: []string{text}}
 		} else if i < 0 {
 			r = Report{N: n, Problems: []string{fmt.Sprintf("n=%d is not in the catalog", n)}}
-		} else if r, err = checkBuild(ctx, db, builds[i]); err != nil {
+		} else if r, err = o.checkBuild(ctx, db, builds[i]); err != nil {
 			return reports, err
 		}
 		r.OK = len(r.Problems) == 0
@@ -116,7 +138,7 @@ func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 
 // checkBuild checks the stored classes of one build against themselves,
 // its recorded counts, and the published counts.
-func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error) {
+func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error) {
 	n := b.N
 	r := Report{N: n, Total: b.Total, Unique: b.Unique}
 	if !b.Shard.IsWhole() {
@@ -143,7 +165,9 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 	// The store checks each row as it reads it (record.Decode, Sequence):
 	// a bad row comes with a *store.RowError, and the reading goes on.
 	var got nqueens.Counts
+	step, end := o.meter(n, b.Unique)
 	for l, err := range db.Classes(ctx, n, store.Filter{}) {
+		step()
 		var bad *store.RowError
 		switch {
 		case errors.As(err, &bad):
@@ -160,6 +184,7 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 			got.Add(l.Symmetry)
 		}
 	}
+	end()
 	if err := ctx.Err(); err != nil {
 		return r, errors.New("verify interrupted")
 	}
@@ -172,6 +197,32 @@ func checkBuild(ctx context.Context, db *store.DB, b store.Build) (Report, error
 		problem("counts differ from OEIS: %v", err)
 	}
 	return r, nil
+}
+
+// meter calls o.Start for the classes of n, and returns the functions to
+// call after each class read and after the last, which report them to
+// o.Progress, ProgressEvery at a time and the rest at the end.
+func (o Options) meter(n int, classes uint64) (step, end func()) {
+	if o.Start != nil {
+		o.Start(n, classes)
+	}
+	if o.Progress == nil {
+		return func() {}, func() {}
+	}
+	var k int64
+	step = func() {
+		if k++; k == ProgressEvery {
+			o.Progress(k)
+			k = 0
+		}
+	}
+	end = func() {
+		if k > 0 {
+			o.Progress(k)
+			k = 0
+		}
+	}
+	return step, end
 }
 
 // shardUnits returns the number of work units of the class search in

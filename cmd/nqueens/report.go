@@ -132,7 +132,8 @@ func writeVerify(w io.Writer, r verify.Report) error {
 }
 
 // filterWords says which classes f chooses, for a message: "classes of
-// symmetry rot90 or full among classes 3-30".
+// symmetry rot90 or full with a queen at row 0, column 3 among classes
+// 3-30".
 func filterWords(f store.Filter) string {
 	names := make([]string, len(f.Symmetry))
 	for i, s := range f.Symmetry {
@@ -141,6 +142,9 @@ func filterWords(f store.Filter) string {
 	out := "classes"
 	if len(names) > 0 {
 		out += " of symmetry " + strings.Join(names, " or ")
+	}
+	if f.Square != nil {
+		out += fmt.Sprintf(" with a queen at row %d, column %d", f.Square.Row, f.Square.Col)
 	}
 	if f.From > 0 || f.To > 0 {
 		out += fmt.Sprintf(" among classes %d-%d", max(f.From, 1), f.To)

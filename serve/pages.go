@@ -122,16 +122,9 @@ func (b board) appendFigure(buf []byte) []byte {
 	buf = strconv.AppendInt(buf, b.Class, 10)
 	buf = append(buf, `">`...)
 	buf = append(buf, b.SVG()...)
-	buf = append(buf, `</a><figcaption><b>`...)
-	buf = strconv.AppendInt(buf, b.Class, 10)
-	buf = append(buf, `</b> orbit `...)
-	buf = strconv.AppendInt(buf, int64(b.Symmetry.Orbit()), 10)
-	if b.Symmetry != 0 {
-		buf = append(buf, ` <span class="sym">`...)
-		buf = append(buf, template.HTMLEscapeString(b.Symmetry.String())...)
-		buf = append(buf, `</span>`...)
-	}
-	return append(buf, `</figcaption></figure>`...)
+	buf = append(buf, `</a>`...)
+	buf = export.AppendCaption(buf, b.Layout)
+	return append(buf, `</figure>`...)
 }
 
 // parsePages parses the templates: each page is templates/NAME.html with

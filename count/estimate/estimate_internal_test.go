@@ -32,12 +32,16 @@ func TestShortMax(t *testing.T) {
 }
 
 // TestEstimateNodesSampled checks the sampling of EstimateNodes against
-// the sum over every constellation, for the samples of n = 19 and 22 (a
-// sparser one). It runs beside
-// TestEstimateNodesGrows: its sums take one core.
+// the sum over every constellation, for the sample of n = 19 and, with
+// NQUEENS_LONG, of n = 22 (a sparser one, whose sum takes seconds). It
+// runs beside TestEstimateNodesGrows: its sums take one core.
 func TestEstimateNodesSampled(t *testing.T) {
 	t.Parallel()
-	for _, n := range testutil.Sizes(19, 22) {
+	ns := []int{19}
+	if testutil.Long() {
+		ns = append(ns, 22)
+	}
+	for _, n := range ns {
 		var full float64
 		for _, c := range count.Constellations(n) {
 			full += c.MeanNodes()

@@ -36,6 +36,14 @@ var arrows = []struct {
 	{module + "/export", []string{"cmd/nqueens", "serve"}},
 	{module + "/serve", []string{"cmd/nqueens"}},
 	{module + "/verify", []string{"cmd/nqueens"}},
+	// How work is split by cost: the searches that own their units (the
+	// class search's, the count's constellations, partial's rows) call
+	// it; the store and verify ask canonical.Shard.
+	{module + "/internal/balance", []string{"canonical", "count", "count/parts", "partial"}},
+	// A count's state is the command's to keep; uniform draws are made
+	// for the command and for puzzles.
+	{module + "/count/resume", []string{"cmd/nqueens"}},
+	{module + "/sample", []string{"cmd/nqueens", "partial/puzzle"}},
 	// Nothing imports the command.
 	{module + "/cmd/...", nil},
 }

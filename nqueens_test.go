@@ -1,6 +1,7 @@
 package nqueens_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -163,6 +164,34 @@ func TestKnownCounts(t *testing.T) {
 	for _, n := range []int{0, 28, -1} {
 		if _, ok := nqueens.KnownCounts(n); ok {
 			t.Errorf("KnownCounts(%d) ok", n)
+		}
+	}
+}
+
+// TestCheckKnown checks the one check of counts against OEIS: the
+// published counts pass, as does any n OEIS does not know; others give a
+// *KnownError naming both pairs, or the total alone where there are no
+// classes.
+func TestCheckKnown(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		c    nqueens.Counts
+		want string
+	}{
+		{8, nqueens.Counts{Total: 92, Unique: 12}, ""},
+		{28, nqueens.Counts{Total: 1, Unique: 1}, ""},
+		{2, nqueens.Counts{}, ""},
+		{8, nqueens.Counts{Total: 100, Unique: 13}, "total 100, unique 13; OEIS A000170/A002562 say 92, 12"},
+		{8, nqueens.Counts{Total: 92, Unique: 11}, "total 92, unique 11; OEIS A000170/A002562 say 92, 12"},
+		{12, nqueens.Counts{Total: 14201}, "total 14201; OEIS A000170/A002562 say 14200, 1787"},
+	} {
+		err := nqueens.CheckKnown(tc.n, tc.c)
+		var ke *nqueens.KnownError
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckKnown(%d, %+v) = %v, want nil", tc.n, tc.c, err)
+		case tc.want != "" && (!errors.As(err, &ke) || err.Error() != tc.want || ke.N != tc.n):
+			t.Errorf("CheckKnown(%d, %+v) = %v, want a *KnownError %q", tc.n, tc.c, err, tc.want)
 		}
 	}
 }

@@ -47,6 +47,28 @@ func parseDecimal(s string, maxDigits int) (int, bool) {
 	return n, err == nil
 }
 
+// FormatNList writes board sizes, in increasing order, as ParseNList reads
+// them: each run of consecutive sizes as a range, "1-3,5,7-8".
+func FormatNList(ns []int) string {
+	var b strings.Builder
+	for i := 0; i < len(ns); {
+		j := i
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(ns[i]))
+		if j > i {
+			b.WriteByte('-')
+			b.WriteString(strconv.Itoa(ns[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
 // ParseNList reads a list of board sizes: numbers and ranges separated by
 // commas, such as "8", "4-12", "1,5,9" or "1-3,7". Every n must be in
 // 1..MaxN and every range must run upwards. It returns the sizes in

@@ -111,3 +111,29 @@ func ExampleParseOneN() {
 	// 8 <nil>
 	// true [8 9 10] one n is wanted, got the list "8-10"
 }
+
+// TestFormatNList checks that FormatNList writes runs as ranges and that
+// ParseNList reads back what it writes.
+func TestFormatNList(t *testing.T) {
+	for _, tc := range []struct {
+		ns   []int
+		want string
+	}{
+		{nil, ""},
+		{[]int{8}, "8"},
+		{[]int{1, 2}, "1-2"},
+		{[]int{1, 2, 3, 5, 7, 8}, "1-3,5,7-8"},
+		{[]int{1, 3, 5}, "1,3,5"},
+		{[]int{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}, "4-14"},
+	} {
+		got := nqueens.FormatNList(tc.ns)
+		if got != tc.want {
+			t.Errorf("FormatNList(%v) = %q, want %q", tc.ns, got, tc.want)
+		}
+		if len(tc.ns) > 0 {
+			if back, err := nqueens.ParseNList(got); err != nil || !slices.Equal(back, tc.ns) {
+				t.Errorf("ParseNList(%q) = %v, %v; want %v", got, back, err, tc.ns)
+			}
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package nqueens
 
+import "fmt"
+
 // Known holds the published solution counts: Total is OEIS A000170 (all
 // solutions) and Unique is OEIS A002562 (classes under the 8 symmetries of
 // the square).
@@ -48,4 +50,39 @@ func KnownCounts(n int) (Known, bool) {
 		return Known{}, false
 	}
 	return known[n], true
+}
+
+// KnownError is CheckKnown's error: the counts of a board of n that are
+// not the published ones.
+type KnownError struct {
+	N int
+	// Total and Unique are the counts found; Unique is 0 where a total
+	// formed no whole classes.
+	Total, Unique uint64
+	// Known is what OEIS publishes for n.
+	Known Known
+}
+
+// Error names both pairs of numbers: "total 14766504, unique 1846204;
+// OEIS A000170/A002562 say 14772512, 1846955", or the total alone where
+// it formed no classes.
+func (e *KnownError) Error() string {
+	got := fmt.Sprintf("total %d, unique %d", e.Total, e.Unique)
+	if e.Unique == 0 && e.Total != 0 {
+		got = fmt.Sprintf("total %d", e.Total)
+	}
+	return fmt.Sprintf("%s; OEIS A000170/A002562 say %d, %d", got, e.Known.Total, e.Known.Unique)
+}
+
+// CheckKnown returns nil if c holds the published total and classes of a
+// board of n (KnownCounts), or if OEIS does not know n; otherwise a
+// *KnownError. It is the one check every count, combined count, build and
+// verification makes before its numbers are taken as right. Pass the
+// total alone (Unique 0) for a total that formed no whole classes.
+func CheckKnown(n int, c Counts) error {
+	k, ok := KnownCounts(n)
+	if !ok || c.Total == k.Total && c.Unique == k.Unique {
+		return nil
+	}
+	return &KnownError{N: n, Total: c.Total, Unique: c.Unique, Known: k}
 }

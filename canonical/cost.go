@@ -63,3 +63,34 @@ func (s *searcher) tree(u Unit) (start int, root node, ok bool) {
 // node is a node of a search tree as Cost walks it: the free squares of
 // its row and the columns and diagonals the rows above take.
 type node struct{ free, cols, ld, rd uint32 }
+
+// Shard returns the units of shard s of the class search of a board of n,
+// in unit order, with their indexes among Units(n): the units split into
+// s.Count shards balanced by Cost (balance.Shard), the one split every
+// build, merge and verification of a sharded catalog uses. The whole
+// board (the zero Shard) is every unit. It returns an error wrapping
+// nqueens.ErrNoShard if n's units cannot make s.Count shards or s.Index is
+// not one of them; it panics if n is outside 1..nqueens.MaxN.
+func Shard(n int, s nqueens.Shard) ([]Unit, []int, error) {
+	return balance.Shard(Units(n), s, Cost)
+}
+
+// ShardSizes returns the number of units of each of k shards of the class
+// search of a board of n, as Shard splits them. It returns Shard's errors.
+func ShardSizes(n, k int) ([]int, error) {
+	split, err := balance.Split(Units(n), k, Cost)
+	if err != nil {
+		return nil, err
+	}
+	sizes := make([]int, len(split))
+	for i, idx := range split {
+		sizes[i] = len(idx)
+	}
+	return sizes, nil
+}
+
+// CheckShard returns Shard's error for s on a board of n, without
+// splitting: whether n's units make s.Count shards and s.Index is one.
+func CheckShard(n int, s nqueens.Shard) error {
+	return balance.Check(len(Units(n)), s)
+}

@@ -2,6 +2,7 @@ package canonical_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -131,5 +132,41 @@ func TestCostIsDeterministic(t *testing.T) {
 		if a, b := canonical.Cost(u), canonical.Cost(u); a != b || a == 0 {
 			t.Fatalf("unit %v: Cost %d then %d", u.Prefix(), a, b)
 		}
+	}
+}
+
+// TestShard checks the one split of the class search's units: each shard's
+// units are those ShardSizes counts, every unit is in one shard, and
+// CheckShard refuses what Shard refuses.
+func TestShard(t *testing.T) {
+	for _, tc := range []struct{ n, k int }{{8, 1}, {10, 3}, {12, 7}} {
+		sizes, err := canonical.ShardSizes(tc.n, tc.k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[int]bool{}
+		for i, size := range sizes {
+			s := nqueens.Shard{Index: i, Count: tc.k}
+			units, idx, err := canonical.Shard(tc.n, s)
+			if err != nil || canonical.CheckShard(tc.n, s) != nil {
+				t.Fatalf("n=%d shard %v: %v", tc.n, s, err)
+			}
+			if len(units) != size || len(idx) != size {
+				t.Errorf("n=%d shard %v: %d units, ShardSizes says %d", tc.n, s, len(units), size)
+			}
+			for j, k := range idx {
+				if seen[k] || canonical.Units(tc.n)[k] != units[j] {
+					t.Errorf("n=%d shard %v: unit %d twice, or not the unit at its index", tc.n, s, k)
+				}
+				seen[k] = true
+			}
+		}
+		if len(seen) != len(canonical.Units(tc.n)) {
+			t.Errorf("n=%d: the %d shards hold %d of %d units", tc.n, tc.k, len(seen), len(canonical.Units(tc.n)))
+		}
+	}
+	bad := nqueens.Shard{Index: 0, Count: len(canonical.Units(8)) + 1}
+	if _, _, err := canonical.Shard(8, bad); !errors.Is(err, nqueens.ErrNoShard) || !errors.Is(canonical.CheckShard(8, bad), nqueens.ErrNoShard) {
+		t.Errorf("more shards than units: Shard %v, CheckShard %v; want ErrNoShard", err, canonical.CheckShard(8, bad))
 	}
 }

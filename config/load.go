@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -14,9 +15,22 @@ import (
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
-// DefaultFile is the config file Load reads when none is named, if it is
-// there.
+// DefaultFile is the config file Load reads first when none is named, if
+// it is there.
 const DefaultFile = "config.yaml"
+
+// DefaultFiles returns the config files Load looks for, in order, when none
+// is named: DefaultFile in the current directory, then nqueens/config.yaml
+// in the user's configuration directory (os.UserConfigDir:
+// $XDG_CONFIG_HOME, or ~/.config, on Linux), left out when there is none.
+// Load reads the first of them that exists.
+func DefaultFiles() []string {
+	files := []string{DefaultFile}
+	if dir, err := os.UserConfigDir(); err == nil {
+		files = append(files, filepath.Join(dir, "nqueens", DefaultFile))
+	}
+	return files
+}
 
 // ErrInterrupted is matched by Load's error when its context was cancelled
 // while it read the config file.
@@ -27,8 +41,8 @@ var ErrInterrupted = errors.New("interrupted")
 // and it was set) override the process's NQUEENS_* variables (an empty one
 // counts as unset), which override the config file, which overrides
 // Defaults. The file is the one the flag --config names, else the one
-// NQUEENS_CONFIG names (either must exist), else DefaultFile if it is
-// there. Its read is bounded (input.MaxSmall) and ends when ctx is
+// NQUEENS_CONFIG names (either must exist), else the first of
+// DefaultFiles that is there. Its read is bounded (input.MaxSmall) and ends when ctx is
 // cancelled, with an error matching ErrInterrupted, even if the file is a
 // FIFO no one writes to. Every other error is one line naming the flag, the
 // variable, or the file and key.
@@ -58,7 +72,7 @@ func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
 	if err := CheckEnv(os.LookupEnv); err != nil {
 		return Config{}, err
 	}
-	path, explicit := DefaultFile, false
+	path, explicit := firstFile(DefaultFiles()), false
 	if env, ok := os.LookupEnv("NQUEENS_CONFIG"); ok {
 		path, explicit = env, true
 	}
@@ -78,6 +92,18 @@ func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
 		MaxBuildN: v.GetInt("max_build_n"),
 		Quiet:     v.GetBool("quiet"),
 	}, nil
+}
+
+// firstFile returns the first of paths that exists (as anything: a
+// directory or an unreadable file there is reported by readFile), or "" if
+// none does.
+func firstFile(paths []string) string {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return p
+		}
+	}
+	return ""
 }
 
 // readFile reads and checks (ParseYAML) the config file at path; a missing

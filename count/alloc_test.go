@@ -79,7 +79,10 @@ func BenchmarkBoardSerial(b *testing.B) {
 	for _, engine := range []string{"constellations", "classes"} {
 		for _, n := range []int{12, 14, 16} {
 			b.Run(fmt.Sprintf("engine=%s/n=%d", engine, n), func(b *testing.B) {
-				o := Options{Workers: 1, Classes: engine == "classes"}
+				o := Options{Workers: 1}
+				if engine == "classes" {
+					o.Engine = Classes{Workers: 1}
+				}
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := Board(context.Background(), n, o); err != nil {

@@ -221,10 +221,8 @@ type step struct {
 	block uint32
 	// shift is the number of rows from this free row to the next.
 	shift uint32
-	// last reports that the next free row is the last one; tail, that the
-	// next free row is the first of the last tailRows, where the tree that
-	// Nodes counts and Cost estimates stops.
-	last, tail bool
+	// last reports that the next free row is the last one.
+	last bool
 }
 
 // place returns the child of a node of free row i, s being steps[i], for
@@ -237,12 +235,6 @@ func (s *step) place(bit, cols, ld, rd uint32) (next, c, l, d uint32) {
 	c, l, d = cols|bit, (ld|bit)<<(s.shift&31), (rd|bit)>>(s.shift&31)
 	return ^(c | l | d | s.block), c, l, d
 }
-
-// tailRows is the number of free rows at the bottom of a search that the
-// tree of Nodes and Cost leaves out. It stays 3, what the search once
-// looked up, so that the shards of a count (which Cost decides) and the
-// calibration of count/estimate do not change with the search.
-const tailRows = 3
 
 // quadRows is the number of free rows at the bottom of a search that a
 // table lists the ways to fill: the search looks them up instead of
@@ -258,7 +250,7 @@ const quadRows = 4
 // quadIndex costs about a tenth of a count (measured on n = 16 to 21:
 // the sets a constellation uses are few, and the table's size matters
 // little). Larger boards use quadIndex, as the table would double with
-// each n: it takes 2.5 MB of every plan already (0.3 MB before).
+// each n: at n = 21 it takes 2.5 MB of every plan.
 const directMaxN = 21
 
 // table says whether a plan has a table of its last quadRows free rows
@@ -399,7 +391,6 @@ func (p *plan) prepare(c Constellation, t table) {
 			block: attacked[next] | cols | off,
 			shift: uint32(next - rows[i]),
 			last:  i+2 == p.rows,
-			tail:  i+1+tailRows == p.rows,
 		}
 	}
 	if t == noTable || p.rows < quadRows+2 {

@@ -10,11 +10,11 @@ import (
 // take.
 type node struct{ free, cols, ld, rd uint32 }
 
-// Cost returns an estimate of the size of the constellation's search tree,
-// in nodes, as canonical.Cost does for a unit: the mean of Knuth's estimator
-// (balance.Knuth) over random paths, seeded by the constellation alone,
-// down to the rows the search looks up. It is the cost by which the
-// constellations of a count are split into shards (balance.Split).
+// Cost returns an estimate of the size of the constellation's split tree
+// (see splitTailRows), in nodes, as canonical.Cost does for a unit: the
+// mean of Knuth's estimator (balance.Knuth) over random paths, seeded by
+// the constellation alone. It is the cost by which the constellations of a
+// count are split into shards (balance.Split).
 func (c Constellation) Cost() uint64 {
 	sum, _ := c.knuth()
 	return sum
@@ -45,7 +45,7 @@ func (c Constellation) knuth() (sum uint64, mean float64) {
 	child := func(i int, x node, bit uint32) (node, bool) {
 		s := &p.steps[i]
 		next, c, l, d := s.place(bit, x.cols, x.ld, x.rd)
-		return node{next, c, l, d}, !s.tail && !s.last
+		return node{next, c, l, d}, !p.splitLeaf(i)
 	}
 	return balance.Knuth(seed, node{free: p.free0}, children, child)
 }

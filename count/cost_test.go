@@ -2,6 +2,9 @@ package count_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -98,6 +101,32 @@ func TestConstellationShardsBalanceWork(t *testing.T) {
 		}
 		if mean := float64(total) / float64(k); float64(most) > 1.12*mean {
 			t.Errorf("n=12 k=%d: the busiest shard visits %d nodes, the mean is %.0f: more than 12%% apart", k, most, mean)
+		}
+	}
+}
+
+// TestSplitIsStable pins how the constellations of n = 16 and 19 split into
+// shards by Cost: saved parts and count states name their shard's
+// constellations, so a change to the split tree (splitTailRows) or to the
+// order of Constellations must be a deliberate one, made with this test.
+func TestSplitIsStable(t *testing.T) {
+	for _, tc := range []struct {
+		n, k int
+		want string
+	}{
+		{16, 8, "21e3ba272e720c3f"},
+		{19, 64, "481433902a609ca4"},
+	} {
+		split, err := balance.Split(count.Constellations(tc.n), tc.k, count.Constellation.Cost)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		for _, shard := range split {
+			fmt.Fprintln(h, shard)
+		}
+		if got := hex.EncodeToString(h.Sum(nil))[:16]; got != tc.want {
+			t.Errorf("the split of n=%d into %d shards hashes to %s, want %s: saved parts and count states of this split no longer match", tc.n, tc.k, got, tc.want)
 		}
 	}
 }

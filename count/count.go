@@ -36,19 +36,11 @@ type Options struct {
 	// Engine searches the constellations: CPU on Workers goroutines if
 	// nil.
 	Engine Engine
-	// Resume, if not nil, is called by Search with the constellations
-	// it is about to count, and returns the solutions of those counted
-	// before, by index (Constellation.Solutions, added and not searched
-	// again), and a function that Search calls with the index and
-	// solutions of each one it searches, one call at a time, before
-	// Progress: what a count that may stop keeps to resume
-	// (count/resume). An error ends the search.
-	Resume func(cs []Constellation) (known map[int]uint64, found func(i int, solutions uint64), err error)
-	// Classes makes Board count with canonical's search for the classes
-	// (canonical.CountUnits) instead, about 1.4 times slower: an
-	// independent check of the same numbers. Its units of work are then
-	// canonical's units, for Start and Progress alike.
-	Classes bool
+	// Keeper, if not nil, keeps the work of the count so that running it
+	// again resumes (count/resume keeps it in a state file): Search asks
+	// it what was counted before and tells it each constellation found;
+	// Board and parts.Make end it (Options.End).
+	Keeper Keeper
 }
 
 // Result is the counts of a board and the seconds counting them took.
@@ -64,27 +56,81 @@ type Result struct {
 
 // Board returns the tallies of a board of n: total solutions, classes,
 // and classes by orbit size. It counts the solutions of every
-// constellation (Solutions) and derives the classes (TallyTotal), on
-// o.Workers goroutines, calling o's hooks as they describe. It returns
-// ctx.Err() if ctx is cancelled first, and an error naming n if the total
-// does not fit in 64 bits. With o.Classes it counts by classes instead. It panics if n is outside 1..nqueens.MaxN.
+// constellation (Options.Search) and derives the classes (TallyTotal), on
+// o.Workers goroutines, calling o's hooks as they describe; with the
+// Classes engine it counts with canonical's class search instead. Before
+// it returns them it checks the counts against the published ones
+// (nqueens.CheckKnown) and ends o.Keeper (Options.End) with the result.
+//
+// Its errors name n: one that reads "interrupted" and matches ctx.Err()
+// if ctx is cancelled first, a *nqueens.KnownError for counts that are
+// not the published ones (or a total that forms no whole classes, for an
+// n OEIS knows), one matching ErrOverflow if the total does not fit in 64
+// bits, the engine's or the keeper's otherwise, each as o.Keeper's End
+// words it. It panics if n is outside 1..nqueens.MaxN.
 func Board(ctx context.Context, n int, o Options) (nqueens.Counts, error) {
-	if o.Classes {
+	c, err := o.board(ctx, n)
+	if ctx.Err() != nil {
+		err = interrupted{ctx.Err()}
+	}
+	if err = o.End(err); err != nil {
+		return nqueens.Counts{}, fmt.Errorf("n=%d: %w", n, err)
+	}
+	return c, nil
+}
+
+// board counts a board of n as Board does, and checks the counts against
+// the published ones.
+func (o Options) board(ctx context.Context, n int) (nqueens.Counts, error) {
+	if cl, ok := o.Engine.(Classes); ok {
 		units := canonical.Units(n)
 		if o.Start != nil {
 			o.Start(len(units))
 		}
-		return canonical.CountUnits(ctx, units, o.Workers, o.Progress)
+		c, err := canonical.CountUnits(ctx, units, cl.Workers, o.Progress)
+		if err != nil {
+			return c, err
+		}
+		return c, nqueens.CheckKnown(n, c)
 	}
 	total, err := o.Search(ctx, Constellations(n))
-	switch {
-	case ctx.Err() != nil:
-		return nqueens.Counts{}, ctx.Err()
-	case err != nil:
-		return nqueens.Counts{}, fmt.Errorf("n=%d: %w", n, err)
+	if err != nil {
+		return nqueens.Counts{}, err
 	}
-	return TallyTotal(ctx, n, total, o.Workers)
+	c, err := TallyTotal(ctx, n, total, o.Workers)
+	if err != nil && ctx.Err() == nil {
+		// A total that forms no whole classes is wrong: for an n whose
+		// counts are published, a mismatch with them.
+		if kerr := nqueens.CheckKnown(n, nqueens.Counts{Total: total}); kerr != nil {
+			return c, fmt.Errorf("%w (%v)", kerr, err)
+		}
+		return c, err
+	} else if err != nil {
+		return c, err
+	}
+	return c, nqueens.CheckKnown(n, c)
 }
+
+// End ends o.Keeper, if any, once the count is over with err (nil for a
+// count whose numbers are right), and returns the error to report, which
+// says what became of the work kept; without a Keeper it returns err.
+// Board calls it, and so must any other caller of Search with a Keeper
+// (parts.Make).
+func (o Options) End(err error) error {
+	if o.Keeper == nil {
+		return err
+	}
+	return o.Keeper.End(err)
+}
+
+// Interrupted returns the error of a count stopped because its context
+// was cancelled with err: it reads "interrupted" and matches err.
+func Interrupted(err error) error { return interrupted{err} }
+
+type interrupted struct{ err error }
+
+func (e interrupted) Error() string { return "interrupted" }
+func (e interrupted) Unwrap() error { return e.err }
 
 // Solutions returns the number of solutions in the orbits of the given
 // constellations, searched on workers goroutines (all cores when

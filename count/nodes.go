@@ -1,9 +1,9 @@
 package count
 
-// Nodes returns the number of nodes of the constellation's search tree,
-// the tree whose size Cost estimates: the root, and every square of a free
-// row that passes the look-ahead, down to the row above the ones the
-// search looks up. It walks the whole tree, a little slower than
+// Nodes returns the number of nodes of the constellation's split tree
+// (see splitTailRows), whose size Cost estimates: the root, and every
+// square of a free row that passes the look-ahead, down to the row above
+// the last splitTailRows. It walks the whole tree, a little slower than
 // Solutions; it is there to check Cost and to calibrate MeasureRate, and
 // leaves the search of Solutions as it is.
 func (c Constellation) Nodes() uint64 {
@@ -30,7 +30,7 @@ func (p *plan) nodes(i int, free, cols, ld, rd uint32) uint64 {
 			continue
 		}
 		t++
-		if !s.tail && !s.last {
+		if !p.splitLeaf(i) {
 			t += p.nodes(i+1, next, c, l, d)
 		}
 	}

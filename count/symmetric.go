@@ -2,8 +2,10 @@ package count
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
+	"sync"
 	"sync/atomic"
 
 	"github.com/nqueens/nqueens"
@@ -114,8 +116,8 @@ const halfStopRows = 3
 // from counts the ways to fill rows r..n/2-1 and their images, checking
 // stop in the first rows, where it returns 0 once stop is set. Its
 // receiver is a value, so that the boards of the search stay on the
-// stack: with a pointer one escaped to the heap at every node (42,693
-// allocations for n = 16, against about 24 now).
+// stack: with a pointer one would escape to the heap at every node
+// (42,693 allocations for n = 16, against about 24 with a value).
 func (h halfBoard) from(r int, stop *parallel.Stop) uint64 {
 	if r >= h.n/2 {
 		return 1
@@ -213,15 +215,61 @@ func (s *quarterSearch) put(q square) bool {
 
 // TallyTotal returns the classes of a board of n by orbit size, given its
 // total number of solutions: it counts the symmetric solutions (Symmetric,
-// on workers goroutines) and hands them to Tally. It returns ctx.Err() if
-// ctx is cancelled first, and Tally's error if the numbers cannot form
-// whole classes.
+// on workers goroutines) and hands them to Tally. If a search of the whole
+// board on another device (Options.Search) counted them beside it, it
+// takes those. It returns ctx.Err() if ctx is cancelled first, and Tally's
+// error if the numbers cannot form whole classes.
 func TallyTotal(ctx context.Context, n int, total uint64, workers int) (nqueens.Counts, error) {
+	if v, ok := beside.LoadAndDelete(n); ok {
+		b := v.(*symmetricBeside)
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return nqueens.Counts{}, ctx.Err()
+		}
+		if b.err == nil {
+			return Tally(n, total, b.half, b.quarter)
+		}
+	}
 	half, quarter, err := Symmetric(ctx, n, workers)
 	if err != nil {
 		return nqueens.Counts{}, err
 	}
 	return Tally(n, total, half, quarter)
+}
+
+// beside holds, by n, the symmetric counts of a board searched on the CPU
+// while another device searches its constellations, for TallyTotal to
+// take: the CPU's work beside a GPU's.
+var beside sync.Map // int -> *symmetricBeside
+
+// symmetricBeside is Symmetric's result for a board, once done is closed.
+type symmetricBeside struct {
+	done          chan struct{}
+	half, quarter uint64
+	err           error
+}
+
+// searchBeside starts Symmetric for the board of cs on workers goroutines
+// under ctx, if cs are all of the board's constellations (a shard has no
+// classes to tally) and no such search of the board is kept already.
+func searchBeside(ctx context.Context, cs []Constellation, workers int) {
+	if len(cs) == 0 {
+		return
+	}
+	n := cs[0].N()
+	b := &symmetricBeside{done: make(chan struct{})}
+	if _, kept := beside.LoadOrStore(n, b); kept {
+		return
+	}
+	go func() {
+		defer close(b.done)
+		if len(Constellations(n)) != len(cs) {
+			b.err = errors.New("not a whole board")
+			return
+		}
+		b.half, b.quarter, b.err = Symmetric(ctx, n, workers)
+	}()
 }
 
 // Tally returns the classes of a board of n by orbit size, given its total

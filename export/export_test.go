@@ -256,6 +256,53 @@ func TestUnknownFormat(t *testing.T) {
 	}
 }
 
+// TestOutputFormat checks the format an output gets from --format and the
+// file's name: the name wins, the extension decides without one, and a
+// contradiction is refused in words that say how to agree.
+func TestOutputFormat(t *testing.T) {
+	for _, tc := range []struct {
+		name, path string
+		allowed    []export.Format
+		def        export.Format
+		want       export.Format
+		err        string
+	}{
+		{"", "", export.Formats, export.FormatJSON, export.FormatJSON, ""},
+		{"", "-", export.Formats, export.FormatJSON, export.FormatJSON, ""},
+		{"", "q.csv", export.Formats, export.FormatJSON, export.FormatCSV, ""},
+		{"", "Q.CSV", export.Formats, export.FormatJSON, export.FormatCSV, ""},
+		{"", "q.jsonl", export.Formats, export.FormatJSON, export.FormatNDJSON, ""},
+		{"", "q.ndjson", export.Formats, export.FormatJSON, export.FormatNDJSON, ""},
+		{"", "q.json", export.Formats, export.FormatJSON, export.FormatJSON, ""},
+		{"", "q.svg", export.Formats, export.FormatJSON, export.FormatSVG, ""},
+		{"", "q.html", export.Formats, export.FormatJSON, export.FormatHTML, ""},
+		{"", "q.htm", export.Formats, export.FormatJSON, export.FormatHTML, ""},
+		{"", "q.txt", export.Formats, export.FormatJSON, export.FormatGrid, ""},
+		{"", "q.txt", export.CompletionFormats, export.FormatText, export.FormatText, ""},
+		{"", "q.dat", export.Formats, export.FormatJSON, export.FormatJSON, ""},
+		{"", "dir.csv/q", export.Formats, export.FormatJSON, export.FormatJSON, ""},
+		{"", "p.jsonl", export.PuzzleFormats, export.FormatText, export.FormatNDJSON, ""},
+		{"dataset", "p.jsonl", export.PuzzleFormats, export.FormatText, export.FormatDataset, ""},
+		{"jsonl", "", export.Formats, export.FormatJSON, export.FormatNDJSON, ""},
+		{"JSONL", "q.ndjson", export.Formats, export.FormatJSON, export.FormatNDJSON, ""},
+		{"csv", "q.dat", export.Formats, export.FormatJSON, export.FormatCSV, ""},
+		{"leetcode", "q.json", export.Formats, export.FormatJSON, export.FormatLeetCode, ""},
+		{"leetcode", "q.txt", export.Formats, export.FormatJSON, export.FormatLeetCode, ""},
+		{"csv", "q.json", export.Formats, export.FormatJSON, 0, "--format csv writes no .json file: name the file q.csv, or leave out --format"},
+		{"json", "out/q.svg", export.Formats, export.FormatJSON, 0, "--format json writes no .svg file: name the file out/q.json, or leave out --format"},
+		{"", "q.svg", export.PuzzleFormats, export.FormatText, 0, "a .svg file is none of the formats here (text, json, ndjson, csv, dataset): give --format, or another file name"},
+		{"xml", "q.json", export.Formats, export.FormatJSON, 0, `unknown format "xml"`},
+	} {
+		got, err := export.OutputFormat(tc.name, tc.path, tc.allowed, tc.def)
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("OutputFormat(%q, %q) error = %v, want %q", tc.name, tc.path, err, tc.err)
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("OutputFormat(%q, %q) = %v, %v; want %v", tc.name, tc.path, got, err, tc.want)
+		}
+	}
+}
+
 // TestCheck checks the limits of the formats that draw boards.
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {

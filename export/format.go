@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nqueens/nqueens"
@@ -65,15 +67,95 @@ var Formats = []Format{FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, Form
 var CompletionFormats = append([]Format{FormatText}, Formats...)
 
 // ParseFormat returns the format of allowed named name; names are not
-// case-sensitive ("CSV" is csv). For a name not in allowed it returns an
-// error naming the formats allowed, in their order.
+// case-sensitive ("CSV" is csv), and jsonl, the name most dataset tools
+// use, is ndjson. For a name not in allowed it returns an error naming the
+// formats allowed, in their order.
 func ParseFormat(name string, allowed []Format) (Format, error) {
+	if strings.EqualFold(name, "jsonl") {
+		name = FormatNDJSON.String()
+	}
 	for _, f := range allowed {
 		if strings.EqualFold(name, f.String()) {
 			return f, nil
 		}
 	}
 	return 0, fmt.Errorf("unknown format %s: must be one of %s", phrase.Quote(name), strings.Join(FormatNames(allowed), ", "))
+}
+
+// extensions maps a file name's extension to the formats whose output a
+// file of that name holds, the one a file of that name gets first. A
+// .txt file holds any format of plain lines; .json any JSON document,
+// LeetCode's array of grids included; .jsonl and .ndjson a record a line,
+// the puzzles' dataset records included.
+var extensions = map[string][]Format{
+	".json":   {FormatJSON, FormatLeetCode},
+	".ndjson": {FormatNDJSON, FormatDataset},
+	".jsonl":  {FormatNDJSON, FormatDataset},
+	".csv":    {FormatCSV},
+	".svg":    {FormatSVG},
+	".html":   {FormatHTML},
+	".htm":    {FormatHTML},
+	".txt":    {FormatGrid, FormatText, FormatLeetCode},
+}
+
+// OutputFormat returns the format of an output to the file path, for a
+// use whose formats are allowed: the format named (ParseFormat), if name
+// is not ""; else the one path's extension names, compared without case:
+// def if a file of that extension may hold it, else the first of .json:
+// json, .ndjson or .jsonl: ndjson, .csv, .svg, .html, .txt: grid, that is
+// allowed; else def. A name that path's extension
+// contradicts (--format csv -o q.json) is an error that says so, and so is
+// an extension whose format the use does not allow; an extension not
+// listed, or none (stdout is ""), names nothing.
+func OutputFormat(name, path string, allowed []Format, def Format) (Format, error) {
+	var named Format
+	if name != "" {
+		f, err := ParseFormat(name, allowed)
+		if err != nil {
+			return 0, err
+		}
+		named = f
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	fits, listed := extensions[ext]
+	if !listed || path == "-" {
+		if named != 0 {
+			return named, nil
+		}
+		return def, nil
+	}
+	if named != 0 {
+		if !slices.Contains(fits, named) {
+			return 0, fmt.Errorf("--format %s writes no %s file: name the file %s, or leave out --format", named, ext, exampleName(path, named))
+		}
+		return named, nil
+	}
+	if slices.Contains(fits, def) {
+		return def, nil
+	}
+	for _, f := range fits {
+		if slices.Contains(allowed, f) {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("a %s file is none of the formats here (%s): give --format, or another file name", ext, strings.Join(FormatNames(allowed), ", "))
+}
+
+// KnownExtension reports whether the extension ext (".csv") names a
+// format, compared without case, as OutputFormat reads it.
+func KnownExtension(ext string) bool {
+	_, ok := extensions[strings.ToLower(ext)]
+	return ok
+}
+
+// exampleName returns path with the extension of f's files.
+func exampleName(path string, f Format) string {
+	for _, ext := range []string{".json", ".ndjson", ".csv", ".svg", ".html", ".txt"} {
+		if slices.Contains(extensions[ext], f) {
+			return strings.TrimSuffix(path, filepath.Ext(path)) + ext
+		}
+	}
+	return path
 }
 
 // FormatNames returns the names of formats, in their order.

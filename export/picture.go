@@ -178,17 +178,28 @@ func (h *HTML) Write(l nqueens.Layout) error {
 	h.buf = append(h.buf, `">`...)
 	var a [nqueens.MaxN]int32
 	h.buf = appendQueens(h.buf, columns(&a, l.Placement))
-	h.buf = append(h.buf, `</svg><figcaption><b>`...)
-	h.buf = strconv.AppendInt(h.buf, l.Class, 10)
-	h.buf = append(h.buf, `</b> orbit `...)
-	h.buf = strconv.AppendInt(h.buf, int64(l.Symmetry.Orbit()), 10)
-	if l.Symmetry != nqueens.SymNone {
-		h.buf = append(h.buf, ` <span class="sym">`...)
-		h.buf = append(h.buf, l.Symmetry.String()...)
-		h.buf = append(h.buf, `</span>`...)
-	}
-	h.buf = append(h.buf, "</figcaption></figure>\n"...)
+	h.buf = append(h.buf, `</svg>`...)
+	h.buf = AppendCaption(h.buf, l)
+	h.buf = append(h.buf, "</figure>\n"...)
 	return h.put()
+}
+
+// AppendCaption appends to buf the HTML caption of a board of the class of
+// l, as the HTML export and the pages of nqueens serve draw it under the
+// board: <figcaption> with the class number in bold, its orbit and, for a
+// symmetric class, the symmetry's name.
+func AppendCaption(buf []byte, l nqueens.Layout) []byte {
+	buf = append(buf, `<figcaption><b>`...)
+	buf = strconv.AppendInt(buf, l.Class, 10)
+	buf = append(buf, `</b> orbit `...)
+	buf = strconv.AppendInt(buf, int64(l.Symmetry.Orbit()), 10)
+	if l.Symmetry != nqueens.SymNone {
+		// The names are fixed words (rot180, rot90, full): nothing to escape.
+		buf = append(buf, ` <span class="sym">`...)
+		buf = append(buf, l.Symmetry.String()...)
+		buf = append(buf, `</span>`...)
+	}
+	return append(buf, `</figcaption>`...)
 }
 
 // head appends the page up to the first board.
@@ -215,7 +226,7 @@ figcaption b{color:#000}
 	buf = append(buf, `</svg>
 <h1>The classes of n = `+n+`</h1>
 <p class="lede">Each board is the canonical representative of a class of solutions: the lexicographically
-smallest of its 8 rotations and reflections, row 1 at the top. The number is the class's number in the
+smallest of its 8 rotations and reflections, row 0 at the top. The number is the class's number in the
 catalog; the orbit is how many solutions the class holds (8, 4 with <span class="sym">rot180</span>
 symmetry, 2 with <span class="sym">rot90</span>).</p>
 <main>

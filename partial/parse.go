@@ -21,7 +21,7 @@ import (
 const MaxLine = 4096
 
 // allowed describes the two forms, for error messages.
-const allowed = "a board is columns (0..n-1, or _ or . for an empty row) or a grid of Q, _ and ."
+const allowed = "a board is columns (0..n-1, or _ or . for an empty row) or a grid of Q for a queen and _ or . for an empty square"
 
 // rowError is an error about one row of a grid, so that Boards can name
 // the line it came from.
@@ -117,7 +117,7 @@ func parseGrid(rows []string) (Board, error) {
 				c = squares
 			case '_', '.':
 			default:
-				return Board{}, &rowError{r, fmt.Errorf("%s is not a square: want Q, _ or .", phrase.Quote(string(ch)))}
+				return Board{}, &rowError{r, fmt.Errorf("%s is not a square: want Q for a queen, or _ or . for an empty square", phrase.Quote(string(ch)))}
 			}
 			squares++
 		}

@@ -32,7 +32,7 @@ func TestParse(t *testing.T) {
 		{In: "_ Q _ _ / _ _ Q Q / _ _ _ _ / _ _ _ _", WantErr: "row 1: two queens in one row: a row holds at most one"},
 		{In: "_ Q _ _ / _ _ Q / _ _ _ _ / _ _ _ _", WantErr: "row 1: 3 squares in a grid of 4 rows: a board of n has n rows of n squares"},
 		{In: "_ Q _ / _ _ _", WantErr: "row 0: 3 squares in a grid of 2 rows"},
-		{In: "_ Q _ x / _ _ _ _ / _ _ _ _ / _ _ _ _", WantErr: `row 0: "x" is not a square: want Q, _ or .`},
+		{In: "_ Q _ x / _ _ _ _ / _ _ _ _ / _ _ _ _", WantErr: `row 0: "x" is not a square: want Q for a queen, or _ or . for an empty square`},
 		{In: "_ Q _ _", WantErr: "row 0: 4 squares in a grid of 1 rows"},
 		{In: "\xff\xfe", WantErr: "not UTF-8"},
 	})

@@ -15,6 +15,8 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // A Meter counts the steps of one job done and shows them.
@@ -31,18 +33,49 @@ const LineEvery = 2 * time.Second
 // New returns a meter on w for a job called label of total steps named
 // unit ("work units", "layouts"), done of them done already: a bar if w is
 // a terminal, else a line every LineEvery, and Nop if total is not
-// positive.
-func New(w io.Writer, label string, done, total int64, unit string) Meter {
+// positive. estimate, if not 0, is how long the whole job (total steps)
+// was estimated to take: the time left the meter shows starts from it
+// (see Left).
+func New(w io.Writer, label string, done, total int64, unit string, estimate time.Duration) Meter {
 	switch {
 	case total <= 0:
 		return Nop
 	case IsTerminal(w):
-		return newBar(w, label, done, total)
+		return newBar(w, label, done, total, estimate)
 	}
 	t := time.NewTicker(LineEvery)
-	m := NewLines(w, label, done, total, unit, t.C)
+	m := NewLines(w, label, done, total, unit, estimate, t.C)
 	m.stopTicker = t.Stop
 	return m
+}
+
+// Left returns how long a job of total steps has left, start of them done
+// before this run and done of them now, after elapsed of this run, and
+// false if that is unknown (no estimate, and no step done yet). Without
+// an estimate it is the time the rate so far gives for the steps left.
+// With one, of the whole job, it starts from the estimate's share of the
+// steps left, less the time elapsed, and moves to the rate's figure as
+// the steps are done, weighing the two by the share of this run's steps
+// done: so the first figure a user reads is the estimate they were told,
+// and the last is the measured rate's.
+func Left(elapsed time.Duration, start, done, total int64, estimate time.Duration) (time.Duration, bool) {
+	run := total - start
+	if run <= 0 || done >= total {
+		return 0, true
+	}
+	f := float64(done-start) / float64(run)
+	var measured float64
+	if f > 0 {
+		measured = elapsed.Seconds() * (1 - f) / f
+	}
+	switch {
+	case estimate <= 0 && f <= 0:
+		return 0, false
+	case estimate <= 0:
+		return time.Duration(measured * float64(time.Second)), true
+	}
+	planned := max(estimate.Seconds()*float64(run)/float64(total)-elapsed.Seconds(), 0)
+	return time.Duration(((1-f)*planned + f*measured) * float64(time.Second)), true
 }
 
 // IsTerminal reports whether w is a terminal.
@@ -70,14 +103,25 @@ type bar struct {
 	wg      sync.WaitGroup
 }
 
-func newBar(w io.Writer, label string, done, total int64) *bar {
+func newBar(w io.Writer, label string, done, total int64, estimate time.Duration) *bar {
 	p := mpb.New(mpb.WithOutput(w), mpb.WithAutoRefresh(), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
+	began := time.Now()
+	left := decor.Any(func(st decor.Statistics) string {
+		if st.Completed {
+			return "done"
+		}
+		d, ok := Left(time.Since(began), done, st.Current, st.Total, estimate)
+		if !ok {
+			return "time left unknown"
+		}
+		return phrase.About(d.Seconds()) + " left"
+	}, decor.WCSyncSpace)
 	b := p.AddBar(total,
 		mpb.PrependDecorators(decor.Name(label+" ", decor.WCSyncSpaceR), decor.CountersNoUnit("%d/%d", decor.WCSyncSpace)),
 		mpb.AppendDecorators(
 			decor.Percentage(decor.WCSyncSpace),
 			decor.AverageSpeed(0, " %.0f/s", decor.WCSyncSpace),
-			decor.OnComplete(decor.AverageETA(decor.ET_STYLE_GO, decor.WCSyncSpace), " done"),
+			left,
 		),
 	)
 	b.SetCurrent(done)
@@ -116,6 +160,7 @@ type Lines struct {
 	w            io.Writer
 	label, unit  string
 	total, start int64
+	estimate     time.Duration
 	done         atomic.Int64
 	began        time.Time
 	stop         chan struct{}
@@ -124,9 +169,9 @@ type Lines struct {
 }
 
 // NewLines returns a meter that writes a line to w each time tick fires
-// (New gives it a ticker of LineEvery), until Done.
-func NewLines(w io.Writer, label string, done, total int64, unit string, tick <-chan time.Time) *Lines {
-	m := &Lines{w: w, label: label, unit: unit, total: total, start: done, began: time.Now(), stop: make(chan struct{})}
+// (New gives it a ticker of LineEvery), until Done; estimate is New's.
+func NewLines(w io.Writer, label string, done, total int64, unit string, estimate time.Duration, tick <-chan time.Time) *Lines {
+	m := &Lines{w: w, label: label, unit: unit, total: total, start: done, estimate: estimate, began: time.Now(), stop: make(chan struct{})}
 	m.done.Store(done)
 	m.wg.Go(func() { each(tick, m.stop, m.line) })
 	return m
@@ -150,9 +195,8 @@ func (m *Lines) line() {
 	elapsed := time.Since(m.began)
 	rate := float64(done-m.start) / elapsed.Seconds()
 	left := "time left unknown"
-	if rate > 0 {
-		secs := float64(m.total-done) / rate
-		left = "about " + time.Duration(secs*float64(time.Second)).Round(time.Second).String() + " left"
+	if d, ok := Left(elapsed, m.start, done, m.total, m.estimate); ok {
+		left = phrase.About(d.Seconds()) + " left"
 	}
 	fmt.Fprintf(m.w, "%s: %d/%d %s (%.0f%%), %.0f/s, %s elapsed, %s\n",
 		m.label, done, m.total, m.unit, 100*float64(done)/float64(m.total), rate, elapsed.Round(time.Second), left)

@@ -44,8 +44,8 @@ func (w lineWriter) Write(p []byte) (int, error) {
 func TestLinesWritesOneLinePerTick(t *testing.T) {
 	out := make(lineWriter)
 	tick := make(chan time.Time)
-	m := progress.NewLines(out, "build n=16", 100, 1000, "work units", tick)
-	re := regexp.MustCompile(`^build n=16: (\d+)/1000 work units \((\d+)%\), \d+/s, \d+s elapsed, (about \S+ left|time left unknown)\n$`)
+	m := progress.NewLines(out, "build n=16", 100, 1000, "work units", 0, tick)
+	re := regexp.MustCompile(`^build n=16: (\d+)/1000 work units \((\d+)%\), \d+/s, \d+s elapsed, (about [0-9.]+ [a-z]+( [0-9]+ [a-z]+)? left|under 0.1 seconds left|time left unknown)\n$`)
 	for i := range 3 {
 		m.Add(50)
 		tick <- time.Now()
@@ -69,21 +69,52 @@ func TestLinesWritesOneLinePerTick(t *testing.T) {
 	}
 }
 
+// TestLeft checks the time left a meter shows: the estimate's at the
+// start, the rate's at the end, between them in proportion, and the
+// rate's alone without an estimate.
+func TestLeft(t *testing.T) {
+	const s = time.Second
+	for _, tc := range []struct {
+		elapsed            time.Duration
+		start, done, total int64
+		estimate, want     time.Duration
+		known              bool
+	}{
+		{0, 0, 0, 100, 0, 0, false},
+		{10 * s, 0, 0, 100, 0, 0, false},
+		{10 * s, 0, 50, 100, 0, 10 * s, true},
+		{0, 0, 0, 100, 540 * s, 540 * s, true},
+		{60 * s, 0, 0, 100, 540 * s, 480 * s, true},
+		// A quarter done in 60 s: the rate says 180 s, the estimate 480 s.
+		{60 * s, 0, 25, 100, 540 * s, (480*3 + 180) / 4 * s, true},
+		{600 * s, 0, 0, 100, 540 * s, 0, true},
+		// Resumed at half: the estimate of the half left is 270 s.
+		{0, 50, 50, 100, 540 * s, 270 * s, true},
+		{99 * s, 0, 99, 100, 540 * s, 5400 * time.Millisecond, true}, // 441 s by the estimate, 1 s by the rate
+		{5 * s, 0, 100, 100, 540 * s, 0, true},
+	} {
+		got, known := progress.Left(tc.elapsed, tc.start, tc.done, tc.total, tc.estimate)
+		if known != tc.known || (known && (got-tc.want).Abs() > time.Millisecond) {
+			t.Errorf("Left(%v, %d, %d, %d, %v) = %v, %v; want %v, %v", tc.elapsed, tc.start, tc.done, tc.total, tc.estimate, got, known, tc.want, tc.known)
+		}
+	}
+}
+
 func TestNewChoosesTheMeter(t *testing.T) {
 	var buf bytes.Buffer
-	m := progress.New(&buf, "x", 0, 10, "units")
+	m := progress.New(&buf, "x", 0, 10, "units", 0)
 	if _, ok := m.(*progress.Lines); !ok {
 		t.Errorf("output not a terminal: want plain lines, got %T", m)
 	}
 	m.Done()
-	if m := progress.New(&buf, "x", 0, 0, "units"); m != progress.Nop {
+	if m := progress.New(&buf, "x", 0, 0, "units", 0); m != progress.Nop {
 		t.Errorf("nothing to do: want no progress, got %T", m)
 	}
 }
 
 func ExampleNewLines() {
 	tick := make(chan time.Time)
-	m := progress.NewLines(&syncBuffer{}, "export n=12", 0, 1787, "layouts", tick)
+	m := progress.NewLines(&syncBuffer{}, "export n=12", 0, 1787, "layouts", 0, tick)
 	for range 1787 {
 		m.Add(1)
 	}

@@ -2,14 +2,16 @@
 # Times `nqueens count N` (by constellations, the default engine),
 # `nqueens count --engine classes N` (the class search that build runs) and
 # `nqueens build N` (into a fresh catalog) side by side with the C reference
-# counter ../shared/bench/ref_total.c, in one sitting, and prints a Markdown
-# table with the ratios R(n)/t and the load average before and after.
+# counter scripts/ref/ref_total.c (the plain bitmask search with first-row
+# mirror halving, one thread), in one sitting, and prints a Markdown table
+# with the ratios R(n)/t and the load average before and after. nqueens uses
+# every core (--workers 0), the reference one: the ratios compare the two
+# programs as a user runs them on this machine.
 #
 #   scripts/bench.sh            # n = 14..18
 #   scripts/bench.sh 14 15 16   # chosen n
 #
-# Without ../shared/bench (a clone on its own) it says so and times nqueens
-# alone. Each figure is the best of REPS runs (default 3) of wall time.
+# Without a C compiler (cc) it says so and times nqueens alone. Each figure is the best of REPS runs (default 3) of wall time.
 # build is timed up to BUILD_MAX (default 17: the catalog of 18 takes
 # gigabytes); above it the build columns read "-".
 set -euo pipefail
@@ -25,11 +27,11 @@ trap 'rm -rf "$work"' EXIT
 
 go build -o "$work/nqueens" ./cmd/nqueens
 ref=""
-if [ -f ../shared/bench/ref_total.c ]; then
-	gcc -O3 -march=native -o "$work/ref_total" ../shared/bench/ref_total.c
+if command -v cc >/dev/null 2>&1; then
+	cc -O3 -march=native -o "$work/ref_total" scripts/ref/ref_total.c
 	ref="$work/ref_total"
 else
-	echo "note: ../shared/bench/ref_total.c not found: timing nqueens alone, no ratios" >&2
+	echo "note: no C compiler (cc) to build scripts/ref/ref_total.c: timing nqueens alone, no ratios" >&2
 fi
 
 # best CMD...: the smallest wall time in seconds of REPS runs.

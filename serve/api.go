@@ -35,9 +35,10 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	respond(w, status, "application/json", body)
 }
 
-// handleAPICounts answers GET /api/v1/counts: every build the catalog
-// records, complete or not, as the objects of nqueens stats --json in one
-// compact array, as every endpoint writes.
+// handleAPICounts answers GET /api/v1/counts and GET /.json, the front
+// page's twin: every build the catalog records, complete or not, as the
+// objects of nqueens stats --json in one compact array, as every endpoint
+// writes.
 func (s *Server) handleAPICounts(w http.ResponseWriter, r *http.Request) error {
 	builds, err := s.builds(r)
 	if err != nil {
@@ -63,11 +64,11 @@ type classesPage struct {
 	Items  json.RawMessage `json:"items"`
 }
 
-// handleAPIClasses answers GET /api/v1/classes?n=N&offset=O&limit=L&symmetry=S:
-// count, the classes of n the symmetry filter selects, and as items up to
-// limit of them from offset on, each the object of the JSON export.
+// handleAPIClasses answers GET /api/v1/classes?n=N&offset=O&limit=L&symmetry=S&square=R,C:
+// count, the classes of n the filters select, and as items up to limit of
+// them from offset on, each the object of the JSON export.
 func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) error {
-	q, err := params(r, "n", "offset", "limit", "symmetry")
+	q, err := params(r, "n", "offset", "limit", "symmetry", "square")
 	if err != nil {
 		return err
 	}

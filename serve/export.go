@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/store"
 )
@@ -30,24 +29,26 @@ var contentTypes = map[export.Format]string{
 // 14.8 million solutions of n = 16; n = 17 would take 200 MB a request).
 const MaxLexN = 16
 
-// handleExport answers GET /export/{n}.{format}?all=1&symmetry=S&order=O:
+// handleExport answers GET /export/{n}.{format}?all=1&symmetry=S&square=R,C&order=O:
 // the bytes of nqueens export N --format FORMAT [--all] [--symmetry S]
-// [--order O], as a download. As on the command line, the judges' formats
+// [--square R,C] [--order O], as a download. As on the command line, the judges' formats
 // (leetcode, grid) give every solution in lexicographic order unless all=0
 // or order=class says otherwise; order=lex, up to n = MaxLexN, searches the
-// solutions again with a table of the classes read at the start. It streams: the layouts are read ExportChunk classes at a
-// time, each chunk in its own short read of the catalog that ends before
-// a byte of it is written, so an export takes constant memory and holds
-// no read transaction while the client reads (a build's log can be
-// checkpointed meanwhile). Each chunk reads the build of n again, and an
-// export whose build changed under it stops. The write deadline moves on
-// by WriteTimeout with each write, and no further than ExportTimeout after
-// the start, so a client that stops reading, or reads too slowly, is cut
-// off. An error after the first byte aborts the connection, so that a
-// client never takes a cut export for a whole one. A HEAD request gets
-// the headers only.
+// solutions again with a table of the classes read at the start. It
+// streams: the layouts are read Options.ExportChunk classes at a time,
+// each chunk in its own short read of the catalog that ends before a byte
+// of it is written, so an export takes constant memory and holds no read
+// transaction while the client reads (a build's log can be checkpointed
+// meanwhile). Each chunk reads the build of n again, and an export whose
+// build changed under it stops. The write deadline moves on by
+// WriteTimeout with each write, no further than the end of the rate
+// window (see Options.MinExportRate) and than ExportTimeout after the
+// start, so a client that stops reading, or reads too slowly, is cut off.
+// An error after the first byte aborts the connection, so that a client
+// never takes a cut export for a whole one. A HEAD request gets the
+// headers only.
 func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
-	q, err := params(r, "all", "symmetry", "order")
+	q, err := params(r, "all", "symmetry", "square", "order")
 	if err != nil {
 		return err
 	}
@@ -59,13 +60,12 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	format := exportFormats[i]
-	end := time.Now().Add(ExportTimeout)
+	end := time.Now().Add(s.opts.ExportTimeout)
 	ctx, cancel := context.WithDeadline(r.Context(), end)
 	defer cancel()
 	var all, lex bool
 	var b store.Build
 	var f store.Filter
-	var want uint64 // the layouts of a lexicographic export
 	var table *store.ClassTable
 	err = s.cat.Read(ctx, func(db *store.DB) (err error) {
 		b, f, err = selection(ctx, db, name, q, func() error {
@@ -101,10 +101,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		if r.Method == http.MethodHead {
 			return nil // the headers alone: no table to read
 		}
-		_, want, err = db.Layouts(ctx, b, store.Selection{Filter: f, All: true})
-		if err == nil {
-			table, err = db.ClassTable(ctx, b, f)
-		}
+		table, err = db.ClassTable(ctx, b, f)
 		return err
 	})
 	if err != nil {
@@ -120,6 +117,9 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	if len(f.Symmetry) > 0 {
 		filename += "-" + strings.ReplaceAll(symmetryParam(f.Symmetry), ",", "-")
 	}
+	if f.Square != nil {
+		filename += fmt.Sprintf("-r%dc%d", f.Square.Row, f.Square.Col)
+	}
 	h := w.Header()
 	h.Set("Content-Type", contentTypes[format])
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, filename, format))
@@ -127,7 +127,11 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	if r.Method == http.MethodHead {
 		return nil
 	}
-	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: end}
+	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: end, timeout: s.opts.WriteTimeout}
+	if s.opts.MinExportRate > 0 {
+		dw.rate, dw.window = s.opts.MinExportRate, s.opts.RateWindow
+		dw.quota = int64(float64(dw.rate) * dw.window.Seconds())
+	}
 	ew := format.New(dw)
 	// fail returns err while nothing is sent, to be answered with an error
 	// status, and aborts the response after.
@@ -142,18 +146,16 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	if lex {
 		// The search reads nothing from the catalog: no read is held while
 		// the client reads.
-		var got uint64
-		for l := range canonical.LexLayouts(ctx, b.N, 1, table.Find) {
-			got++
-			if err := ew.Write(l); err != nil {
+		for l, err := range table.Layouts(ctx, 1) {
+			if err == nil {
+				err = ew.Write(l)
+			}
+			if err != nil {
 				return fail(err)
 			}
 		}
 		if err := ctx.Err(); err != nil {
 			return fail(err)
-		}
-		if got != want {
-			return fail(&store.CountError{N: b.N, Got: got, Want: want})
 		}
 		if err := ew.Close(); err != nil {
 			return fail(err)
@@ -161,9 +163,10 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	var chunk []nqueens.Layout
-	for from := int64(1); from <= int64(b.Unique); from += ExportChunk {
+	chunkSize := int64(s.opts.ExportChunk)
+	for from := int64(1); from <= int64(b.Unique); from += chunkSize {
 		sel := store.Selection{Filter: f, All: all}
-		sel.From, sel.To = from, min(from+ExportChunk-1, int64(b.Unique))
+		sel.From, sel.To = from, min(from+chunkSize-1, int64(b.Unique))
 		err := s.cat.Read(ctx, func(db *store.DB) error {
 			chunk = chunk[:0]
 			now, err := db.Complete(ctx, b.N)
@@ -206,7 +209,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) abort(r *http.Request, err error) {
 	if s.log != nil {
 		why := strings.ReplaceAll(err.Error(), "\n", "; ")
-		if r.Context().Err() != nil {
+		if r.Context().Err() != nil && !errors.Is(err, errSlowClient) {
 			why = "the client went away"
 		}
 		s.logMu.Lock()
@@ -216,23 +219,50 @@ func (s *Server) abort(r *http.Request, err error) {
 	panic(http.ErrAbortHandler)
 }
 
-// deadlineWriter writes to a response, moving its write deadline
-// WriteTimeout past each write, but never past end.
+// errSlowClient: an export's client took it more slowly than the
+// server's minimum rate, and was cut off.
+var errSlowClient = errors.New("client too slow")
+
+// deadlineWriter writes to a response, moving its write deadline timeout
+// past each write, but never past end, nor, given a window, past the end
+// of the window in which the client has yet to take quota bytes. A
+// window starts with the first write after the last one ends (or after
+// quota bytes were taken in it): a client is held to the rate only while
+// the server has something to write.
 type deadlineWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	end     time.Time
+	timeout time.Duration
 	written int64
+
+	rate     int           // bytes a second, the minimum
+	window   time.Duration // 0: no minimum rate
+	quota    int64         // bytes the client must take in a window
+	winEnd   time.Time     // the end of the current window
+	winBytes int64         // bytes taken in the current window
 }
 
 func (d *deadlineWriter) Write(p []byte) (int, error) {
-	// An httptest recorder has no deadline to move: ignore that.
-	deadline := time.Now().Add(WriteTimeout)
+	now := time.Now()
+	if d.window > 0 && (!now.Before(d.winEnd) || d.winBytes >= d.quota) {
+		d.winEnd, d.winBytes = now.Add(d.window), 0
+	}
+	deadline := now.Add(d.timeout)
 	if deadline.After(d.end) {
 		deadline = d.end
 	}
+	slow := d.window > 0 && d.winEnd.Before(deadline)
+	if slow {
+		deadline = d.winEnd
+	}
+	// An httptest recorder has no deadline to move: ignore that.
 	d.rc.SetWriteDeadline(deadline)
 	n, err := d.w.Write(p)
 	d.written += int64(n)
+	d.winBytes += int64(n)
+	if err != nil && slow && !time.Now().Before(deadline) {
+		err = fmt.Errorf("%w: it took %d bytes in %v, under the minimum of %d bytes/s (%v)", errSlowClient, d.winBytes, d.window, d.rate, err)
+	}
 	return n, err
 }

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -13,6 +14,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -44,6 +46,9 @@ type board struct {
 	Labeled bool
 	Marked  []int
 	Yours   bool
+	// Px, if not 0, is the board's width and height in pixels (a page's
+	// ?size=); 0 lets the stylesheet size it.
+	Px int
 }
 
 func newBoard(l nqueens.Layout) board {
@@ -66,6 +71,10 @@ func (b board) SVG() template.HTML {
 		buf = append(buf, `<svg viewBox="0 0 `+n+` `+n+`" role="img" aria-label="`...)
 	}
 	buf = append(buf, template.HTMLEscapeString(b.Label)...)
+	if b.Px > 0 {
+		px := strconv.Itoa(b.Px)
+		buf = append(buf, `" width="`+px+`" height="`+px...)
+	}
 	buf = append(buf, `"><rect width="`+n+`" height="`+n+`" fill="url(#sq)"/>`...)
 	if b.Labeled {
 		for k := range b.N() {
@@ -113,16 +122,9 @@ func (b board) appendFigure(buf []byte) []byte {
 	buf = strconv.AppendInt(buf, b.Class, 10)
 	buf = append(buf, `">`...)
 	buf = append(buf, b.SVG()...)
-	buf = append(buf, `</a><figcaption><b>`...)
-	buf = strconv.AppendInt(buf, b.Class, 10)
-	buf = append(buf, `</b> orbit `...)
-	buf = strconv.AppendInt(buf, int64(b.Symmetry.Orbit()), 10)
-	if b.Symmetry != 0 {
-		buf = append(buf, ` <span class="sym">`...)
-		buf = append(buf, template.HTMLEscapeString(b.Symmetry.String())...)
-		buf = append(buf, `</span>`...)
-	}
-	return append(buf, `</figcaption></figure>`...)
+	buf = append(buf, `</a>`...)
+	buf = export.AppendCaption(buf, b.Layout)
+	return append(buf, `</figure>`...)
 }
 
 // parsePages parses the templates: each page is templates/NAME.html with
@@ -182,16 +184,18 @@ type errorPage struct {
 type indexPage struct {
 	page
 	Builds []store.Build
-	Start  string // the command that builds a first n, for an empty catalog
+	Start  string        // the command that builds a first n, for an empty catalog
+	Chart  template.HTML // the chart of the counts by n (countsChart), if any
 }
 
-// handleIndex answers GET /: the counts of every build and a lookup form.
+// handleIndex answers GET /: the counts of every build, their chart and a
+// lookup form.
 func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) error {
 	builds, err := s.builds(r)
 	if err != nil {
 		return err
 	}
-	d := indexPage{page: page{Title: "N-Queens catalog"}, Builds: builds}
+	d := indexPage{page: page{Title: "N-Queens catalog"}, Builds: builds, Chart: countsChart(builds)}
 	if len(builds) == 0 && s.advice.Start != nil {
 		d.Start = s.advice.Start()
 	}
@@ -203,8 +207,9 @@ func (s *Server) handleIndex(w http.ResponseWriter, r *http.Request) error {
 type classesPageData struct {
 	page
 	Build    store.Build
-	Filter   string // the symmetry filter as a parameter, "" for none
+	View     view // the filters and board size, as parameters
 	Filters  []filterLink
+	Sizes    []filterLink
 	Count    uint64
 	Page     int64
 	Pages    int64
@@ -214,7 +219,31 @@ type classesPageData struct {
 	Last     string
 	Boards   []board
 	Exports  []exportLink
+	JSON     string // the page's twins: the same classes as JSON and CSV
+	CSV      string
 	From, To uint64 // the positions of the first and last board among Count
+	Sized    string // the class of the boards' section for their size, if any
+}
+
+// Unsquared is the page's first page without its square filter.
+func (d classesPageData) Unsquared() string {
+	v := d.View
+	v.Square = ""
+	return v.url(d.Build.N, 1, "")
+}
+
+// Filtered says which classes the page shows, as words that follow
+// "classes": "of symmetry rot180 with a queen at row 0, column 3"; "" for
+// all.
+func (d classesPageData) Filtered() string {
+	var parts []string
+	if d.View.Symmetry != "" {
+		parts = append(parts, "of symmetry "+d.View.Symmetry)
+	}
+	if d.View.Square != "" {
+		parts = append(parts, "with a queen at row "+strings.Replace(d.View.Square, ",", ", column ", 1))
+	}
+	return strings.Join(parts, " ")
 }
 
 type filterLink struct {
@@ -226,20 +255,111 @@ type exportLink struct {
 	Name, URL string
 }
 
-// handleClasses answers GET /n/{n}?page=P&symmetry=S: page P of the
-// classes of n the symmetry filter selects, PageSize to a page; with
-// ?class=K it redirects to the page of class K.
+// view is what a page of classes shows beside its page number, as the
+// parameters that links to its other pages keep: the filters, and the
+// size of its boards.
+type view struct {
+	Symmetry string // the symmetry filter, "" for none
+	Square   string // the square filter, "r,c", "" for none
+	Size     string // the size of the boards, "" for the default
+}
+
+// url is the path of page p of the classes of n in the view v, as HTML or
+// (ext ".json" or ".csv") its twin, which takes no size.
+func (v view) url(n int, p int64, ext string) string {
+	q := url.Values{}
+	if v.Symmetry != "" {
+		q.Set("symmetry", v.Symmetry)
+	}
+	if v.Square != "" {
+		q.Set("square", v.Square)
+	}
+	if v.Size != "" && ext == "" {
+		q.Set("size", v.Size)
+	}
+	if p > 1 {
+		q.Set("page", strconv.FormatInt(p, 10))
+	}
+	return withQuery("/n/"+strconv.Itoa(n)+ext, q)
+}
+
+// Board sizes of a page of classes (?size=): small, the default, fits as
+// many boards to a row as the width allows at 110 pixels or more; large
+// at 260 or more; a number is each board's width in pixels, from
+// MinBoardPx to MaxBoardPx.
+const (
+	MinBoardPx = 40
+	MaxBoardPx = 800
+)
+
+// parseSize reads the size parameter of a page of classes: the class of
+// the boards' section for a named size ("" for small) or a width in pixels.
+func parseSize(v string) (sized string, px int, err error) {
+	switch v {
+	case "", "small":
+		return "", 0, nil
+	case "large":
+		return "large", 0, nil
+	}
+	k, err := parseWhole("size", v, MinBoardPx, MaxBoardPx)
+	if err != nil {
+		return "", 0, paramError(fmt.Sprintf("size %s: want small, large or a width in pixels from %d to %d", phrase.Quote(v), MinBoardPx, MaxBoardPx))
+	}
+	return "fixed", int(k), nil
+}
+
+// twin splits the path value of a page into its name and the extension
+// of a twin, ".json" or ".csv" ("" for the page itself).
+func twin(v string) (name, ext string) {
+	for _, ext := range []string{".json", ".csv"} {
+		if name, ok := strings.CutSuffix(v, ext); ok {
+			return name, ext
+		}
+	}
+	return v, ""
+}
+
+// classesTwin is the object of /n/{n}.json: a page of classes, each the
+// object of the JSON export.
+type classesTwin struct {
+	N        int             `json:"n"`
+	Symmetry string          `json:"symmetry,omitempty"`
+	Square   string          `json:"square,omitempty"`
+	Count    uint64          `json:"count"` // the classes the filters select
+	Page     int64           `json:"page"`
+	Pages    int64           `json:"pages"`
+	Items    json.RawMessage `json:"items"`
+	Prev     string          `json:"prev,omitempty"` // the twins of the pages before and after
+	Next     string          `json:"next,omitempty"`
+}
+
+// handleClasses answers GET /n/{n}?page=P&symmetry=S&square=R,C&size=Z:
+// page P of the classes of n the filters select, PageSize to a page, with
+// boards of size Z; with ?class=K it redirects to the page of class K. Its
+// twins /n/{n}.json and /n/{n}.csv hold the same classes as the JSON object
+// classesTwin and as the CSV export, and take the same parameters but
+// class and size. A page past the last is a 404.
 func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
-	q, err := params(r, "page", "symmetry", "class")
+	name, ext := twin(r.PathValue("n"))
+	allowed := []string{"page", "symmetry", "square"}
+	if ext == "" {
+		allowed = append(allowed, "class", "size")
+	}
+	q, err := params(r, allowed...)
 	if err != nil {
 		return err
 	}
 	var d classesPageData
 	var f store.Filter
+	px := 0
 	k := int64(0) // the class to jump to, if any
 	err = s.cat.Read(r.Context(), func(db *store.DB) (err error) {
 		d = classesPageData{Page: 1}
-		if d.Build, f, err = selection(r.Context(), db, r.PathValue("n"), q, nil); err != nil {
+		d.Build, f, err = selection(r.Context(), db, name, q, func() (err error) {
+			d.Sized, px, err = parseSize(q.Get("size"))
+			return err
+		})
+		if err != nil {
 			return err
 		}
 		if q.Has("class") {
@@ -254,7 +374,7 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 		}
 		d.Pages = max(1, int64((d.Count+PageSize-1)/PageSize))
 		if q.Has("page") {
-			if d.Page, err = parseWhole("page", q.Get("page"), 1, d.Pages); err != nil {
+			if d.Page, err = parsePage(d.Build.N, q.Get("page"), d.Pages); err != nil {
 				return err
 			}
 		}
@@ -263,7 +383,9 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 			if err != nil {
 				return err
 			}
-			d.Boards = append(d.Boards, newBoard(l))
+			b := newBoard(l)
+			b.Px = px
+			d.Boards = append(d.Boards, b)
 		}
 		return nil
 	})
@@ -275,42 +397,113 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, classURL(n, k), http.StatusSeeOther)
 		return nil
 	}
-	d.Filter = symmetryParam(f.Symmetry)
+	d.View = view{Symmetry: symmetryParam(f.Symmetry), Square: squareParam(f.Square), Size: q.Get("size")}
+	if ext != "" {
+		return s.writeClassesTwin(w, d, ext)
+	}
 	if len(d.Boards) > 0 {
 		d.From, d.To = uint64(f.Offset)+1, uint64(f.Offset)+uint64(len(d.Boards))
 	}
 	d.Title = fmt.Sprintf("n = %d: classes", n)
-	if d.Filter != "" {
-		d.Title += " (" + d.Filter + ")"
+	if f := d.Filtered(); f != "" {
+		d.Title += " " + f
 	}
 	if d.Page > 1 {
 		d.Title += fmt.Sprintf(", page %d", d.Page)
-		d.First, d.Prev = classesURL(n, d.Filter, 1), classesURL(n, d.Filter, d.Page-1)
+		d.First, d.Prev = d.View.url(n, 1, ""), d.View.url(n, d.Page-1, "")
 	}
 	if d.Page < d.Pages {
-		d.Next, d.Last = classesURL(n, d.Filter, d.Page+1), classesURL(n, d.Filter, d.Pages)
+		d.Next, d.Last = d.View.url(n, d.Page+1, ""), d.View.url(n, d.Pages, "")
 	}
-	d.Filters = append(d.Filters, filterLink{"all", classesURL(n, "", 1), d.Filter == ""})
+	d.JSON, d.CSV = d.View.url(n, d.Page, ".json"), d.View.url(n, d.Page, ".csv")
+	all := d.View
+	all.Symmetry = ""
+	d.Filters = append(d.Filters, filterLink{"all", all.url(n, 1, ""), d.View.Symmetry == ""})
 	for _, sym := range symmetries {
-		d.Filters = append(d.Filters, filterLink{sym.String(), classesURL(n, sym.String(), 1), d.Filter == sym.String()})
+		v := d.View
+		v.Symmetry = sym.String()
+		d.Filters = append(d.Filters, filterLink{sym.String(), v.url(n, 1, ""), d.View.Symmetry == sym.String()})
 	}
-	var all []exportLink
+	for _, size := range []string{"small", "large"} {
+		v := d.View
+		v.Size = size
+		if size == "small" {
+			v.Size = ""
+		}
+		d.Sizes = append(d.Sizes, filterLink{size, v.url(n, d.Page, ""), v.Size == d.View.Size})
+	}
+	var exports []exportLink
 	for _, format := range exportFormats {
 		name := format.String()
 		switch {
 		case !format.ForJudges():
-			d.Exports = append(d.Exports, exportLink{name, exportURL(n, format, d.Filter, "")})
-			all = append(all, exportLink{name + " (all solutions)", exportURL(n, format, d.Filter, "all=1")})
+			d.Exports = append(d.Exports, exportLink{name, exportURL(n, format, d.View, "")})
+			exports = append(exports, exportLink{name + " (all solutions)", exportURL(n, format, d.View, "all=1")})
 		case n <= MaxLexN:
-			d.Exports = append(d.Exports, exportLink{name + " (one per class)", exportURL(n, format, d.Filter, "all=0")})
-			all = append(all, exportLink{name + " (all solutions, lexicographic)", exportURL(n, format, d.Filter, "")})
+			d.Exports = append(d.Exports, exportLink{name + " (one per class)", exportURL(n, format, d.View, "all=0")})
+			exports = append(exports, exportLink{name + " (all solutions, lexicographic)", exportURL(n, format, d.View, "")})
 		default:
-			d.Exports = append(d.Exports, exportLink{name + " (one per class)", exportURL(n, format, d.Filter, "all=0")})
-			all = append(all, exportLink{name + " (all solutions, class by class)", exportURL(n, format, d.Filter, "all=1&order=class")})
+			d.Exports = append(d.Exports, exportLink{name + " (one per class)", exportURL(n, format, d.View, "all=0")})
+			exports = append(exports, exportLink{name + " (all solutions, class by class)", exportURL(n, format, d.View, "all=1&order=class")})
 		}
 	}
-	d.Exports = append(d.Exports, all...)
+	d.Exports = append(d.Exports, exports...)
 	s.render(w, http.StatusOK, "classes", d)
+	return nil
+}
+
+// parsePage reads the page parameter of the classes of n, which have
+// pages pages: a 400 if it is not a whole number from 1, a 404 (an error
+// matching errNotServed) if it is past the last page.
+func parsePage(n int, v string, pages int64) (int64, error) {
+	p, err := parseWhole("page", v, 1, maxClass)
+	if err != nil {
+		_, err = parseWhole("page", v, 1, pages) // its message names the pages there are
+		return 0, err
+	}
+	if p > pages {
+		return 0, notServed(fmt.Sprintf("no page %d: these classes of n=%d fill %s", p, n, phrase.Plural(uint64(pages), "page")))
+	}
+	return p, nil
+}
+
+// writeClassesTwin writes the twin ext (".json" or ".csv") of the page of
+// classes d.
+func (s *Server) writeClassesTwin(w http.ResponseWriter, d classesPageData, ext string) error {
+	var buf bytes.Buffer
+	format := export.FormatCSV
+	if ext == ".json" {
+		format = export.FormatJSON
+	}
+	ew := format.New(&buf)
+	for _, b := range d.Boards {
+		if err := ew.Write(b.Layout); err != nil {
+			return err
+		}
+	}
+	if err := ew.Close(); err != nil {
+		return err
+	}
+	if ext == ".csv" {
+		respond(w, http.StatusOK, contentTypes[export.FormatCSV], buf.Bytes())
+		return nil
+	}
+	n := d.Build.N
+	t := classesTwin{N: n, Symmetry: d.View.Symmetry, Square: d.View.Square, Count: d.Count, Page: d.Page, Pages: d.Pages, Items: buf.Bytes()}
+	if d.Page > 1 {
+		t.Prev = d.View.url(n, d.Page-1, ".json")
+	}
+	if d.Page < d.Pages {
+		t.Next = d.View.url(n, d.Page+1, ".json")
+	}
+	// Its links are written as they are, not with & escaped for HTML.
+	var body bytes.Buffer
+	enc := json.NewEncoder(&body)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, body.Bytes())
 	return nil
 }
 
@@ -326,13 +519,15 @@ type classPageData struct {
 	Yours      string // says which image is the board a lookup led from
 }
 
-// handleClass answers GET /n/{n}/{k}: the page of class k of n; and
-// GET /n/{n}/{k}.svg: its board as an SVG image (nqueens export N
-// --format svg --class K).
+// handleClass answers GET /n/{n}/{k}: the page of class k of n; GET
+// /n/{n}/{k}.svg: its board as an SVG image (nqueens export N --format svg
+// --class K); and GET /n/{n}/{k}.json, the page's twin: the class as the
+// object of the JSON export, as /api/v1/classes/{n}/{k} gives it.
 func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 	k, svg := strings.CutSuffix(r.PathValue("k"), ".svg")
+	k, asJSON := strings.CutSuffix(k, ".json")
 	allowed := []string{"board"}
-	if svg {
+	if svg || asJSON {
 		allowed = nil
 	}
 	b, l, q, err := s.pathClass(r, k, allowed...)
@@ -340,6 +535,14 @@ func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	n := l.N()
+	if asJSON {
+		body, err := encode(export.FormatNDJSON, l)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, body)
+		return nil
+	}
 	var yours nqueens.Placement // the board a lookup led here from, if any
 	if q.Has("board") {
 		if yours, err = nqueens.Parse(q.Get("board")); err != nil {
@@ -361,9 +564,9 @@ func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	d := classPageData{Build: b, Board: newBoard(l),
-		Page: classesURL(n, "", (l.Class-1)/PageSize+1),
+		Page: view{}.url(n, (l.Class-1)/PageSize+1, ""),
 		SVG:  classURL(n, l.Class) + ".svg",
-		JSON: fmt.Sprintf("/api/v1/classes/%d/%d", n, l.Class)}
+		JSON: classURL(n, l.Class) + ".json"}
 	d.Title = fmt.Sprintf("n = %d, class %d", n, l.Class)
 	if l.Class > 1 {
 		d.Prev = classURL(n, l.Class-1)
@@ -463,25 +666,15 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) error {
 // classURL is the path of the page of class k of n.
 func classURL(n int, k int64) string { return fmt.Sprintf("/n/%d/%d", n, k) }
 
-// classesURL is the path of page p of the classes of n with the symmetry
-// filter sym.
-func classesURL(n int, sym string, p int64) string {
-	q := url.Values{}
-	if sym != "" {
-		q.Set("symmetry", sym)
-	}
-	if p > 1 {
-		q.Set("page", strconv.FormatInt(p, 10))
-	}
-	return withQuery("/n/"+strconv.Itoa(n), q)
-}
-
-// exportURL is the path of an export of n in format, with the symmetry
-// filter sym and the parameters extra ("all=1&order=class"), if any.
-func exportURL(n int, format export.Format, sym, extra string) string {
+// exportURL is the path of an export of n in format, with the filters of
+// the view v and the parameters extra ("all=1&order=class"), if any.
+func exportURL(n int, format export.Format, v view, extra string) string {
 	q, _ := url.ParseQuery(extra) // written by the callers here
-	if sym != "" {
-		q.Set("symmetry", sym)
+	if v.Symmetry != "" {
+		q.Set("symmetry", v.Symmetry)
+	}
+	if v.Square != "" {
+		q.Set("square", v.Square)
 	}
 	return withQuery(fmt.Sprintf("/export/%d.%s", n, format), q)
 }

@@ -51,9 +51,11 @@ func build(ctx context.Context, db *store.DB, n int) (store.Build, error) {
 
 // selection reads what every view of the classes of one n starts from:
 // n, written as v (a path value or parameter), the parameters of q that
-// the view alone takes (read by more, if not nil), the symmetry filter of
-// q, and, once all of those parse, the build of n in db (build). The
-// first error is returned, of the parameter read first.
+// the view alone takes (read by more, if not nil), the symmetry and
+// square filters of q, and, once all of those parse, the build of n in db
+// (build), which must be able to filter by the square (store.Filter.Check:
+// a square on its board). The first error is returned, of the parameter
+// read first.
 func selection(ctx context.Context, db *store.DB, v string, q url.Values, more func() error) (store.Build, store.Filter, error) {
 	n, err := parseN(v)
 	if err == nil && more != nil {
@@ -62,12 +64,21 @@ func selection(ctx context.Context, db *store.DB, v string, q url.Values, more f
 	if err != nil {
 		return store.Build{}, store.Filter{}, err
 	}
-	syms, err := parseSymmetry(q.Get("symmetry"))
-	if err != nil {
+	var f store.Filter
+	if f.Symmetry, err = parseSymmetry(q.Get("symmetry")); err != nil {
+		return store.Build{}, store.Filter{}, err
+	}
+	if f.Square, err = parseSquare(q.Get("square")); err != nil {
 		return store.Build{}, store.Filter{}, err
 	}
 	b, err := build(ctx, db, n)
-	return b, store.Filter{Symmetry: syms}, err
+	if err == nil && f.Square != nil {
+		// A square off the board, or one the build cannot filter by.
+		if err := f.Check(b); err != nil {
+			return b, f, badParam(err)
+		}
+	}
+	return b, f, err
 }
 
 // params returns the query parameters of r, or an error if the query does
@@ -171,4 +182,29 @@ func symmetryParam(syms []nqueens.Symmetry) string {
 		names[i] = s.String()
 	}
 	return strings.Join(names, ",")
+}
+
+// parseSquare reads a square filter: empty for none, else "r,c", the row
+// and column of a queen from 0 (nqueens.ParseSquare), written as the
+// server writes it.
+func parseSquare(v string) (*nqueens.Square, error) {
+	if v == "" {
+		return nil, nil
+	}
+	sq, err := nqueens.ParseSquare(v)
+	if err != nil {
+		return nil, badParam(err)
+	}
+	if sq.String() != v {
+		return nil, paramError(fmt.Sprintf("square %s: write it as %s", phrase.Quote(v), sq))
+	}
+	return &sq, nil
+}
+
+// squareParam writes a square filter as parseSquare reads it, "" for none.
+func squareParam(sq *nqueens.Square) string {
+	if sq == nil {
+		return ""
+	}
+	return sq.String()
 }

@@ -1,6 +1,6 @@
 // Package serve is the web view and JSON API of a catalog: server-rendered
 // HTML pages to browse the classes of every n a catalog holds complete,
-// page by page and filtered by symmetry, to look a board up and to
+// page by page and filtered by symmetry and by a queen's square, to look a board up and to
 // download exports, and the same over a JSON API for scripts. It reads the
 // catalog through store (class numbers, filters, lookups) and writes
 // every byte of a class or an export through export, so a page, an API
@@ -8,14 +8,19 @@
 //
 // The routes, all GET (and HEAD):
 //
-//	/                        the counts of the catalog and a lookup form
-//	/n/{n}                   a page of classes (?page=, ?symmetry=, ?class= jumps to a class)
+//	/                        the counts of the catalog, their chart and a lookup form
+//	/.json                   the front page's twin: the builds, as /api/v1/counts
+//	/n/{n}                   a page of classes (?page=, ?symmetry=, ?square=r,c, ?size=,
+//	                         ?class= jumps to a class)
+//	/n/{n}.json, /n/{n}.csv  the page's twins: its classes as JSON and CSV (?page=,
+//	                         ?symmetry=, ?square=)
 //	/n/{n}/{k}               one class: the board, its orbit's images, links
+//	/n/{n}/{k}.json          the class page's twin: the class as the JSON export's object
 //	/n/{n}/{k}.svg           the class's board as an SVG file
 //	/lookup                  ?placement=: redirects to the board's class page
-//	/export/{n}.{format}     json, ndjson, csv or leetcode (?all=1, ?symmetry=), streamed
+//	/export/{n}.{format}     json, ndjson, csv or leetcode (?all=1, ?symmetry=, ?square=), streamed
 //	/api/v1/counts           the builds, as nqueens stats --json
-//	/api/v1/classes          ?n=&offset=&limit=&symmetry=: a page of classes
+//	/api/v1/classes          ?n=&offset=&limit=&symmetry=&square=: a page of classes
 //	/api/v1/classes/{n}/{k}  one class
 //	/api/v1/lookup           ?placement=: the object of nqueens lookup --json
 //	/style.css               the pages' stylesheet
@@ -24,13 +29,15 @@
 // afresh on every request, so a new n appears as soon as its build
 // finishes; given a store.Follower, the server follows the file at its
 // path when it is replaced). Errors are pages for the HTML routes and JSON
-// objects {"error": "..."} for /api/, with status 400 for a bad parameter,
-// 404 for an n the catalog lacks, a class out of range or an unknown path,
-// 405 for a method other than GET and HEAD, 503 with Retry-After while
-// the path holds no catalog or the server is saturated (see MaxRequests),
-// and 500 for a read error or a damaged row, whose board is never drawn. Parameters are parsed strictly: an
-// unknown or repeated parameter is a 400 too. Nothing is read from the file
-// system on behalf of a URL.
+// objects {"error": "..."} for /api/ and the .json twins, with status 400
+// for a bad parameter, 404 for an n the catalog lacks, a class or page out
+// of range or an unknown path, 405 for a method other than GET and HEAD,
+// 429 for an export of a client that holds its share of them (see
+// Options.MaxClientExports), 503 with Retry-After while the path holds no
+// catalog or the server is saturated (see Options.MaxRequests), and 500
+// for a read error or a damaged row, whose board is never drawn.
+// Parameters are parsed strictly: an unknown or repeated parameter is a
+// 400 too. Nothing is read from the file system on behalf of a URL.
 package serve
 
 import (
@@ -43,6 +50,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,8 +59,9 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-// Options tune a Server. The zero value logs nothing and advises
-// nothing.
+// Options tune a Server. The zero value logs nothing, advises nothing
+// and takes the default of each bound below; a bound is the default
+// wherever it is zero.
 type Options struct {
 	// Log, if not nil, receives one line per request: method, path (and
 	// query), status, bytes written and duration, as
@@ -65,6 +74,59 @@ type Options struct {
 	// know. Where a func of it is nil, the page or error says what is
 	// missing and no more.
 	Advice Advice
+
+	// Bounds on the work a Server does at once. A request beyond
+	// MaxRequests or MaxExports waits its turn, in no particular order,
+	// for up to QueueTimeout, and is then answered 503 with Retry-After:
+	// 1; an export beyond MaxClientExports is answered 429 at once.
+
+	// MaxRequests is how many requests other than exports are handled at
+	// once (default 8): enough to keep every core busy, few enough that a
+	// flood of clients queues instead of sharing the cores and the
+	// catalog's connections ever more thinly.
+	MaxRequests int
+	// MaxExports is how many exports stream at once (default 4).
+	MaxExports int
+	// MaxClientExports is how many of them one client address may hold
+	// at once (default 2), so that one client cannot take them all. (A
+	// reverse proxy in front is one address: raise it there, and limit
+	// clients at the proxy.)
+	MaxClientExports int
+	// QueueTimeout is how long a request waits for its turn (default 10 s).
+	QueueTimeout time.Duration
+	// ExportChunk is how many classes an export reads in one statement
+	// (default 1,024).
+	ExportChunk int
+	// MinExportRate, in bytes a second (default 16 KiB), is the slowest
+	// an export's client may take it, measured over windows of
+	// RateWindow (default 30 s): a window starts with the first write
+	// after the last window ended or was taken whole, and a client that
+	// has not taken MinExportRate × RateWindow bytes by its end while the
+	// server waits to write more is cut off, freeing its turn. A
+	// negative rate sets no minimum.
+	MinExportRate int
+	RateWindow    time.Duration
+
+	// Timeouts of the server Run starts. A response may take longer than
+	// WriteTimeout (default 30 s) only as a stream that keeps writing: an
+	// export extends its write deadline by WriteTimeout each time it
+	// writes (and no further than its rate window allows), up to
+	// ExportTimeout (default 30 min) after it starts. The request's
+	// headers must arrive within ReadHeaderTimeout (default 5 s) and the
+	// whole request within ReadTimeout (default 10 s); a connection idle
+	// for IdleTimeout (default 10 s) between requests is closed. Once
+	// its context is cancelled, Run waits ShutdownTimeout (default 5 s)
+	// for the requests in flight before it closes their connections.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	ExportTimeout     time.Duration
+	ShutdownTimeout   time.Duration
+	// MaxConnections is how many connections Run holds open at once
+	// (default 2,048); more wait in the listener's backlog until one
+	// closes, and the idle ones are closed to make room.
+	MaxConnections int
 }
 
 // Advice is the advice of the program running a Server, which the server
@@ -96,51 +158,45 @@ type Advice struct {
 	Lex func(n int) string
 }
 
-// Timeouts of the server Run starts. A response may take longer than
-// WriteTimeout only as a stream that keeps writing: an export extends its
-// write deadline by WriteTimeout each time it writes, up to ExportTimeout
-// after it starts. A connection idle for IdleTimeout between requests is
-// closed.
-const (
-	ReadHeaderTimeout = 5 * time.Second
-	ReadTimeout       = 10 * time.Second
-	WriteTimeout      = 30 * time.Second
-	IdleTimeout       = 10 * time.Second
-	ExportTimeout     = 30 * time.Minute
-	// ShutdownTimeout is how long Run waits for requests in flight once
-	// its context is cancelled, before it closes their connections.
-	ShutdownTimeout = 5 * time.Second
-)
+// withDefaults returns o with each zero bound set to its default.
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	defDuration := func(v *time.Duration, d time.Duration) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&o.MaxRequests, 8)
+	def(&o.MaxExports, 4)
+	def(&o.MaxClientExports, 2)
+	defDuration(&o.QueueTimeout, 10*time.Second)
+	def(&o.ExportChunk, 1024)
+	def(&o.MinExportRate, 16<<10)
+	defDuration(&o.RateWindow, 30*time.Second)
+	defDuration(&o.ReadHeaderTimeout, 5*time.Second)
+	defDuration(&o.ReadTimeout, 10*time.Second)
+	defDuration(&o.WriteTimeout, 30*time.Second)
+	defDuration(&o.IdleTimeout, 10*time.Second)
+	defDuration(&o.ExportTimeout, 30*time.Minute)
+	defDuration(&o.ShutdownTimeout, 5*time.Second)
+	def(&o.MaxConnections, 2048)
+	return o
+}
 
-// Bounds on the work a Server does at once. A request beyond them waits
-// its turn, in no particular order, for up to QueueTimeout, and is then
-// answered 503 with Retry-After: 1.
-const (
-	// MaxRequests is how many requests other than exports are handled at
-	// once: enough to keep every core busy, few enough that a flood of
-	// clients queues instead of sharing the cores and the catalog's
-	// connections ever more thinly.
-	MaxRequests = 8
-	// MaxExports is how many exports stream at once.
-	MaxExports = 4
-	// QueueTimeout is how long a request waits for its turn.
-	QueueTimeout = 10 * time.Second
-	// ExportChunk is how many classes an export reads in one statement.
-	ExportChunk = 1024
-	// MaxConnections is how many connections Run holds open at once; more
-	// wait in the listener's backlog until one closes, and the idle ones
-	// are closed to make room.
-	MaxConnections = 2048
-)
-
-// FollowOptions are the bounds of the catalog's connections that a
-// server's Follower (store.Follow) should have: as many as MaxRequests, so
-// that a page or API request seldom waits for a connection (database/sql
-// hands a freed one to a waiter at random, which stretches the tail), and
-// exports share them a chunk at a time; closed after a minute unused. A
-// read holds one connection at a time, so fewer connections than readers
-// make them wait, never deadlock.
-var FollowOptions = store.FollowOptions{MaxConns: 8, MaxIdle: time.Minute}
+// FollowOptions returns the bounds of the catalog's connections that a
+// server with these options should be given (see store.Follow): as many
+// as MaxRequests, so that a page or API request seldom waits for a
+// connection (database/sql hands a freed one to a waiter at random, which
+// stretches the tail), and exports share them a chunk at a time; closed
+// after a minute unused. A read holds one connection at a time, so fewer
+// connections than readers make them wait, never deadlock.
+func (o Options) FollowOptions() store.FollowOptions {
+	return store.FollowOptions{MaxConns: o.withDefaults().MaxRequests, MaxIdle: time.Minute}
+}
 
 // Catalog is what a Server reads: a *store.Follower, which follows the
 // catalog at a path as builds change it and as it is replaced, or a
@@ -155,10 +211,12 @@ type Catalog interface {
 // concurrent use.
 type Server struct {
 	cat     Catalog
+	opts    Options // with defaults
 	mux     *http.ServeMux
 	pages   map[string]*template.Template
 	turns   chan struct{} // one token a request in progress, exports aside
 	exports chan struct{} // one token an export in progress
+	clients clients       // the exports in progress of each client address
 	logMu   sync.Mutex
 	log     io.Writer
 	advice  Advice
@@ -170,8 +228,10 @@ var files embed.FS
 // New returns a Server of the catalog cat, which the caller opens
 // (read-only is enough) and closes after the server is done.
 func New(cat Catalog, opts Options) *Server {
-	s := &Server{cat: cat, mux: http.NewServeMux(), log: opts.Log, advice: opts.Advice,
-		turns: make(chan struct{}, MaxRequests), exports: make(chan struct{}, MaxExports)}
+	opts = opts.withDefaults()
+	s := &Server{cat: cat, opts: opts, mux: http.NewServeMux(), log: opts.Log, advice: opts.Advice,
+		turns: make(chan struct{}, opts.MaxRequests), exports: make(chan struct{}, opts.MaxExports),
+		clients: clients{held: map[string]int{}}}
 	s.pages = parsePages()
 	s.routes()
 	return s
@@ -180,6 +240,7 @@ func New(cat Catalog, opts Options) *Server {
 // routes declares every route of the server.
 func (s *Server) routes() {
 	s.handle("GET /{$}", s.handleIndex)
+	s.handle("GET /.json", s.handleAPICounts)
 	s.handle("GET /n/{n}", s.handleClasses)
 	s.handle("GET /n/{n}/{k}", s.handleClass)
 	s.handle("GET /lookup", s.handleLookup)
@@ -225,8 +286,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	turns, what := s.turns, "requests"
 	if strings.HasPrefix(r.URL.Path, "/export/") {
 		turns, what = s.exports, "exports"
+		client := clientAddr(r)
+		if !s.clients.take(client, s.opts.MaxClientExports) {
+			h.Set("Retry-After", "1")
+			s.fail(rec, r, http.StatusTooManyRequests, fmt.Sprintf("too many exports from %s at once: at most %d from one address; try again once one has finished", client, s.opts.MaxClientExports))
+			return
+		}
+		defer s.clients.give(client)
 	}
-	if !wait(r.Context(), turns) {
+	if !wait(r.Context(), turns, s.opts.QueueTimeout) {
 		h.Set("Retry-After", "1")
 		s.fail(rec, r, http.StatusServiceUnavailable, fmt.Sprintf("too many %s at once: try again in a second", what))
 		return
@@ -235,15 +303,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(rec, r)
 }
 
-// wait takes a token of turns, waiting up to QueueTimeout for one, and
+// wait takes a token of turns, waiting up to timeout for one, and
 // reports whether it got one.
-func wait(ctx context.Context, turns chan struct{}) bool {
+func wait(ctx context.Context, turns chan struct{}, timeout time.Duration) bool {
 	select {
 	case turns <- struct{}{}:
 		return true
 	default:
 	}
-	t := time.NewTimer(QueueTimeout)
+	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case turns <- struct{}{}:
@@ -254,14 +322,58 @@ func wait(ctx context.Context, turns chan struct{}) bool {
 	return false
 }
 
+// clients counts the exports in progress of each client address.
+type clients struct {
+	mu   sync.Mutex
+	held map[string]int
+}
+
+// take counts one more export of client and reports true, unless client
+// holds max already.
+func (c *clients) take(client string, max int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held[client] >= max {
+		return false
+	}
+	c.held[client]++
+	return true
+}
+
+// give counts one export of client fewer.
+func (c *clients) give(client string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held[client]--; c.held[client] <= 0 {
+		delete(c.held, client)
+	}
+}
+
+// clientAddr returns the address of r's client, without its port: an IPv4
+// address whole, and an IPv6 one as its /64 network, which one client
+// commonly holds whole and could otherwise spread its exports over.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return host
+}
+
 // contentSecurityPolicy lets a page load only this server's stylesheet,
 // submit forms only to this server, and run no script at all.
 const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // Run serves on addr (host:port; port 0 picks a free one) until ctx is
-// cancelled, with the timeouts above. Once it listens it calls ready, if
-// not nil, with the address it listens on. When ctx is cancelled it stops
-// accepting, waits up to ShutdownTimeout for the requests in flight, then
+// cancelled, with the timeouts of its Options. Once it listens it calls
+// ready, if not nil, with the address it listens on. When ctx is
+// cancelled it stops accepting, waits up to its ShutdownTimeout for the
+// requests in flight, then
 // closes their connections, and returns nil. It returns an error if it
 // cannot listen or serving fails.
 func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)) error {
@@ -269,13 +381,13 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	limit := &limitListener{Listener: ln, conns: make(chan struct{}, MaxConnections), closed: make(chan struct{})}
+	limit := &limitListener{Listener: ln, conns: make(chan struct{}, s.opts.MaxConnections), closed: make(chan struct{})}
 	srv := &http.Server{
 		Handler:           s,
-		ReadHeaderTimeout: ReadHeaderTimeout,
-		ReadTimeout:       ReadTimeout,
-		WriteTimeout:      WriteTimeout,
-		IdleTimeout:       IdleTimeout,
+		ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
+		ReadTimeout:       s.opts.ReadTimeout,
+		WriteTimeout:      s.opts.WriteTimeout,
+		IdleTimeout:       s.opts.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
@@ -297,7 +409,7 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	stop, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+	stop, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(stop); err != nil {
 		srv.Close()
@@ -377,9 +489,11 @@ func (s *Server) handleNotFound(w http.ResponseWriter, r *http.Request) {
 	s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no page at %s", r.URL.EscapedPath()))
 }
 
-// isAPI reports whether r is a request of the JSON API, whose errors are
-// JSON.
-func isAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/") }
+// isAPI reports whether r is a request of the JSON API or of a page's
+// JSON twin, whose errors are JSON.
+func isAPI(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/api/") || strings.HasSuffix(r.URL.Path, ".json") && !strings.HasPrefix(r.URL.Path, "/export/")
+}
 
 // fail answers r with an error: a JSON object {"error": msg} for the API,
 // an error page otherwise.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -137,7 +138,42 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/n/8?class=7", 303, redirect, []string{"/n/8/7"}},
 		{"GET", "/n/8?class=13", 404, htmlType, []string{"n=8 has 12 classes, no class 13"}},
 		{"GET", "/n/8?class=x", 400, htmlType, []string{"want a class number, from 1 to 12 for n=8"}},
-		{"GET", "/n/8?page=2", 400, htmlType, []string{"page must be a whole number from 1 to 1, got &#34;2&#34;"}},
+		{"GET", "/n/8?page=2", 404, htmlType, []string{"no page 2: these classes of n=8 fill 1 page"}},
+		{"GET", "/n/10?page=99999999999", 404, htmlType, []string{"no page 99999999999"}},
+		{"GET", "/n/8?page=x", 400, htmlType, []string{"page must be a whole number from 1 to 1, got &#34;x&#34;"}},
+		{"GET", "/n/8.json?page=2", 404, jsonType, []string{`{"error":"no page 2: these classes of n=8 fill 1 page"}`}},
+		// The twins of the pages, and the square filter.
+		{"GET", "/.json", 200, jsonType, []string{`[{"n":1,`, `"n":8,`, `"unique":12,`}},
+		{"GET", "/.json?x=1", 400, jsonType, []string{`"error":"unknown parameter`}},
+		{"GET", "/", 200, htmlType, []string{`<a href="/.json">`, `<svg class="chart"`, `<path class="line total" d="M`, `<title>n=8: 92 total</title>`, `<title>n=10: 92 unique</title>`}},
+		{"GET", "/n/8.json", 200, jsonType, []string{`{"n":8,"count":12,"page":1,"pages":1,"items":[{"n":8,"class":1,"placement":[0,4,7,5,2,6,1,3],"orbit":8,"symmetry":"none"},`}},
+		{"GET", "/n/8.json?symmetry=rot180", 200, jsonType, []string{`{"n":8,"symmetry":"rot180","count":1,"page":1,"pages":1,"items":[{"n":8,"class":10,`}},
+		{"GET", "/n/8.csv", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,1,8,none,0 4 7 5 2 6 1 3\n", "8,12,8,none,2 5 1 4 7 0 6 3\n"}},
+		{"GET", "/n/8.csv?square=0,2", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,10,4,rot180,2 4 1 7 0 6 3 5\n8,11,8,none,2 4 7 3 0 6 1 5\n8,12,8,none,2 5 1 4 7 0 6 3\n"}},
+		{"GET", "/n/10.json?symmetry=none&square=0,3", 200, jsonType, []string{`"page":1,"pages":1,`}},
+		{"GET", "/n/8.json?square=0,2&symmetry=none", 200, jsonType, []string{`"symmetry":"none","square":"0,2","count":2,`, `"class":11,`, `"class":12,`}},
+		{"GET", "/n/8.csv?size=large", 400, htmlType, []string{"unknown parameter &#34;size&#34;"}},
+		{"GET", "/n/8.json?class=3", 400, jsonType, []string{"unknown parameter"}},
+		{"GET", "/n/8.xml", 400, htmlType, nil},
+		{"GET", "/n/12.json", 404, jsonType, []string{`{"error":"n=12 is not in the catalog"}`}},
+		{"GET", "/n/8?square=0,2", 200, htmlType, []string{"Showing the 3 classes with a queen at row 0, column 2.", "classes 1–3 of 3", `href="/n/8/10"`, `href="/n/8.json?square=0%2C2"`, `href="/n/8.csv?square=0%2C2"`, `/export/8.csv?square=0%2C2`, `value="0,2"`, `<a href="/n/8?square=0%2C2&amp;symmetry=rot180">rot180</a>`}},
+		{"GET", "/n/8?square=0,0&symmetry=rot180", 200, htmlType, []string{"No classes of symmetry rot180 with a queen at row 0, column 0."}},
+		{"GET", "/n/8?square=8,0", 400, htmlType, []string{"square 8,0: n=8 has rows 0 to 7, no row 8"}},
+		{"GET", "/n/8?square=0,", 400, htmlType, []string{"square &#34;0,&#34;: want r,c"}},
+		{"GET", "/n/8?square=0,+2", 400, htmlType, []string{"square &#34;0, 2&#34;: write it as 0,2"}},
+		{"GET", "/n/8?size=large", 200, htmlType, []string{`<section class="boards large">`, `<b>large</b>`, `href="/n/8.json"`}},
+		{"GET", "/n/8?size=300&square=0,2", 200, htmlType, []string{`<section class="boards fixed">`, `aria-label="n=8 class 10: 2 4 1 7 0 6 3 5, orbit 4, symmetric under the half turn (180°)" width="300" height="300">`, `href="/n/8?square=0%2C2"`}},
+		{"GET", "/n/8?size=huge", 400, htmlType, []string{"size &#34;huge&#34;: want small, large or a width in pixels from 40 to 800"}},
+		{"GET", "/n/8?size=801", 400, htmlType, []string{"want small, large or a width in pixels"}},
+		{"GET", "/n/8/7.json", 200, jsonType, []string{`{"n":8,"class":7,"placement":[1,5,7,2,0,3,6,4],"orbit":8,"symmetry":"none"}` + "\n"}},
+		{"GET", "/n/8/13.json", 404, jsonType, []string{`{"error":"n=8 has 12 classes, no class 13: no such class"}`}},
+		{"GET", "/n/8/7.json?board=1", 400, jsonType, nil},
+		{"GET", "/api/v1/classes?n=8&square=0,2&limit=1", 200, jsonType, []string{`{"n":8,"offset":0,"limit":1,"count":3,"items":[{"n":8,"class":10,`}},
+		{"GET", "/api/v1/classes?n=8&square=9,9", 400, jsonType, []string{`"error":"square 9,9: n=8 has rows 0 to 7, no row 9"`}},
+		{"GET", "/export/8.csv?square=0,2", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,10,4,rot180,2 4 1 7 0 6 3 5\n8,11,8,none,2 4 7 3 0 6 1 5\n8,12,8,none,2 5 1 4 7 0 6 3\n"}},
+		{"GET", "/export/8.leetcode?square=0,2&symmetry=rot180", 200, jsonType, []string{`[["..Q.....","....Q...",".Q......",".......Q","Q.......","......Q.","...Q....",".....Q.."],`}},
+		{"GET", "/export/8.csv?square=a", 400, htmlType, []string{"want r,c"}},
+		{"GET", "/export/8.csv?square=0,2&all=1&order=lex", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,10,4,rot180,2 4 1 7 0 6 3 5\n8,11,8,none,2 4 7 3 0 6 1 5\n"}},
 		{"GET", "/n/10?page=0", 400, htmlType, []string{"page must be a whole number from 1 to 1, got &#34;0&#34;"}},
 		{"GET", "/n/8?page=0", 400, htmlType, []string{"page must be a whole number from 1"}},
 		{"GET", "/n/8?page=01", 400, htmlType, []string{"page must be a whole number"}},
@@ -151,7 +187,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/n/08", 400, htmlType, []string{"n &#34;08&#34;: write it as 8"}},
 		{"GET", "/n/8?symmetry=NONE", 400, htmlType, []string{"symmetry &#34;NONE&#34;: write it as none"}},
 		{"GET", "/n/8?symmetry=none,none", 400, htmlType, []string{"write it as none"}},
-		{"GET", "/n/8/7", 200, htmlType, []string{"n = 8, class 7", "1 5 7 2 0 3 6 4", `href="/n/8/6"`, `href="/n/8/8"`, `href="/n/8/7.svg"`, `href="/api/v1/classes/8/7"`, "Its 8 solutions", "antitranspose"}},
+		{"GET", "/n/8/7", 200, htmlType, []string{"n = 8, class 7", "1 5 7 2 0 3 6 4", `href="/n/8/6"`, `href="/n/8/8"`, `href="/n/8/7.svg"`, `href="/n/8/7.json"`, "Its 8 solutions", "antitranspose"}},
 		{"GET", "/n/8/1", 200, htmlType, []string{`href="/n/8/2"`}},
 		{"GET", "/n/4/1", 200, htmlType, []string{"Its 2 solutions", "rot90: symmetric under the quarter turn"}},
 		{"GET", "/n/8/13", 404, htmlType, []string{"n=8 has 12 classes, no class 13"}},
@@ -254,7 +290,7 @@ func TestRoutes(t *testing.T) {
 // that no page holds a script or an inline style.
 func TestSecurityHeaders(t *testing.T) {
 	s, _ := openServer(t, serve.Options{})
-	for _, target := range []string{"/", "/n/8", "/n/8/1", "/lookup", "/nowhere", "/api/v1/counts", "/export/6.csv", "/n/8/1.svg"} {
+	for _, target := range []string{"/", "/.json", "/n/8", "/n/8?size=300&square=0,2", "/n/8.json", "/n/8.csv", "/n/8/1", "/n/8/1.json", "/lookup", "/nowhere", "/api/v1/counts", "/export/6.csv", "/n/8/1.svg"} {
 		w := get(t, s, "GET", target)
 		h := w.Header()
 		csp := h.Get("Content-Security-Policy")
@@ -529,4 +565,149 @@ func classOf(t *testing.T, s http.Handler, n int, c nqueens.Placement) int64 {
 		t.Fatalf("lookup %v: %v %s", c, err, w.Body)
 	}
 	return got.Class
+}
+
+// TestTwinsMatchPages checks that a page of classes links its .json and
+// .csv twins, and that they hold the classes the page shows, in its
+// order, for filters by symmetry and square.
+func TestTwinsMatchPages(t *testing.T) {
+	s, _ := openServer(t, serve.Options{})
+	boardLink := regexp.MustCompile(`<figure class="board"><a href="/n/\d+/(\d+)">`)
+	for _, target := range []string{"/n/6", "/n/10", "/n/10?symmetry=none", "/n/10?square=0,3", "/n/10?square=9,8&symmetry=rot180", "/n/9?size=large&square=4,4"} {
+		page := get(t, s, "GET", target)
+		if page.Code != 200 {
+			t.Fatalf("%s: %d", target, page.Code)
+		}
+		var shown []string
+		for _, m := range boardLink.FindAllStringSubmatch(page.Body.String(), -1) {
+			shown = append(shown, m[1])
+		}
+		if len(shown) == 0 {
+			t.Fatalf("%s shows no class", target)
+		}
+		links := regexp.MustCompile(`This page as <a href="([^"]+)">JSON</a> <a href="([^"]+)">CSV</a>`).FindStringSubmatch(page.Body.String())
+		if links == nil {
+			t.Fatalf("%s links no twins", target)
+		}
+		jsonURL, csvURL := html.UnescapeString(links[1]), html.UnescapeString(links[2])
+		var twin struct {
+			Count int
+			Items []struct{ Class int64 }
+		}
+		w := get(t, s, "GET", jsonURL)
+		if err := json.Unmarshal(w.Body.Bytes(), &twin); err != nil || w.Code != 200 {
+			t.Fatalf("%s: %d %v", jsonURL, w.Code, err)
+		}
+		var inJSON []string
+		for _, it := range twin.Items {
+			inJSON = append(inJSON, fmt.Sprint(it.Class))
+		}
+		w = get(t, s, "GET", csvURL)
+		var inCSV []string
+		for _, line := range strings.Split(strings.TrimSpace(w.Body.String()), "\n")[1:] {
+			inCSV = append(inCSV, strings.Split(line, ",")[1])
+		}
+		if strings.Join(inJSON, " ") != strings.Join(shown, " ") || strings.Join(inCSV, " ") != strings.Join(shown, " ") || twin.Count != len(shown) {
+			t.Errorf("%s shows classes %v; its twins %s has %v (count %d), %s has %v", target, shown, jsonURL, inJSON, twin.Count, csvURL, inCSV)
+		}
+	}
+}
+
+// TestChart checks the chart of the counts on the front page of the test
+// catalog (n = 1..10 complete, 11 being built): a point for each n with
+// solutions, titled with its count, none for n = 2 and 3 (which have
+// none) nor for n = 11, whose lines break there; a power of ten for each
+// decade of 724, the largest total.
+func TestChart(t *testing.T) {
+	s, _ := openServer(t, serve.Options{})
+	body := get(t, s, "GET", "/").Body.String()
+	chart := regexp.MustCompile(`<svg class="chart"(?s:.*?)</svg>`).FindString(body)
+	if chart == "" {
+		t.Fatalf("no chart on /:\n%.3000s", body)
+	}
+	for _, class := range []string{"total", "unique"} {
+		path := regexp.MustCompile(`<path class="line ` + class + `" d="([^"]*)"/>`).FindStringSubmatch(chart)
+		if path == nil || strings.Count(path[1], "M") != 2 || strings.Count(path[1], "L") != 6 {
+			t.Errorf("the %s line %q: want a point for n = 1, then a break, then n = 4 to 10", class, path)
+		}
+		if k := strings.Count(chart, `<circle class="point `+class+`"`); k != 8 {
+			t.Errorf("%d points of %s, want 8", k, class)
+		}
+	}
+	for _, want := range []string{"<title>n=1: 1 total</title>", "<title>n=10: 724 total</title>", "<title>n=6: 1 unique</title>", ">1</text>", ">10</text>", ">100</text>", ">1k</text>", ">n</text>"} {
+		if !strings.Contains(chart, want) {
+			t.Errorf("the chart lacks %q", want)
+		}
+	}
+	for _, wrong := range []string{"n=2:", "n=3:", "n=11:", ">10k</text>"} {
+		if strings.Contains(chart, wrong) {
+			t.Errorf("the chart holds %q", wrong)
+		}
+	}
+}
+
+// TestTwinPages follows the next links of the JSON twin of the pages of
+// n = 11 (341 classes, 4 pages), filtered and not: every class the
+// filter selects comes once, in order, each page links the one before,
+// and the page past the last is a 404.
+func TestTwinPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := store.Open(context.Background(), path, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := db.Run(context.Background(), 11, nqueens.Shard{}, store.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := serve.New(db, serve.Options{})
+	sq := nqueens.Square{Row: 0, Col: 1}
+	for _, tc := range []struct {
+		start string
+		f     store.Filter
+	}{{"/n/11.json", store.Filter{}}, {"/n/11.json?symmetry=none", store.Filter{Symmetry: []nqueens.Symmetry{nqueens.SymNone}}}, {"/n/11.json?square=0,1", store.Filter{Square: &sq}}} {
+		var want []int64
+		for l, err := range db.Classes(context.Background(), 11, tc.f) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, l.Class)
+		}
+		var got []int64
+		prev, pages := tc.start, 0 // prev: the page before, once the server wrote its link
+		for next := tc.start; next != ""; {
+			w := get(t, s, "GET", next)
+			var page struct {
+				Count       int
+				Page, Pages int
+				Prev, Next  string
+				Items       []struct{ Class int64 }
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil || w.Code != 200 {
+				t.Fatalf("%s: %d %v", next, w.Code, err)
+			}
+			if page.Count != len(want) || (prev != tc.start && page.Prev != prev) {
+				t.Errorf("%s: count %d, prev %q; want %d, %q", next, page.Count, page.Prev, len(want), prev)
+			}
+			for _, it := range page.Items {
+				got = append(got, it.Class)
+			}
+			if page.Page > 1 && page.Prev == "" {
+				t.Errorf("%s: page %d links no page before", next, page.Page)
+			}
+			pages = page.Pages
+			prev, next = next, page.Next
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(want) <= serve.PageSize || pages != (len(want)+serve.PageSize-1)/serve.PageSize {
+			t.Errorf("%s and its next pages: %d classes in %d pages, want %d", tc.start, len(got), pages, len(want))
+		}
+		past := get(t, s, "GET", tc.start+map[bool]string{true: "&", false: "?"}[strings.Contains(tc.start, "?")]+fmt.Sprintf("page=%d", pages+1))
+		if past.Code != 404 {
+			t.Errorf("%s, page %d: %d, want 404", tc.start, pages+1, past.Code)
+		}
+	}
+	if b.Unique != 341 {
+		t.Fatalf("n=11 has %d classes", b.Unique)
+	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
@@ -349,7 +348,9 @@ type RunOptions struct {
 // With opts.Index it builds the index of n instead (FormIndex): the work
 // units' prefixes (canonical.Tallies) in blocks of 64 units, committed as
 // blocks end; a catalog that holds n in the other form, whole or in part,
-// is an error wrapping ErrFormMismatch.
+// is an error wrapping ErrFormMismatch. A finished build of the whole
+// board whose counts are not the published ones gives
+// nqueens.CheckKnown's *nqueens.KnownError.
 func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptions) (Build, error) {
 	form := map[bool]Form{false: FormRows, true: FormIndex}[opts.Index]
 	if st, err := db.Build(ctx, n); err == nil && st.Complete && st.Shard == shard {
@@ -361,7 +362,7 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 	if err := nqueens.CheckN(n); err != nil {
 		return Build{}, fmt.Errorf("build %w", err)
 	}
-	units, _, err := balance.Shard(canonical.Units(n), shard, canonical.Cost)
+	units, _, err := canonical.Shard(n, shard)
 	if err != nil {
 		return Build{}, fmt.Errorf("build n=%d: %w", n, err)
 	}
@@ -403,5 +404,11 @@ func (db *DB) Run(ctx context.Context, n int, shard nqueens.Shard, opts RunOptio
 		return st, fmt.Errorf("interrupted: n=%d stopped after %d of %d work units with %s stored; run the same build again to resume",
 			n, st.UnitsDone, st.UnitsTotal, phrase.Plural(st.Unique, "class"))
 	}
-	return b.Finish()
+	st, err := b.Finish()
+	if err == nil && shard.IsWhole() {
+		if err = nqueens.CheckKnown(n, st.Counts); err != nil {
+			err = fmt.Errorf("build n=%d: finished with %w", n, err)
+		}
+	}
+	return st, err
 }

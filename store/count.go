@@ -18,7 +18,8 @@ func (db *DB) Count(ctx context.Context, b Build, f Filter) (uint64, error) {
 // tally counts the classes of b that f selects by symmetry. It reads the
 // small index of symmetric classes, not the classes (named, as SQLite's
 // planner would walk the key of the range instead: 1.4 s at n = 17), unless
-// f pages through a symmetry filter or the catalog has no class numbers.
+// f pages through a symmetry filter or the catalog has no class numbers;
+// a square filter counts the classes of the range in SQL (squareTally).
 func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, error) {
 	h := &db.h
 	var c nqueens.Counts
@@ -29,7 +30,7 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 	if f.To > 0 {
 		to = f.To
 	}
-	if len(f.Symmetry) == 0 && (f.Offset > 0 || f.Limit > 0) {
+	if !f.sparse() && (f.Offset > 0 || f.Limit > 0) {
 		from += f.Offset
 		if f.Limit > 0 {
 			to = min(to, from+f.Limit-1)
@@ -48,6 +49,9 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 			c.Add(l.Symmetry)
 		}
 		return c, nil
+	}
+	if f.Square != nil {
+		return db.squareTally(ctx, b, f, from, to)
 	}
 	query := tallySQL
 	if b.Form == FormIndex {
@@ -88,3 +92,32 @@ const tallySQL = `SELECT orbit, count(*) FROM classes INDEXED BY classes_symmetr
 // from one number to another, by orbit.
 const tallyIndexSQL = `SELECT orbit, count(*) FROM index_symmetric
 	WHERE n = ? AND class >= ? AND class <= ? GROUP BY orbit`
+
+// squareTally counts the classes of b numbered from to to that f, which
+// has a square, selects, by orbit: one scan of the range.
+func (db *DB) squareTally(ctx context.Context, b Build, f Filter, from, to int64) (nqueens.Counts, error) {
+	var c nqueens.Counts
+	f.From, f.To = from, to
+	where, args := f.where(b.N)
+	rows, err := db.h.DB.QueryContext(ctx, `SELECT orbit, count(*) FROM classes WHERE `+where+` GROUP BY orbit`, args...)
+	if err != nil {
+		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var orbit int
+		var k uint64
+		if err := rows.Scan(&orbit, &k); err != nil {
+			return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+		}
+		// A row of an orbit no class has is yielded as an error where it is
+		// read, as tallySQL's are.
+		if s, err := nqueens.SymmetryOfOrbit(orbit); err == nil {
+			c.AddN(s, k)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	return c, nil
+}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
@@ -439,18 +438,16 @@ func shardSize(sizes map[[2]int][]int, n int, s nqueens.Shard) (int, error) {
 	if err := nqueens.CheckN(n); err != nil {
 		return 0, err
 	}
-	if err := balance.Check(len(canonical.Units(n)), s); err != nil {
+	if err := canonical.CheckShard(n, s); err != nil {
 		return 0, fmt.Errorf("n=%d: %w", n, err)
 	}
 	key := [2]int{n, s.Count}
 	if sizes[key] == nil {
-		all, err := balance.Split(canonical.Units(n), s.Count, canonical.Cost)
+		all, err := canonical.ShardSizes(n, s.Count)
 		if err != nil {
 			return 0, fmt.Errorf("n=%d: %w", n, err)
 		}
-		for _, idx := range all {
-			sizes[key] = append(sizes[key], len(idx))
-		}
+		sizes[key] = all
 	}
 	return sizes[key][s.Index], nil
 }

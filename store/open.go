@@ -74,8 +74,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		if err := dbfile.Create(ctx, abs, nil); err != nil {
 			return nil, fmt.Errorf("open catalog %s: %w", path, err)
 		}
-		st, err = os.Stat(abs)
-		if err != nil {
+		if _, err := os.Stat(abs); err != nil {
 			return nil, fmt.Errorf("open catalog %s: %w", path, err)
 		}
 	case err != nil:

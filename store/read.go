@@ -64,7 +64,7 @@ func (db *DB) rowClasses(ctx context.Context, n int, f Filter) iter.Seq2[nqueens
 		return db.classesV2(ctx, n, f)
 	}
 	query, args := f.query(n)
-	seq := sequence{N: n, Turns: len(f.Symmetry) == 0}
+	seq := sequence{N: n, Turns: !f.sparse()}
 	if seq.Turns {
 		seq.Next = max(f.From, 1) + f.Offset
 	}
@@ -133,7 +133,7 @@ func (db *DB) rowClasses(ctx context.Context, n int, f Filter) iter.Seq2[nqueens
 			return
 		}
 		// The class after the last row, and, where the first row's number
-		// was not known in advance (a filter by symmetry), the class
+		// was not known in advance (a filter by symmetry or square), the class
 		// before the first: read now that the rows are closed.
 		checkHead := !seq.Turns && head.Class > 1
 		keys, err := db.neighbourKeys(ctx, n, last.Class+1, head.Class-1)
@@ -239,7 +239,7 @@ func (db *DB) classesV2(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.
 			k++
 			l, err := decodeClass(n, k, key, orbit)
 			err = seq.Check(l, key, err)
-			if k < f.From || (f.To > 0 && k > f.To) || !f.hasOrbit(orbit) {
+			if k < f.From || (f.To > 0 && k > f.To) || !f.hasOrbit(orbit) || (f.Square != nil && err == nil && !f.Square.Holds(l.Placement)) {
 				continue
 			}
 			if matched++; matched <= f.Offset {

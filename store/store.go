@@ -35,7 +35,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
@@ -72,6 +71,13 @@ var (
 	// then the catalog cannot be read. It reads as ErrReadOnly and wraps
 	// it, so errors.Is matches both.
 	ErrHotJournal = dbfile.ErrHotJournal
+	// ErrForeignFile: a file beside the catalog that SQLite would read
+	// into it (its -wal, -shm or -journal) is not a plain file of the
+	// catalog's owner with one link, so another user may have put it
+	// there to rewrite the catalog: Open refuses the catalog, in every
+	// mode, and leaves both files as they are. The error names the file
+	// and its owner.
+	ErrForeignFile = dbfile.ErrForeignFile
 	// ErrDiskFull: the disk holding the catalog is full.
 	ErrDiskFull = dbfile.ErrDiskFull
 	// ErrIO: reading or writing the catalog file failed, as writing past
@@ -155,7 +161,7 @@ func CheckLimit(n, limit int) error {
 // of Run, before any catalog is opened: first the CheckLimit error of the
 // first n above limit (wrapping ErrOverLimit), then, for a shard, the
 // error of the first n whose work units do not split into it
-// (balance.Check), "n=14: ...". An n outside 1..nqueens.MaxN
+// (canonical.CheckShard), "n=14: ...". An n outside 1..nqueens.MaxN
 // is an error before any of those. It does not say whether the catalog
 // can take the build (ErrShardMismatch, ErrComplete).
 func CheckBuild(ns []int, shard nqueens.Shard, limit int) error {
@@ -172,7 +178,7 @@ func CheckBuild(ns []int, shard nqueens.Shard, limit int) error {
 	for _, n := range ns {
 		if shard.IsWhole() {
 			break
-		} else if err := balance.Check(len(canonical.Units(n)), shard); err != nil {
+		} else if err := canonical.CheckShard(n, shard); err != nil {
 			return fmt.Errorf("n=%d: %w", n, err)
 		}
 	}

@@ -327,6 +327,19 @@ func TestLayoutsCountsAndChecks(t *testing.T) {
 	if want := 92 - uint64(twelve.Symmetry.Orbit()); !errors.As(last, &ce) || ce.Got != want || ce.Want != 92 {
 		t.Errorf("after deleting the last class the iterator ends with %v, want a CountError %d of 92", last, want)
 	}
+	// So does the lexicographic order, which finds the deleted class's
+	// solutions nowhere in the table.
+	table, err := db.ClassTable(ctx, b, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last = nil
+	for _, err := range table.Layouts(ctx, 2) {
+		last = err
+	}
+	if want := 92 - uint64(twelve.Symmetry.Orbit()); !errors.As(last, &ce) || ce.Got != want || ce.Want != 92 {
+		t.Errorf("after deleting the last class the lexicographic order ends with %v, want a CountError %d of 92", last, want)
+	}
 	// The first class deleted: the second is out of turn.
 	if _, err := raw.Exec(`DELETE FROM classes WHERE n = 8 AND class = 1`); err != nil {
 		t.Fatal(err)

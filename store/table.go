@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"sort"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 )
 
 // A ClassTable holds, in memory, the classes of one n that a Filter
@@ -19,11 +21,12 @@ import (
 // (canonical.LexLayouts) finds each solution's class here. Its Find is
 // safe for concurrent use.
 type ClassTable struct {
-	n       int
-	f       Filter
-	cols    []byte
-	numbers []uint32 // nil when the classes are numbered first, first+1, ...
-	first   int64
+	n         int
+	f         Filter
+	cols      []byte
+	numbers   []uint32 // nil when the classes are numbered first, first+1, ...
+	first     int64
+	solutions uint64 // the solutions of the selected classes, as the build records them
 }
 
 // ClassTable reads into a ClassTable the classes of the build b that f
@@ -39,8 +42,12 @@ func (db *DB) ClassTable(ctx context.Context, b Build, f Filter) (*ClassTable, e
 	if err := f.Check(b); err != nil {
 		return nil, err
 	}
-	t := &ClassTable{n: b.N, f: f, first: max(f.From, 1)}
-	if len(f.Symmetry) > 0 {
+	c, err := db.tally(ctx, b, f)
+	if err != nil {
+		return nil, err
+	}
+	t := &ClassTable{n: b.N, f: f, first: max(f.From, 1), solutions: c.Total}
+	if f.sparse() {
 		t.numbers = []uint32{}
 	}
 	for l, err := range db.Classes(ctx, b.N, f) {
@@ -79,4 +86,29 @@ func (t *ClassTable) Find(c nqueens.Placement, sym nqueens.Symmetry) (int64, boo
 		return int64(t.numbers[i]), true
 	}
 	return t.first + int64(i), true
+}
+
+// Layouts returns the solutions of the table's classes in lexicographic
+// order, each with its class's number and symmetry: the search of every
+// solution of n on workers goroutines (canonical.LexLayouts), each found
+// in the table (Find). The iterator stops at the first error, and when ctx
+// is cancelled; it ends with a *CountError if the search yielded another
+// number of solutions than the build records for the selected classes, as
+// a catalog that lost a class, or whose classes are not what they claim,
+// makes it. It is
+// single-use, and reads nothing from the catalog: a caller that writes to
+// a slow client holds no read.
+func (t *ClassTable) Layouts(ctx context.Context, workers int) iter.Seq2[nqueens.Layout, error] {
+	return func(yield func(nqueens.Layout, error) bool) {
+		var got uint64
+		for l := range canonical.LexLayouts(ctx, t.n, workers, t.Find) {
+			got++
+			if !yield(l, nil) {
+				return
+			}
+		}
+		if ctx.Err() == nil && got != t.solutions {
+			yield(nqueens.Layout{}, &CountError{N: t.n, Got: got, Want: t.solutions})
+		}
+	}
 }

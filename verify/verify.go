@@ -19,7 +19,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/store"
 )
@@ -67,7 +66,8 @@ func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 	return Options{}.Catalog(ctx, db, ns)
 }
 
-// Options tune a verification. The zero Options check everything.
+// Options tune a verification. The zero Options check everything and
+// report no progress.
 type Options struct {
 	// Sample, when positive, re-searches only that many prefixes of each
 	// index, drawn at random, instead of all of them; the rest of an
@@ -77,7 +77,19 @@ type Options struct {
 	// Workers is how many goroutines re-search an index: all cores when
 	// less than 1.
 	Workers int
+	// Start, if not nil, is called before the classes of each n are
+	// read, with n and the number of classes its build records.
+	Start func(n int, classes uint64)
+	// Progress, if not nil, is called as the classes of the n last
+	// started are read, with the number read since its last call: every
+	// ProgressEvery classes, and once more with the rest after the last.
+	// It is called on Catalog's goroutine.
+	Progress func(classes int64)
 }
+
+// ProgressEvery is how many classes are read between two calls of
+// Options.Progress.
+const ProgressEvery = 4096
 
 // Catalog is the package's Catalog, with o's options.
 func (o Options) Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
@@ -170,7 +182,9 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 	// The store checks each row as it reads it (record.Decode, Sequence):
 	// a bad row comes with a *store.RowError, and the reading goes on.
 	var got nqueens.Counts
+	step, end := o.meter(n, b.Unique)
 	for l, err := range db.Classes(ctx, n, store.Filter{}) {
+		step()
 		var bad *store.RowError
 		switch {
 		case errors.As(err, &bad):
@@ -187,6 +201,7 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 			got.Add(l.Symmetry)
 		}
 	}
+	end()
 	if err := ctx.Err(); err != nil {
 		return r, errors.New("verify interrupted")
 	}
@@ -195,10 +210,36 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 			got.Total, got.Unique, got.Orbit8, got.Orbit4, got.Orbit2, got.Orbit1,
 			b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1)
 	}
-	if k, ok := nqueens.KnownCounts(n); ok && b.Finished() && (got.Total != k.Total || got.Unique != k.Unique) {
-		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
+	if err := nqueens.CheckKnown(n, got); b.Finished() && err != nil {
+		problem("counts differ from OEIS: %v", err)
 	}
 	return r, nil
+}
+
+// meter calls o.Start for the classes of n, and returns the functions to
+// call after each class read and after the last, which report them to
+// o.Progress, ProgressEvery at a time and the rest at the end.
+func (o Options) meter(n int, classes uint64) (step, end func()) {
+	if o.Start != nil {
+		o.Start(n, classes)
+	}
+	if o.Progress == nil {
+		return func() {}, func() {}
+	}
+	var k int64
+	step = func() {
+		if k++; k == ProgressEvery {
+			o.Progress(k)
+			k = 0
+		}
+	}
+	end = func() {
+		if k > 0 {
+			o.Progress(k)
+			k = 0
+		}
+	}
+	return step, end
 }
 
 // shardUnits returns the number of work units of the class search in
@@ -209,7 +250,7 @@ func shardUnits(n int, s nqueens.Shard) int {
 	if nqueens.CheckN(n) != nil {
 		return 0
 	}
-	units, _, _ := balance.Shard(canonical.Units(n), s, canonical.Cost)
+	units, _, _ := canonical.Shard(n, s)
 	return len(units)
 }
 

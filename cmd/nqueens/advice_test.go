@@ -90,7 +90,7 @@ func TestServeAdvice(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	f, err := store.Follow(ctx, path, serve.FollowOptions)
+	f, err := store.Follow(ctx, path, serve.Options{}.FollowOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,22 +3,74 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/nqueens/nqueens/internal/testutil"
 )
 
-// maxRSS returns the peak resident memory of a child that has exited, in
-// bytes (Linux reports ru_maxrss in KiB).
-func maxRSS(t *testing.T, state interface{ SysUsage() any }) int64 {
+// peakCommand returns the command of nqueens with args in dir, run
+// through a small launcher (see runForPeak), and the function that
+// returns its peak resident memory in bytes once it has exited.
+func peakCommand(t *testing.T, dir string, args ...string) (*exec.Cmd, func() int64) {
 	t.Helper()
-	ru, ok := state.SysUsage().(*syscall.Rusage)
-	if !ok {
-		t.Skip("no resource usage on this system")
+	cmd := command(t, dir, args...)
+	file := filepath.Join(t.TempDir(), "peak")
+	env := cmd.Env[:0]
+	for _, kv := range cmd.Env {
+		if kv != "NQUEENS_TEST_AS_MAIN=1" {
+			env = append(env, kv)
+		}
 	}
-	return ru.Maxrss << 10
+	cmd.Env = append(env, peakEnv+"="+file)
+	return cmd, func() int64 {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatalf("the launcher wrote no peak: %v", err)
+		}
+		v, err := strconv.ParseInt(string(data), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// streamPeak runs nqueens with args, which must print want lines each
+// starting with first, reads them as they come, and returns the process's
+// peak resident memory. The child runs with a soft memory limit of 40 MiB
+// (GOMEMLIMIT), which a command that streams stays under, so that a
+// loaded machine, whose collector lags behind the program, does not raise
+// the peak of one run more than another's.
+func streamPeak(t *testing.T, first string, want int, args ...string) int64 {
+	t.Helper()
+	cmd, peakOf := peakCommand(t, t.TempDir(), args...)
+	cmd.Env = append(cmd.Env, "GOMEMLIMIT=40MiB")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if lines++; lines == 1 && !strings.HasPrefix(sc.Text(), first) {
+			t.Errorf("first line %q, want it to start %q", sc.Text(), first)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if lines != want {
+		t.Errorf("nqueens %s printed %d lines, want %d", strings.Join(args, " "), lines, want)
+	}
+	return peakOf()
 }
 
 // TestPuzzleCountStreams makes 100,000 and 400,000 puzzles of n = 4 and
@@ -36,29 +88,7 @@ func TestPuzzleCountStreams(t *testing.T) {
 		t.Skip("the race detector's shadow memory grows with what the program has touched")
 	}
 	peak := func(count int) int64 {
-		cmd := command(t, t.TempDir(), "puzzle", "4", "--count", fmt.Sprint(count), "--seed", "7", "--format", "ndjson", "-q")
-		cmd.Env = append(cmd.Env, "GOMEMLIMIT=40MiB")
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := 0
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if lines++; lines == 1 && !strings.HasPrefix(sc.Text(), `{"n":4,`) {
-				t.Errorf("first line %q", sc.Text())
-			}
-		}
-		if err := cmd.Wait(); err != nil {
-			t.Fatal(err)
-		}
-		if lines != count {
-			t.Errorf("%d puzzles printed, want %d", lines, count)
-		}
-		return maxRSS(t, cmd.ProcessState)
+		return streamPeak(t, `{"n":4,`, count, "puzzle", "4", "--count", fmt.Sprint(count), "--seed", "7", "--format", "ndjson", "-q")
 	}
 	small, large := peak(100_000), peak(400_000)
 	if large-small > 10<<20 {

@@ -46,15 +46,36 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard, index bo
 		return err
 	}
 	defer db.Close()
-	var built []store.Build
+	var built, already []store.Build
 	for _, n := range ns {
 		b, err := a.buildOne(ctx, db, n, shard, index || n > a.cfg.MaxBuildN)
-		if err != nil {
+		switch {
+		case errors.Is(err, store.ErrComplete):
+			already = append(already, b)
+		case err != nil:
 			return err
 		}
 		built = append(built, b)
 	}
+	a.logAlready(already, shard)
 	return writeBuilds(a.stdout, built)
+}
+
+// logAlready says in one line which of the builds asked for were complete
+// already, so that a build run again says so once, not once for each n.
+func (a *app) logAlready(already []store.Build, shard nqueens.Shard) {
+	switch len(already) {
+	case 0:
+	case 1:
+		st := already[0]
+		a.logf("n=%d%s is already built (%s, %s): nothing to do", st.N, shardSuffix(shard), phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"))
+	default:
+		ns := make([]int, len(already))
+		for i, b := range already {
+			ns[i] = b.N
+		}
+		a.logf("n=%s%s are already built: nothing to do for them", nqueens.FormatNList(ns), shardSuffix(shard))
+	}
 }
 
 // testHookUnitAdded, when set by a test, is called after each work unit's
@@ -67,7 +88,9 @@ var testHookUnitAdded func(ctx context.Context, unit int)
 var testCommitRows int
 
 // buildOne builds n, or the given shard of it, into db, as rows or as an
-// index, or resumes its build, saying on stderr how it goes.
+// index, or resumes its build, saying on stderr how it goes. For an n
+// already complete it returns its build and an error matching
+// store.ErrComplete, and says nothing.
 func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.Shard, index bool) (store.Build, error) {
 	m := progress.Nop
 	start := time.Now()
@@ -100,7 +123,7 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 	m.Done()
 	switch {
 	case errors.Is(err, store.ErrComplete):
-		a.logf("n=%d%s is already built (%s, %s): nothing to do", n, shardSuffix(shard), phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"))
+		return st, err
 	case errors.Is(err, store.ErrShardMismatch), errors.Is(err, store.ErrFormMismatch):
 		return st, fmt.Errorf("%w; use another --db", err)
 	case err != nil:

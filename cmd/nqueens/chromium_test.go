@@ -196,6 +196,27 @@ func (b *cdpBrowser) dumpDOM(url string) []byte {
 	return []byte(eval.Result.Value)
 }
 
+// evaluate evaluates the JavaScript expression in the page the tab holds
+// (as dumpDOM left it) and returns its value, a string.
+func (b *cdpBrowser) evaluate(expression string) string {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), chromiumTimeout)
+	defer cancel()
+	var eval struct {
+		Result struct {
+			Value string `json:"value"`
+		} `json:"result"`
+		ExceptionDetails *struct {
+			Text string `json:"text"`
+		} `json:"exceptionDetails"`
+	}
+	b.call(ctx, "Runtime.evaluate", map[string]any{"expression": expression, "returnByValue": true}, &eval)
+	if eval.ExceptionDetails != nil {
+		b.fatalf("evaluate %s: %s", expression, eval.ExceptionDetails.Text)
+	}
+	return eval.Result.Value
+}
+
 // screenshot loads url in the tab with a viewport of 1200x900 CSS pixels
 // and writes a PNG of that viewport to path.
 func (b *cdpBrowser) screenshot(url, path string) {

@@ -48,7 +48,9 @@ func (c *classNumbers) ready(ctx context.Context, n int) error {
 			c.nums = c.db.Numbers()
 		}
 	}
-	if c.openErr != nil {
+	if errors.Is(c.openErr, store.ErrForeignFile) {
+		return c.openErr // a file another user may have planted is no reason to go on without numbers
+	} else if c.openErr != nil {
 		return noNumbers{c.openErr}
 	} else if err := c.nums.Ready(ctx, n); errors.Is(err, store.ErrBadRow) {
 		return err // a damaged catalog is no reason to go on without numbers

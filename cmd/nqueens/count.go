@@ -23,7 +23,7 @@ import (
 const progressFromN = 15
 
 func (a *app) countCmd() *cobra.Command {
-	var asJSON, combine, estimate bool
+	var asJSON, total, combine, estimate bool
 	var engine, state string
 	cmd := &cobra.Command{Use: "count N-LIST", Short: "Count solutions and classes by search alone, no catalog needed",
 		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
@@ -33,7 +33,7 @@ func (a *app) countCmd() *cobra.Command {
 				return err
 			}
 			if engine == "constellations" {
-				engine = "cpu" // an alias of cpu, kept for scripts
+				engine = "cpu" // the engine's other name: it counts by constellations
 			}
 			switch sharded := combine || !shard.IsWhole(); {
 			case engine != "cpu" && engine != "gpu" && engine != "classes":
@@ -49,10 +49,21 @@ func (a *app) countCmd() *cobra.Command {
 			case state != "" && (combine || engine == "classes"):
 				err = errors.New("--state keeps the work of a count by constellations: leave out --combine and --engine classes")
 			}
+			out := countTable
+			switch {
+			case total && asJSON:
+				err = errors.New("--total prints the bare totals, --json every count: choose one")
+			case total && (estimate || !shard.IsWhole()):
+				err = errors.New("--total prints the totals of whole counts: leave out --estimate and --shard")
+			case total:
+				out = countTotal
+			case asJSON:
+				out = countJSON
+			}
 			if err != nil {
 				return usageError{fmt.Errorf("count: %w", err)}
 			} else if combine {
-				return a.countCombine(cmd.Context(), args, asJSON)
+				return a.countCombine(cmd.Context(), args, out)
 			}
 			ns, err := nArgs(args)
 			switch {
@@ -65,15 +76,12 @@ func (a *app) countCmd() *cobra.Command {
 			case estimate:
 				return a.countEstimate(cmd.Context(), ns, asJSON)
 			}
-			if engine == "classes" {
-				return a.countClasses(cmd.Context(), ns, asJSON)
-			}
 			e, closeEngine, err := a.openEngine(engine)
 			if err != nil {
 				return err
 			}
 			defer closeEngine()
-			if e.Name() != "cpu" || slices.Max(ns) >= progressFromN {
+			if e.Name() == "gpu" || e.Name() == "cpu" && slices.Max(ns) >= progressFromN {
 				// The GPU, or a count long enough to show progress: say what counts.
 				a.logf("count: engine %s, %s", e.Name(), e.Device())
 			}
@@ -85,33 +93,29 @@ func (a *app) countCmd() *cobra.Command {
 				if testHookCountStart != nil {
 					testHookCountStart(n)
 				}
+				var estimate time.Duration
 				if e.Name() == "cpu" {
-					if err := a.warnLong(cmd.Context(), n); err != nil {
-						return a.finished(results, asJSON, err)
+					if estimate, err = a.warnLong(cmd.Context(), n); err != nil {
+						return a.finished(results, out, err)
 					}
 				}
 				start := time.Now()
-				o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
+				label := fmt.Sprintf("count n=%d", n)
+				o, done := a.countOptions(label, n, estimate)
 				o.Engine = e
-				keep := a.keeper(n, nqueens.Shard{}, e, state)
-				o.Resume = keep.resume(cmd.Context())
-				total, err := o.Search(cmd.Context(), count.Constellations(n))
+				o.Keeper = a.keeper(cmd.Context(), label, n, nqueens.Shard{}, e, state)
+				c, err := count.Board(cmd.Context(), n, o)
 				done()
-				if err := keep.end(cmd.Context(), fmt.Sprintf("count n=%d", n), err); err != nil {
-					return a.finished(results, asJSON, err)
-				}
-				c, err := count.TallyTotal(cmd.Context(), n, total, a.cfg.Workers)
-				if cmd.Context().Err() != nil {
-					return a.finished(results, asJSON, fmt.Errorf("count n=%d: interrupted", n))
-				} else if err != nil {
-					return a.finished(results, asJSON, fmt.Errorf("count n=%d: %w", n, err))
+				if err != nil {
+					return a.finished(results, out, countError(err))
 				}
 				results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(), Engine: e.Name(), Device: e.Device()})
 			}
-			return writeCounts(a.stdout, results, asJSON)
+			return writeCounts(a.stdout, results, out)
 		},
 	}
 	jsonFlag(&asJSON, cmd)
+	cmd.Flags().BoolVar(&total, "total", false, "print each total alone on a line (LeetCode 52's answer)")
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
@@ -126,12 +130,13 @@ var testHookCountStart func(n int)
 
 // finished prints the counts of results, the n finished before a count
 // failed with err (none: nothing printed), and returns err, saying that
-// those rows are complete.
-func (a *app) finished(results []count.Result, asJSON bool, err error) error {
-	if len(results) == 0 {
+// those rows are complete. After counts that are not the published ones
+// it prints nothing.
+func (a *app) finished(results []count.Result, out countOutput, err error) error {
+	if len(results) == 0 || errors.As(err, new(*nqueens.KnownError)) {
 		return err
 	}
-	if perr := writeCounts(a.stdout, results, asJSON); perr != nil {
+	if perr := writeCounts(a.stdout, results, out); perr != nil {
 		return perr
 	}
 	first, last := results[0].N, results[len(results)-1].N
@@ -142,33 +147,21 @@ func (a *app) finished(results []count.Result, asJSON bool, err error) error {
 	return fmt.Errorf("%w (the counts of %s, printed, are complete)", err, done)
 }
 
-// countClasses counts each n of ns with the class search and prints the
-// table or JSON.
-func (a *app) countClasses(ctx context.Context, ns []int, asJSON bool) error {
-	var results []count.Result
-	for _, n := range ns {
-		start := time.Now()
-		o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n)
-		o.Classes = true
-		c, err := count.Board(ctx, n, o)
-		done()
-		if ctx.Err() != nil {
-			return a.finished(results, asJSON, fmt.Errorf("count n=%d: interrupted", n))
-		} else if err != nil {
-			return a.finished(results, asJSON, err)
-		}
-		results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(),
-			Engine: "classes", Device: count.CPU{Workers: a.cfg.Workers}.Device()})
-	}
-	return writeCounts(a.stdout, results, asJSON)
+// countError words the error of count.Board or parts.Make, which names n
+// (and the shard): "count n=16: ...".
+func countError(err error) error {
+	return fmt.Errorf("count %w", err)
 }
 
-// openEngine returns the engine called name, cpu or gpu, and the function
-// that releases it. Without a GPU, gpu is an error of one line that says
-// what was looked for and that the CPU engine is the default.
+// openEngine returns the engine called name, cpu, classes or gpu, and the
+// function that releases it. Without a GPU, gpu is an error of one line
+// that says what was looked for and that the CPU engine is the default.
 func (a *app) openEngine(name string) (count.Engine, func(), error) {
-	if name == "cpu" {
+	switch name {
+	case "cpu":
 		return count.CPU{Workers: a.cfg.Workers}, func() {}, nil
+	case "classes":
+		return count.Classes{Workers: a.cfg.Workers}, func() {}, nil
 	}
 	e, err := gpu.Open()
 	if errors.Is(err, gpu.ErrNoDevice) {
@@ -188,68 +181,32 @@ func (a *app) openEngine(name string) (count.Engine, func(), error) {
 // about 2 minutes on 2 cores; the GPU's n = 22 is aimed at 100 s).
 var resumeFromN = map[string]int{"cpu": 19, "gpu": 22}
 
-// keeper keeps the state of one count (count/resume), if it has one: a
-// count of --state FILE, or a long count without --state.
-type keeper struct {
-	a     *app
-	path  string // "" if the count keeps none
-	label string
-	hdr   func(cs []count.Constellation) resume.Header
-	st    *resume.State
-	units int
-	fail  error // the first error writing the state
-}
-
-// keeper returns the keeper of the count of n (or shard s of it) by e,
-// with the --state flag.
-func (a *app) keeper(n int, s nqueens.Shard, e count.Engine, flag string) *keeper {
-	k := &keeper{a: a, label: fmt.Sprintf("count n=%d%s", n, shardSuffix(s))}
-	k.hdr = func(cs []count.Constellation) resume.Header {
-		return resume.NewHeader(n, s, cs, version(commit))
-	}
+// keeper returns the keeper of the state of the count of n (or shard s
+// of it) by e, called label, running under ctx, with the --state flag:
+// nil if it keeps none (--state off, the class search, or a short count
+// without --state).
+func (a *app) keeper(ctx context.Context, label string, n int, s nqueens.Shard, e count.Engine, flag string) count.Keeper {
+	k := &resume.Keeper{N: n, Shard: s, Version: version(commit), Log: func(msg string) { a.logf("%s: %s", label, msg) }}
+	from, long := resumeFromN[e.Name()]
 	switch {
-	case flag == "off":
+	case flag == "off" || e.Name() == "classes":
+		return nil
 	case flag != "":
-		k.path = flag
-	case n >= resumeFromN[e.Name()]:
-		if p, err := resume.DefaultPath(n, s); err != nil {
-			a.logf("%s: the work is not kept for a resume: %v", k.label, err)
-		} else {
-			k.path = p
+		k.Path = flag
+	case !long || n < from:
+		return nil
+	default:
+		p, err := resume.DefaultPath(n, s)
+		if err != nil {
+			a.logf("%s: the work is not kept for a resume: %v", label, err)
+			return nil
 		}
+		k.Path, k.Optional = p, true
+	}
+	if testHookCountFound != nil {
+		return hookedKeeper{k, ctx}
 	}
 	return k
-}
-
-// resume returns count.Options.Resume for the count running under ctx:
-// it opens the state and says on stderr what it resumes from.
-func (k *keeper) resume(ctx context.Context) func(cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
-	return func(cs []count.Constellation) (map[int]uint64, func(int, uint64), error) {
-		k.units = len(cs)
-		if k.path == "" {
-			return nil, nil, nil
-		}
-		st, err := resume.Open(k.path, k.hdr(cs))
-		if err != nil {
-			return nil, nil, err
-		}
-		k.st = st
-		if st.Replaced != "" {
-			k.a.logf("%s: replacing the state in %s: %s", k.label, st.Path(), st.Replaced)
-		}
-		if st.Len() > 0 {
-			k.a.logf("%s: resuming with %d of %d work units kept in %s", k.label, st.Len(), len(cs), st.Path())
-		}
-		return st.Known(), func(i int, solutions uint64) {
-			if err := st.Record(i, solutions); err != nil && k.fail == nil {
-				k.fail = err
-				k.a.logf("%s: %v: the work from here on is not kept", k.label, err)
-			}
-			if testHookCountFound != nil {
-				testHookCountFound(ctx, st.Len())
-			}
-		}, nil
-	}
 }
 
 // testHookCountFound, when set by a test, is called after each work unit
@@ -257,41 +214,33 @@ func (k *keeper) resume(ctx context.Context) func(cs []count.Constellation) (map
 // units the state holds.
 var testHookCountFound func(ctx context.Context, kept int)
 
-// end closes the state once the search returned err: it removes it after
-// a whole search, keeps it otherwise, and returns the error to report,
-// which says where the work is kept.
-func (k *keeper) end(ctx context.Context, label string, err error) error {
-	kept := func() string {
-		return fmt.Sprintf("%d of %d work units kept in %s: run the same count again to resume", k.st.Len(), k.units, k.st.Path())
-	}
-	switch {
-	case err == nil && k.st != nil:
-		if err := k.st.Remove(); err != nil {
-			k.a.logf("%s: %v", label, err)
-		}
-		return nil
-	case err == nil:
-		return nil
-	case k.st == nil && ctx.Err() != nil:
-		return fmt.Errorf("%s: interrupted", label)
-	case k.st == nil:
-		return fmt.Errorf("%s: %w", label, err)
-	}
-	k.st.Close()
-	if ctx.Err() != nil {
-		return fmt.Errorf("%s: interrupted; %s", label, kept())
-	}
-	return fmt.Errorf("%s: %w; %s", label, err, kept())
+// hookedKeeper calls testHookCountFound after each work unit kept.
+type hookedKeeper struct {
+	*resume.Keeper
+	ctx context.Context
+}
+
+func (h hookedKeeper) Keep(i int, solutions uint64) {
+	h.Keeper.Keep(i, solutions)
+	testHookCountFound(h.ctx, h.Len())
 }
 
 // countOptions returns the options of a count of n with the configured
-// workers and, for n of progressFromN and above, a meter called label;
-// the caller calls done when the count returns.
-func (a *app) countOptions(label string, n int) (o count.Options, done func()) {
+// workers and, for n of progressFromN and above, a meter called label,
+// whose time left starts from estimate (0: none), the whole count's, in
+// the share of the work units left to count; the caller calls done when
+// the count returns.
+func (a *app) countOptions(label string, n int, estimate time.Duration) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
-		o.Start = func(units int) { m = a.progress(label, 0, int64(units), "work units") }
+		o.Start = func(units int) {
+			if estimate > 0 {
+				// A resumed count has only its units left to count.
+				estimate = time.Duration(float64(estimate) * float64(units) / float64(len(count.Constellations(n))))
+			}
+			m = a.progressEstimated(label, 0, int64(units), "work units", estimate)
+		}
 		o.Progress = func() { m.Add(1) }
 	}
 	return o, func() { m.Done() }
@@ -319,18 +268,20 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 }
 
 // warnLong writes to stderr, unless --quiet, how long counting n will
-// take if it is long (estimate.Estimator.Long).
-func (a *app) warnLong(ctx context.Context, n int) error {
+// take if it is long (estimate.Estimator.Long), and returns that time for
+// the progress meter to start from; 0 if it said nothing.
+func (a *app) warnLong(ctx context.Context, n int) (time.Duration, error) {
 	if a.cfg.Quiet {
-		return nil
+		return 0, nil
 	}
 	e, long, err := a.estimator().Long(ctx, n)
 	if err != nil {
-		return rateError(ctx, err)
-	} else if long {
-		fmt.Fprintf(a.stderr, "count %d: %s; --shard splits it\n", n, e.Time())
+		return 0, rateError(ctx, err)
+	} else if !long {
+		return 0, nil
 	}
-	return nil
+	fmt.Fprintf(a.stderr, "count %d: %s; --shard splits it\n", n, e.Time())
+	return time.Duration(e.Seconds * float64(time.Second)), nil
 }
 
 // estimator returns the estimator of counts with the configured workers,
@@ -353,23 +304,17 @@ func rateError(ctx context.Context, err error) error {
 // countShard counts one shard of n with e and prints its part as JSON.
 func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.Engine, state string) error {
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
-	o, done := a.countOptions(label, n)
+	o, done := a.countOptions(label, n, 0)
 	o.Engine = e
-	keep := a.keeper(n, s, e, state)
-	o.Resume = keep.resume(ctx)
+	o.Keeper = a.keeper(ctx, label, n, s, e, state)
 	p, err := parts.Make(ctx, n, s, o)
 	done()
 	switch {
 	case errors.Is(err, nqueens.ErrNoShard):
 		return usageError{err}
-	case err != nil && keep.st == nil && ctx.Err() != nil:
-		return fmt.Errorf("%s: interrupted", label)
-	case err != nil && keep.st == nil:
-		return err
 	case err != nil:
-		return keep.end(ctx, label, err)
+		return countError(err)
 	}
-	keep.end(ctx, label, nil)
 	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
 		n, s, p.Units, p.UnitsTotal, phrase.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
 	return writeJSONLine(a.stdout, p)
@@ -392,7 +337,7 @@ func notAPart(fe *parts.FileError) error {
 
 // countCombine prints the combined counts of the partial results in
 // files, and fails if they differ from the published counts.
-func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) error {
+func (a *app) countCombine(ctx context.Context, files []string, out countOutput) error {
 	if len(files) == 0 {
 		return usageError{errors.New("count --combine: want the files count --shard wrote, e.g. part-*.json")}
 	}
@@ -406,7 +351,7 @@ func (a *app) countCombine(ctx context.Context, files []string, asJSON bool) err
 	case err != nil:
 		return err
 	}
-	if err := writeCounts(a.stdout, []count.Result{c}, asJSON); err != nil {
+	if err := writeCounts(a.stdout, []count.Result{c}, out); err != nil {
 		return err
 	}
 	if _, ok := nqueens.KnownCounts(c.N); ok {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,11 +28,16 @@ func TestWarnLong(t *testing.T) {
 		var stderr strings.Builder
 		a := &app{stderr: &stderr, cfg: config.Config{Workers: 2, Quiet: tt.quiet},
 			est: &estimate.Estimator{Workers: 2, Measured: &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}}}
-		if err := a.warnLong(context.Background(), tt.n); err != nil {
+		d, err := a.warnLong(context.Background(), tt.n)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if stderr.String() != tt.want {
 			t.Errorf("n=%d quiet=%t: stderr %q, want %q", tt.n, tt.quiet, stderr.String(), tt.want)
+		}
+		// The meter's time left starts from the estimate said, and only then.
+		if said := tt.want != ""; said != (d > 0) || said && !strings.Contains(tt.want, "about "+strconv.Itoa(int(d.Hours()+0.5))+" hours") {
+			t.Errorf("n=%d quiet=%t: warnLong gave the meter %v after saying %q", tt.n, tt.quiet, d, tt.want)
 		}
 	}
 }

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
@@ -24,7 +22,7 @@ func (a *app) exportCmd() *cobra.Command {
 	var filter func() (store.Filter, error)
 	cmd := nCommand("export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
 		"Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML", func(cmd *cobra.Command, n int) error {
-			format, err := export.ParseFormat(formatName, export.Formats)
+			format, err := a.outputFormat(cmd, export.Formats, out)
 			if err != nil {
 				return usageError{err}
 			}
@@ -78,7 +76,10 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 	defer db.Close()
 	layouts, want, err := db.Layouts(ctx, b, sel)
 	if err == nil && lex {
-		layouts = lexLayouts(ctx, db, b, sel.Filter, a.cfg.Workers, want)
+		var table *store.ClassTable
+		if table, err = db.ClassTable(ctx, b, sel.Filter); err == nil {
+			layouts = table.Layouts(ctx, a.cfg.Workers)
+		}
 	}
 	switch {
 	case errors.Is(err, store.ErrNoClass):
@@ -108,37 +109,11 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(want, "layout"), n)
 }
 
-// lexLayouts yields the solutions of the classes of b that f selects, in
-// lexicographic order, each with its class number and symmetry: the
-// search of all solutions on workers goroutines (canonical.LexLayouts),
-// each solution's class found in the catalog's ClassTable of f, read once.
-// Like store.DB.Layouts' iterator it stops at the first error, and ends
-// with a *store.CountError if it yielded another number than want.
-func lexLayouts(ctx context.Context, db *store.DB, b store.Build, f store.Filter, workers int, want uint64) iter.Seq2[nqueens.Layout, error] {
-	return func(yield func(nqueens.Layout, error) bool) {
-		table, err := db.ClassTable(ctx, b, f)
-		if err != nil {
-			yield(nqueens.Layout{}, err)
-			return
-		}
-		var got uint64
-		for l := range canonical.LexLayouts(ctx, b.N, workers, table.Find) {
-			got++
-			if !yield(l, nil) {
-				return
-			}
-		}
-		if ctx.Err() == nil && got != want {
-			yield(nqueens.Layout{}, &store.CountError{N: b.N, Got: got, Want: want})
-		}
-	}
-}
-
 // openBuilt opens the catalog read-only and returns it with its complete
 // build of n, or an error saying how to make it. The caller must Close the
 // DB.
 func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, error) {
-	db, err := a.open(ctx)
+	db, err := a.open(ctx, n)
 	if err != nil {
 		return nil, store.Build{}, err
 	}
@@ -195,7 +170,7 @@ func (a *app) solveCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "solve N", Short: "Print one solution for any n up to 10,000,000, by construction", Args: exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := nqueens.ParseConstructN(args[0])
-			f, ferr := export.ParseFormat(formatName, export.SolutionFormats)
+			f, ferr := a.outputFormat(cmd, export.SolutionFormats, out)
 			switch {
 			case err != nil:
 				err = fmt.Errorf("solve: %w", err)

@@ -10,13 +10,14 @@ import (
 )
 
 // filterFlags gives cmd the flags that choose classes, --class K, --classes
-// K-L and --symmetry S, and returns the function that reads them as a
+// K-L, --symmetry S and --square R,C, and returns the function that reads them as a
 // store.Filter once the command line is parsed.
 func filterFlags(cmd *cobra.Command) func() (store.Filter, error) {
 	fs := cmd.Flags()
 	class := fs.Int64("class", 0, "only class K (1-based)")
 	classes := fs.String("classes", "", "only classes K to L (K-L, inclusive)")
 	symmetry := fs.String("symmetry", "", "only classes of this symmetry: none, rot180, rot90 or full (or a comma list)")
+	square := fs.String("square", "", "only classes whose canonical board has a queen at row R, column C (R,C, from 0)")
 	return func() (store.Filter, error) {
 		var f store.Filter
 		var err error
@@ -36,6 +37,13 @@ func filterFlags(cmd *cobra.Command) func() (store.Filter, error) {
 			if f.Symmetry, err = nqueens.ParseSymmetries(*symmetry); err != nil {
 				return f, usageError{fmt.Errorf("--%w", err)}
 			}
+		}
+		if fs.Changed("square") {
+			sq, err := nqueens.ParseSquare(*square)
+			if err != nil {
+				return f, usageError{fmt.Errorf("--%w", err)}
+			}
+			f.Square = &sq
 		}
 		return f, nil
 	}

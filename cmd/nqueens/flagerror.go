@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/spf13/pflag"
 
@@ -54,6 +55,8 @@ func flagError(fs *pflag.FlagSet, command string, err error) error {
 	switch f.Value.Type() {
 	case "int", "int64":
 		return fmt.Errorf("--%s %s: want a whole number", f.Name, phrase.Quote(ie.GetValue()))
+	case "uint64":
+		return fmt.Errorf("--%s %s: want a whole number from 0 to %d", f.Name, phrase.Quote(ie.GetValue()), uint64(math.MaxUint64))
 	case "bool":
 		return fmt.Errorf("--%s %s: want true or false", f.Name, phrase.Quote(ie.GetValue()))
 	}

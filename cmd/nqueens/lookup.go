@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -40,7 +41,7 @@ func (a *app) lookupCmd() *cobra.Command {
 				// The arguments are one placement.
 				p, err := input.ParsePlacement(strings.Join(args, " "), format)
 				if err != nil {
-					return usageError{fmt.Errorf("lookup: %s: %w", quote(strings.Join(args, " ")), err)}
+					return usageError{fmt.Errorf("lookup: %s: %w%s", quote(strings.Join(args, " ")), err, fromOne(args, format))}
 				}
 				in = func(yield func(nqueens.Placement, error) bool) { yield(p, nil) }
 			}
@@ -54,6 +55,29 @@ func (a *app) lookupCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a line")
 	cmd.Flags().StringVar(&format, "format", "columns", "input: columns (or NDJSON export objects, or a grid on one line), leetcode grids, or grids (with -: a row a line, a blank line between boards)")
 	return cmd
+}
+
+// fromOne returns, for the columns of a board that count from 1 (each of
+// 1..n once) and make a solution so read, the hint that columns count
+// from 0, with the board so written; "" for anything else.
+func fromOne(args []string, format string) string {
+	if format != "columns" {
+		return ""
+	}
+	fields := strings.FieldsFunc(strings.Join(args, " "), func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '[' || r == ']' })
+	seen := make([]bool, len(fields)+1)
+	zero := make([]string, len(fields))
+	for i, f := range fields {
+		c, err := strconv.Atoi(f)
+		if err != nil || c < 1 || c > len(fields) || seen[c] || len(fields) > nqueens.MaxN {
+			return ""
+		}
+		seen[c], zero[i] = true, strconv.Itoa(c-1)
+	}
+	if p, err := nqueens.Parse(strings.Join(zero, " ")); err != nil || p.Valid() != nil {
+		return "" // not a solution from 0 either: no hint
+	}
+	return fmt.Sprintf(" (columns count from 0: written from 1, this board is %s)", strings.Join(zero, " "))
 }
 
 // lookup writes what export.Found says of each placement of in, with its

@@ -36,6 +36,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store"
 	"github.com/nqueens/nqueens/verify"
 )
@@ -99,7 +100,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ue):
 		return exitUsage
-	case errors.Is(err, errMismatch):
+	case errors.Is(err, errMismatch), errors.As(err, new(*nqueens.KnownError)):
 		return exitMismatch
 	}
 	return exitError
@@ -117,7 +118,8 @@ func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 // errMismatch is wrapped by the error of a check that fails (verify,
-// count --combine): exit status 3.
+// count --combine): exit status 3, as is a *nqueens.KnownError, counts
+// that are not the published ones (count, build).
 var errMismatch = verify.ErrMismatch
 
 // runCommand is run, or a stand-in the process tests put in its place.

@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -18,6 +20,9 @@ func TestMain(m *testing.M) {
 	// The subprocess tests run this binary as nqueens itself.
 	if os.Getenv("NQUEENS_TEST_AS_MAIN") == "1" {
 		os.Exit(mainExit())
+	}
+	if path := os.Getenv(peakEnv); path != "" {
+		os.Exit(runForPeak(path))
 	}
 	testscript.Main(suite{m}, map[string]func(){
 		"nqueens": func() { os.Exit(mainExit()) },
@@ -89,4 +94,45 @@ func checkSolution(ts *testscript.TestScript, neg bool, args []string) {
 	case err == nil && neg:
 		ts.Fatalf("checksolution: %s is a solution of n=%d", args[0], n)
 	}
+}
+
+// peakEnv names the file where this binary, started with it set, writes
+// the peak resident memory of the nqueens it runs (see peakCommand).
+const peakEnv = "NQUEENS_TEST_PEAK_FILE"
+
+// runForPeak runs this binary as nqueens with this process's arguments,
+// stdin, stdout and stderr, waits for it, and writes its peak resident
+// memory in bytes to the file at path. It returns nqueens's exit status.
+//
+// Linux counts in a process's peak the memory of the process that started
+// it, at the moment it started it (exec takes the peak of the memory it
+// replaces, and Go's exec shares the parent's memory until then): a test
+// process of a hundred megabytes would be the peak of every child it
+// starts. This process is small, so the peak of the nqueens it starts is
+// nqueens's own.
+func runForPeak(path string) int {
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	cmd := exec.Command(exe, os.Args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, peakEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1")
+	err = cmd.Run()
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		fmt.Fprintln(os.Stderr, "no resource usage on this system")
+		return 1
+	}
+	if werr := os.WriteFile(path, []byte(strconv.FormatInt(ru.Maxrss<<10, 10)), 0o644); werr != nil {
+		fmt.Fprintln(os.Stderr, werr)
+		return 1
+	}
+	return cmd.ProcessState.ExitCode()
 }

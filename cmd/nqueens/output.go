@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/store"
@@ -30,10 +34,11 @@ func jsonFlag(asJSON *bool, cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-// open opens the catalog read-only.
-func (a *app) open(ctx context.Context) (*store.DB, error) {
+// open opens the catalog read-only, for the board sizes ns if the caller
+// reads those alone (the advice for a missing catalog names them).
+func (a *app) open(ctx context.Context, ns ...int) (*store.DB, error) {
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
-	return db, openAdvice(err)
+	return db, openAdvice(err, ns...)
 }
 
 // openAdvice adds to the error of a catalog that cannot be opened for
@@ -41,15 +46,20 @@ func (a *app) open(ctx context.Context) (*store.DB, error) {
 // (store.ErrNoCatalog: a missing file, or store.ErrEmptyCatalog: an empty
 // one), how to make one; for a write that a killed process left
 // unfinished and only the catalog's owner may roll back
-// (store.ErrHotJournal), how to roll it back. Other errors, and nil, it
-// returns as they are. nqueens serve adds the same to the errors its
-// pages show.
-func openAdvice(err error) error {
+// (store.ErrHotJournal), how to roll it back. The build it advises is
+// of ns, the board sizes the caller reads, if it names them. Other errors,
+// and nil, it returns as they are. nqueens serve adds the same to the
+// errors its pages show.
+func openAdvice(err error, ns ...int) error {
+	build := "nqueens build"
+	if len(ns) > 0 {
+		build += " " + nqueens.FormatNList(ns)
+	}
 	switch {
 	case errors.Is(err, store.ErrEmptyCatalog):
-		return fmt.Errorf("%w (run nqueens build to make it a catalog)", err)
+		return fmt.Errorf("%w (run %s to make it a catalog)", err, build)
 	case errors.Is(err, store.ErrNoCatalog):
-		return fmt.Errorf("%w (run nqueens build to make one)", err)
+		return fmt.Errorf("%w (run %s to make one)", err, build)
 	case errors.Is(err, store.ErrHotJournal):
 		return fmt.Errorf("%w; run a writing command such as nqueens build as the catalog's owner to roll it back", err)
 	}
@@ -59,6 +69,28 @@ func openAdvice(err error) error {
 // outputFlag gives cmd the flag -o FILE, read into out.
 func outputFlag(cmd *cobra.Command, out *string) {
 	cmd.Flags().StringVarP(out, "output", "o", "", "write to FILE instead of stdout")
+}
+
+// outputFormat returns the format of cmd's output to the file out, of the
+// formats allowed: --format if given, else the one out's extension names,
+// else --format's default (export.OutputFormat). A file whose extension
+// names no format gets the default, and a line on stderr says so (unless
+// the file is one the command refuses to write, which it says instead).
+func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (export.Format, error) {
+	flag := cmd.Flags().Lookup("format")
+	def, err := export.ParseFormat(flag.DefValue, allowed)
+	if err != nil {
+		panic(fmt.Sprintf("%s: --format's default is not one of its formats: %v", cmd.CommandPath(), err))
+	}
+	name := ""
+	if flag.Changed {
+		name = flag.Value.String()
+	}
+	f, err := export.OutputFormat(name, out, allowed, def)
+	if ext := filepath.Ext(out); err == nil && name == "" && ext != "" && !export.KnownExtension(ext) && a.checkOutput(out) == nil {
+		a.logf("%s: no format is named %s: writing %s (--format names another)", out, ext, f)
+	}
+	return f, err
 }
 
 // checkOutput refuses path, as bad usage, if it is one of the catalog's
@@ -96,8 +128,14 @@ func (a *app) writeOutput(ctx context.Context, path string, write func(io.Writer
 // progress returns a meter on stderr for a job called label of total
 // steps named unit, done of them done already; none with --quiet.
 func (a *app) progress(label string, done, total int64, unit string) progress.Meter {
+	return a.progressEstimated(label, done, total, unit, 0)
+}
+
+// progressEstimated is progress for a job whose whole time was estimated
+// at estimate (and said on stderr): the time left starts from it.
+func (a *app) progressEstimated(label string, done, total int64, unit string, estimate time.Duration) progress.Meter {
 	if a.cfg.Quiet {
 		return progress.Nop
 	}
-	return progress.New(a.stderr, label, done, total, unit)
+	return progress.New(a.stderr, label, done, total, unit, estimate)
 }

@@ -2,23 +2,27 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/count/estimate"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
+	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/partial"
 	"github.com/nqueens/nqueens/partial/puzzle"
+	"github.com/nqueens/nqueens/progress"
+	"github.com/nqueens/nqueens/sample"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -54,7 +58,7 @@ func (a *app) completeCmd() *cobra.Command {
 			} else if cmd.Flags().Changed("input") {
 				perr = errors.New("--input says how to read boards from stdin: it goes with -")
 			}
-			f, err := export.ParseFormat(format, export.CompletionFormats)
+			f, err := a.outputFormat(cmd, export.CompletionFormats, out)
 			switch {
 			case !list && (cmd.Flags().Changed("limit") || cmd.Flags().Changed("format")):
 				err = errors.New("--limit and --format go with --list")
@@ -64,6 +68,10 @@ func (a *app) completeCmd() *cobra.Command {
 				err = fmt.Errorf("--limit must be 0 (no limit) or more, got %d", limit)
 			case err == nil && f.OneBoard() && limit != 1:
 				err = fmt.Errorf("format %s draws one board: add --limit 1", f)
+			case err == nil && !list:
+				if asJSON, err = countsJSON(asJSON, out); err == nil {
+					err = perr
+				}
 			case err == nil:
 				err = perr
 			}
@@ -85,6 +93,20 @@ func (a *app) completeCmd() *cobra.Command {
 	cmd.Flags().StringVar(&form, "input", "lines", "with -: lines (a board a line) or grids (grids of several lines, separated by blank lines)")
 	outputFlag(cmd, &out)
 	return cmd
+}
+
+// countsJSON returns whether complete writes its counts (not --list) as
+// JSON lines: with --json, or to a file named .json, .ndjson or .jsonl;
+// a file named for another format (.csv, .svg, .html) is refused, as the
+// counts are in none of them.
+func countsJSON(asJSON bool, out string) (bool, error) {
+	switch ext := strings.ToLower(filepath.Ext(out)); ext {
+	case ".json", ".ndjson", ".jsonl":
+		return true, nil
+	case ".csv", ".svg", ".html", ".htm":
+		return false, fmt.Errorf("the counts go out as text or, with --json, JSON lines, not %s: name the file .txt or .json (--list --format writes the completions in other formats)", ext)
+	}
+	return asJSON, nil
 }
 
 func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) error {
@@ -113,9 +135,9 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 			}
 			continue
 		}
-		count, err := partial.CountContext(c.ctx, b)
+		count, err := c.count(b)
 		if err != nil {
-			return errors.New("complete interrupted")
+			return err
 		}
 		rec := export.Completed{N: b.N(), Given: b.Given(), Count: count.Completions, Nodes: count.Nodes}
 		if c.classes {
@@ -137,6 +159,43 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 		return lister.Close()
 	}
 	return nil
+}
+
+// longCompletion is how long a count of completions must be estimated to
+// take for complete to say so and show its progress: as long as a count
+// of solutions must (estimate.LongSeconds). longCompletionNodes is the
+// nodes below which it does not estimate the time (under a second). Tests
+// lower them.
+var (
+	longCompletion              = estimate.LongSeconds * time.Second
+	longCompletionNodes float64 = 1e8
+)
+
+// count counts the completions of b on the configured workers. Before a
+// count estimated at longCompletion or more it says on stderr (unless
+// --quiet) how long it should take, and shows its progress.
+func (c *completer) count(b partial.Board) (partial.Count, error) {
+	o := partial.Options{Workers: c.a.cfg.Workers}
+	if est := partial.Estimate(b); !c.a.cfg.Quiet && est >= longCompletionNodes {
+		rate, err := partial.MeasureRate(c.ctx)
+		if err != nil {
+			return partial.Count{}, errors.New("complete interrupted")
+		}
+		workers := parallel.Workers(c.a.cfg.Workers)
+		if secs := est / (rate * float64(workers)); secs >= longCompletion.Seconds() {
+			c.a.logf("complete %s: %s on %s (%.1e nodes, estimated); Ctrl-C stops it", b, phrase.About(secs), phrase.Plural(workers, "core"), est)
+			m := progress.Nop
+			estimate := time.Duration(secs * float64(time.Second))
+			o.Start = func(units int) { m = c.a.progressEstimated("complete", 0, int64(units), "work units", estimate) }
+			o.Progress = func() { m.Add(1) }
+			defer func() { m.Done() }()
+		}
+	}
+	count, err := partial.CountParallel(c.ctx, b, o)
+	if err != nil {
+		return count, errors.New("complete interrupted")
+	}
+	return count, nil
 }
 
 // formAdvice adds to the error of a line read in the wrong form
@@ -202,11 +261,11 @@ func (c *completer) classNumbers(b partial.Board) (map[nqueens.Placement]int64, 
 
 func (a *app) puzzleCmd() *cobra.Command {
 	var count, given int
-	var minimal bool
+	var minimal, distinct bool
 	var seed uint64
 	var format, out, answersName string
-	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
-		f, err := export.ParseFormat(format, export.PuzzleFormats)
+	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--distinct] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
+		f, err := a.outputFormat(cmd, export.PuzzleFormats, out)
 		answers, aerr := export.ParseAnswers(answersName)
 		switch {
 		case err != nil:
@@ -214,6 +273,8 @@ func (a *app) puzzleCmd() *cobra.Command {
 			err = fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", quote(answersName))
 		case count < 1 || int64(count) > puzzle.MaxCount:
 			err = fmt.Errorf("--count must be between 1 and %d, got %d", int64(puzzle.MaxCount), count)
+		case distinct && count > puzzle.MaxDistinct:
+			err = fmt.Errorf("--distinct keeps up to %d puzzles apart, got --count %d", puzzle.MaxDistinct, count)
 		case cmd.Flags().Changed("given") && minimal:
 			err = errors.New("--given K and --minimal exclude each other: choose one")
 		case cmd.Flags().Changed("given") && (given < 1 || given > n):
@@ -226,38 +287,45 @@ func (a *app) puzzleCmd() *cobra.Command {
 		} else if err := a.checkOutput(out); err != nil {
 			return err
 		}
-		if !cmd.Flags().Changed("seed") {
-			var b [8]byte
-			rand.Read(b[:])
-			seed = binary.LittleEndian.Uint64(b[:])
+		seed, seeded := seedOf(cmd, seed)
+		if !seeded {
 			a.logf("puzzle: seed %d", seed)
 		}
-		return a.makePuzzles(cmd.Context(), n, count, seed, puzzle.Options{Givens: given}, f, answers, out)
+		return a.makePuzzles(cmd.Context(), n, count, seed, distinct, puzzle.Options{Givens: given}, f, answers, out)
 	})
 	cmd.Flags().IntVar(&count, "count", 1, "how many puzzles")
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
 	cmd.Flags().IntVar(&given, "given", 0, "exactly K given queens")
 	cmd.Flags().BoolVar(&minimal, "minimal", false, "minimal puzzles: no given queen can be removed (the default)")
+	cmd.Flags().BoolVar(&distinct, "distinct", false, "no puzzle twice: draw on until --count puzzles differ (fails, naming how many, if n has too few)")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.FormatNames(export.PuzzleFormats), ", "))
 	cmd.Flags().StringVar(&answersName, "answers", "with", "with (each puzzle's solution), none (a puzzle book), only (the answer key, for the same --seed)")
 	outputFlag(cmd, &out)
 	return cmd
 }
 
-func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
-	sampler, closeDB, err := a.sampler(ctx, n)
+func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distinct bool, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
+	src, closeSrc, err := a.drawSource(ctx, n, "puzzle")
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-	opts.Sampler = sampler
-	if sampler == nil {
-		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: %s)", n, puzzle.MaxSearchSampleN, a.buildAdvice(n))
+	defer closeSrc()
+	opts.Source = src
+	if src == nil {
+		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: %s)", n, sample.MaxSearchN, a.buildAdvice(n))
 	}
 	write := func(w io.Writer) error {
 		pw := format.NewPuzzles(w, answers)
 		i := 0
-		for r, err := range puzzle.Puzzles(ctx, n, count, seed, opts, a.cfg.Workers) {
+		draws := count
+		if distinct {
+			draws = puzzle.DistinctDraws(count)
+		}
+		puzzles := puzzle.Puzzles(ctx, n, draws, seed, opts, a.cfg.Workers)
+		if distinct {
+			puzzles = puzzle.Distinct(puzzles, count)
+		}
+		for r, err := range puzzles {
 			if ctx.Err() != nil {
 				return errors.New("puzzle interrupted")
 			}
@@ -270,30 +338,43 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, opts p
 				return err
 			}
 		}
-		return pw.Close()
+		if err := pw.Close(); err != nil {
+			return err
+		}
+		if i < count {
+			return fmt.Errorf("puzzle --distinct: n=%d gave %s in %d draws, fewer than the %d asked for", n, phrase.Plural(i, "distinct puzzle"), draws, count)
+		}
+		return nil
 	}
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(count, "puzzle"), n)
 }
 
-// sampler returns the uniform sampler of n's solutions: from the catalog
-// when it holds n complete, else from the class search up to
-// puzzle.MaxSearchSampleN, else nil. A missing catalog is no error.
-func (a *app) sampler(ctx context.Context, n int) (*puzzle.Sampler, func(), error) {
+// drawSource returns the classes of n that sample and puzzle (command,
+// which words the errors) draw from, uniformly: the catalog's when it
+// holds n complete, else the class search's up to sample.MaxSearchN, else
+// none (nil). A missing catalog is no error. The caller must call the
+// function returned when done.
+func (a *app) drawSource(ctx context.Context, n int, command string) (sample.Source, func(), error) {
+	search := func() (sample.Source, func(), error) {
+		if s := sample.Search(n, a.cfg.Workers); s != nil {
+			return s, s.Close, nil
+		}
+		return nil, func() {}, nil
+	}
 	db, err := a.open(ctx)
 	if errors.Is(err, store.ErrNoCatalog) {
-		return puzzle.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
+		return search()
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("puzzle: %w", err)
+		return nil, nil, fmt.Errorf("%s: %w", command, err)
 	}
 	b, err := db.Complete(ctx, n)
 	if err != nil {
 		db.Close()
 		if !errors.Is(err, store.ErrNotBuilt) && !errors.Is(err, store.ErrIncomplete) {
-			return nil, nil, fmt.Errorf("puzzle: %w", err)
+			return nil, nil, fmt.Errorf("%s: %w", command, err)
 		}
-		return puzzle.SearchSampler(ctx, n, a.cfg.Workers), func() {}, nil
+		return search()
 	}
-	s := &puzzle.Sampler{N: n, Total: b.Total, Classes: func() iter.Seq2[nqueens.Layout, error] { return db.Classes(ctx, n, store.Filter{}) }}
-	return s, func() { db.Close() }, nil
+	return catalogClasses{db: db, b: b, workers: a.cfg.Workers}, func() { db.Close() }, nil
 }

@@ -181,9 +181,7 @@ func nqueensOnPath(t *testing.T, dir string) []string {
 	}
 	for name, env := range map[string]string{"nqueens": "NQUEENS_TEST_AS_MAIN", "sqlite3": "NQUEENS_TEST_AS_SQLITE3"} {
 		wrapper := "#!/bin/sh\n" + env + "=1 exec '" + exe + "' \"$@\"\n"
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(wrapper), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteExecutable(t, filepath.Join(bin, name), []byte(wrapper))
 	}
 	var env []string
 	for _, kv := range os.Environ() {

@@ -71,10 +71,29 @@ type countRow struct {
 	Device string `json:"device,omitempty"`
 }
 
-// writeCounts writes the results of counts as a table or, with asJSON, a
-// JSON array of countRow.
-func writeCounts(w io.Writer, results []count.Result, asJSON bool) error {
-	if asJSON {
+// countOutput is how count prints its results: a table, JSON, or the
+// bare totals (--total).
+type countOutput int
+
+const (
+	countTable countOutput = iota
+	countJSON
+	countTotal
+)
+
+// writeCounts writes the results of counts in the form out: a table, a
+// JSON array, or each total alone on a line, the answer LeetCode 52 asks
+// for.
+func writeCounts(w io.Writer, results []count.Result, out countOutput) error {
+	switch out {
+	case countTotal:
+		var b []byte
+		for _, r := range results {
+			b = fmt.Appendf(b, "%d\n", r.Total)
+		}
+		_, err := w.Write(b)
+		return err
+	case countJSON:
 		rows := make([]countRow, len(results))
 		for i, r := range results {
 			rows[i] = countRow{N: r.N, Counts: r.Counts, Seconds: r.Seconds, Engine: r.Engine, Device: r.Device}
@@ -113,7 +132,8 @@ func writeVerify(w io.Writer, r verify.Report) error {
 }
 
 // filterWords says which classes f chooses, for a message: "classes of
-// symmetry rot90 or full among classes 3-30".
+// symmetry rot90 or full with a queen at row 0, column 3 among classes
+// 3-30".
 func filterWords(f store.Filter) string {
 	names := make([]string, len(f.Symmetry))
 	for i, s := range f.Symmetry {
@@ -122,6 +142,9 @@ func filterWords(f store.Filter) string {
 	out := "classes"
 	if len(names) > 0 {
 		out += " of symmetry " + strings.Join(names, " or ")
+	}
+	if f.Square != nil {
+		out += fmt.Sprintf(" with a queen at row %d, column %d", f.Square.Row, f.Square.Col)
 	}
 	if f.From > 0 || f.To > 0 {
 		out += fmt.Sprintf(" among classes %d-%d", max(f.From, 1), f.To)

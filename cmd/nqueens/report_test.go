@@ -34,10 +34,10 @@ func TestReportTables(t *testing.T) {
   12   5024     628     620       8       0       0  shard 1/2: no (40/66)     0.20  index
 `)
 	check("counts", func(b *strings.Builder) error {
-		if err := writeCounts(b, []count.Result{{N: 6, Counts: nqueens.Counts{Total: 4, Unique: 1, Orbit4: 1}, Seconds: 0.0004}}, false); err != nil {
+		if err := writeCounts(b, []count.Result{{N: 6, Counts: nqueens.Counts{Total: 4, Unique: 1, Orbit4: 1}, Seconds: 0.0004}}, countTable); err != nil {
 			return err
 		}
-		return writeCounts(b, []count.Result{{N: 6, Counts: nqueens.Counts{Total: 4, Unique: 1, Orbit4: 1}}, {N: 4, Engine: "cpu", Device: "2 cores"}}, true)
+		return writeCounts(b, []count.Result{{N: 6, Counts: nqueens.Counts{Total: 4, Unique: 1, Orbit4: 1}}, {N: 4, Engine: "cpu", Device: "2 cores"}}, countJSON)
 	}, `  n  total  unique  orbit8  orbit4  orbit2  orbit1  seconds
   6      4       1       0       1       0       0    0.000
 [

@@ -95,22 +95,26 @@ func TestStoppedCountResumes(t *testing.T) {
 	}
 }
 
-// TestCountStateOfAnotherCount gives count 12 the state file of count 11:
-// the count replaces it, says why, and counts the whole board.
+// TestCountStateOfAnotherCount gives count 12 the state file of count 11,
+// killed in the middle: it is the other count's work, so count 12 refuses
+// it in one line, leaving it as it was, and count 11 then resumes from it.
 func TestCountStateOfAnotherCount(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	state := filepath.Join(dir, "st")
 	b := startPausedCount(t, state, "11", 10)
 	b.stop()
-	cmd := command(t, dir, "count", "12", "--state", state)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil || !bytes.Contains(out, []byte("14200")) {
-		t.Fatalf("count 12: %v\n%s%s", err, out, stderr.Bytes())
+	before, _ := os.ReadFile(state)
+	out, stderr, status := runChild(t, dir, "count", "12", "--state", state)
+	want := "nqueens: count n=12: state file " + state + " holds the state of another count, of n=11 (10 work units kept): give this count another file, or delete it\n"
+	if status != exitError || out != "" || stderr != want {
+		t.Errorf("count 12: status %d, stdout %q, stderr %q; want status %d and %q", status, out, stderr, exitError, want)
 	}
-	if want := "count n=12: replacing the state in " + state + ": it was the state of n=11"; !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr does not say %q:\n%s", want, stderr.Bytes())
+	if after, _ := os.ReadFile(state); !bytes.Equal(after, before) {
+		t.Error("count 12 changed count 11's state")
+	}
+	out, stderr, status = runChild(t, dir, "count", "11", "--state", state)
+	if status != 0 || !strings.Contains(out, " 2680 ") || !strings.Contains(stderr, "resuming with 10 of") {
+		t.Errorf("count 11 after: status %d\n%s%s", status, out, stderr)
 	}
 }

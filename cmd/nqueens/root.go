@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +22,18 @@ import (
 func workersFlag(cmd *cobra.Command) *cobra.Command {
 	cmd.Flags().Int("workers", config.Defaults.Workers, "search goroutines (0: all cores)")
 	return cmd
+}
+
+// seedOf returns the seed of a command's random draws: --seed, read into
+// seed, if it was given (true), else one drawn from crypto/rand (false),
+// which the command prints so that its draws can be made again.
+func seedOf(cmd *cobra.Command, seed uint64) (uint64, bool) {
+	if cmd.Flags().Changed("seed") {
+		return seed, true
+	}
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]), false
 }
 
 // app carries what every subcommand needs.
@@ -105,11 +119,11 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SuggestionsMinimumDistance = 2
 	pf := root.PersistentFlags()
 	pf.String("db", config.Defaults.DB, "catalog file (SQLite)")
-	pf.String("config", config.DefaultFile, "config file (YAML)")
+	pf.String("config", "", "config file (YAML; default ./config.yaml, else nqueens/config.yaml in $XDG_CONFIG_HOME or ~/.config)")
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")
-	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.lookupCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completeCmd(), a.serveCmd(), workersFlag(a.puzzleCmd()), a.completionCmd())
+	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.lookupCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completeCmd(), a.serveCmd(), workersFlag(a.puzzleCmd()), workersFlag(a.sampleCmd()), a.completionCmd())
 	for _, c := range root.Commands() {
 		if catalogFree[c.Name()] {
 			c.Annotations = map[string]string{noCatalog: "true"}

@@ -15,8 +15,9 @@ import (
 
 func (a *app) serveCmd() *cobra.Command {
 	var addr string
+	var clientExports int
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT]",
+		Use:   "serve [--addr HOST:PORT] [--client-exports K]",
 		Short: "Serve the catalog as web pages and a JSON API",
 		Args:  exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -27,13 +28,16 @@ func (a *app) serveCmd() *cobra.Command {
 			if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
 				return usageError{fmt.Errorf("--addr %s: the port must be a number from 0 to 65535 (0: any free port)", quote(addr))}
 			}
+			if clientExports < 1 || clientExports > 1024 {
+				return usageError{fmt.Errorf("--client-exports %d: want a whole number from 1 to 1024", clientExports)}
+			}
 			ctx := cmd.Context()
-			db, err := store.Follow(ctx, a.cfg.DB, serve.FollowOptions)
+			opts := serve.Options{Advice: serveAdvice, MaxClientExports: clientExports}
+			db, err := store.Follow(ctx, a.cfg.DB, opts.FollowOptions())
 			if err != nil {
 				return openAdvice(err)
 			}
 			defer db.Close()
-			opts := serve.Options{Advice: serveAdvice}
 			if !a.cfg.Quiet {
 				opts.Log = a.stderr
 			}
@@ -55,6 +59,7 @@ func (a *app) serveCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on HOST:PORT (port 0: any free port)")
+	cmd.Flags().IntVar(&clientExports, "client-exports", 2, "exports one client address may stream at once (behind a reverse proxy every client has the proxy's address)")
 	return cmd
 }
 
@@ -62,7 +67,7 @@ func (a *app) serveCmd() *cobra.Command {
 // in the words of the command line: the advice of a catalog that does
 // not open (openAdvice) and the commands that build n and export it.
 var serveAdvice = serve.Advice{
-	Open:  openAdvice,
+	Open:  func(err error) error { return openAdvice(err) },
 	Build: func(n int) string { return fmt.Sprintf("nqueens build %d", n) },
 	Start: func() string { return "nqueens build 1-14" },
 	Lex:   func(n int) string { return fmt.Sprintf("nqueens export %d --all --order lex", n) },

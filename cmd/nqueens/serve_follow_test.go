@@ -290,7 +290,7 @@ func TestServeBounds(t *testing.T) {
 			t.Errorf("/export/12.%s?all=1: %d, %d bytes, want the %d of nqueens export", format, code, len(body), len(want))
 		}
 	}
-	maxCatalog := 2*serve.FollowOptions.MaxConns + 1 // the file and its log a connection, and the index
+	maxCatalog := 2*serve.Options{}.FollowOptions().MaxConns + 1 // the file and its log a connection, and the index
 	if _, catalog := descriptors(t, cmd.Process.Pid, db); catalog > maxCatalog {
 		t.Errorf("after the burst: %d descriptors on the catalog, want at most %d", catalog, maxCatalog)
 	}

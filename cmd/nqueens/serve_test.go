@@ -140,6 +140,23 @@ func TestServeInChromium(t *testing.T) {
 	if link == nil {
 		t.Fatalf("the index has no link to n=8:\n%.2000s", index)
 	}
+	// The chart of the counts, drawn by the page itself under its
+	// Content-Security-Policy: laid out at its width and shape, its lines styled by
+	// the stylesheet, a point for each count of n = 4..10 and its line
+	// rising from n = 4 to 10 (up the page, y falls).
+	chart := browser.evaluate(`(() => {
+		const svg = document.querySelector("svg.chart");
+		if (!svg) return "no chart";
+		const line = svg.querySelector("path.line.total");
+		const pts = svg.querySelectorAll("circle.point.total");
+		const box = svg.getBoundingClientRect();
+		return [box.width > 300 && Math.abs(box.height / box.width - 300 / 640) < 0.02, getComputedStyle(line).stroke, getComputedStyle(line).fill,
+			svg.querySelectorAll("circle.point.unique").length, pts.length,
+			pts[0].cy.baseVal.value > pts[pts.length-1].cy.baseVal.value, line.getTotalLength() > 100].join(" ");
+	})()`)
+	if want := "true rgb(30, 136, 229) none 7 7 true true"; chart != want {
+		t.Errorf("Chromium's chart of the counts: %q, want %q (laid out, styled, 7 points a line, rising)", chart, want)
+	}
 	page := browser.dumpDOM(srv.URL + string(link[1]))
 	boards := regexp.MustCompile(`<figure class="board"><a href="/n/8/\d+"><svg [^>]*>(?s:.*?)</svg>`).FindAll(page, -1)
 	if len(boards) != 12 {

@@ -294,9 +294,7 @@ func TestSlurmRecipes(t *testing.T) {
 		case name != "count.sh" && name != "build.sh":
 			t.Errorf("%s:%d: a job script %s this test does not run", clusterDoc, s.line, name)
 		}
-		if err := os.WriteFile(filepath.Join(root, name), []byte(s.text), 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testutil.WriteExecutable(t, filepath.Join(root, name), []byte(s.text))
 	}
 	for _, name := range []string{"count.sh", "build.sh"} {
 		if _, ok := scripts[name]; !ok {

@@ -13,6 +13,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/progress"
 )
 
 // runCLI runs the command in-process and returns its stdout, stderr and
@@ -86,17 +87,20 @@ func TestVerifyCatchesTampering(t *testing.T) {
 	}
 }
 
-// TestVerifyCatchesDroppedView drops the class_list view: verify names it
-// and exits 3, while the classes themselves check out.
+// TestVerifyCatchesDroppedView drops the class_list and class_boards
+// views: verify names each and exits 3, while the classes themselves
+// check out.
 func TestVerifyCatchesDroppedView(t *testing.T) {
 	t.Parallel()
-	db := builtAndEdited(t, `DROP VIEW class_list`)
-	out, _, err := runCLI(t, "--db", db, "verify")
-	if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "the catalog as a whole does not check out") {
-		t.Fatalf("verify after dropping the view: %v\n%s", err, out)
-	}
-	if !strings.Contains(out, "catalog MISMATCH: the view class_list is missing from the schema") || !strings.Contains(out, "n=8 ok") {
-		t.Errorf("verify output:\n%s", out)
+	for _, view := range []string{"class_list", "class_boards"} {
+		db := builtAndEdited(t, `DROP VIEW `+view)
+		out, _, err := runCLI(t, "--db", db, "verify")
+		if !errors.Is(err, errMismatch) || !strings.Contains(err.Error(), "the catalog as a whole does not check out") {
+			t.Fatalf("verify after dropping %s: %v\n%s", view, err, out)
+		}
+		if !strings.Contains(out, "catalog MISMATCH: the view "+view+" is missing from the schema") || !strings.Contains(out, "n=8 ok") {
+			t.Errorf("verify output after dropping %s:\n%s", view, out)
+		}
 	}
 }
 
@@ -267,5 +271,48 @@ func TestInterruptedCountKeepsFinishedRows(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "(the counts of n=10, printed, are complete)") ||
 		!strings.Contains(strings.Join(strings.Fields(out.String()), " "), "10 724 92 ") {
 		t.Errorf("interrupted before n = 19: err = %v, stdout %q", err, out.String())
+	}
+}
+
+// countingMeter counts the steps added to it, and whether it is done.
+type countingMeter struct {
+	progress.Meter
+	added int64
+	done  bool
+}
+
+func (m *countingMeter) Add(k int64) { m.added += k; m.Meter.Add(k) }
+func (m *countingMeter) Done()       { m.done = true; m.Meter.Done() }
+
+// TestVerifyShowsProgress verifies n = 8 and 12 with a threshold of 1,000
+// classes for progress: n = 12 (1,787 classes) gets a meter that counts
+// every class and is done, n = 8 (12) none, and stdout is verify's as
+// ever. It sets package variables, so it does not run in parallel.
+func TestVerifyShowsProgress(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "c.db")
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), []string{"build", "8,12", "-q", "--db", db}, &out, &errOut); err != nil {
+		t.Fatal(err, errOut.String())
+	}
+	defer func(from uint64) { verifyProgressFrom, testHookVerifyMeter = from, nil }(verifyProgressFrom)
+	verifyProgressFrom = 1000
+	meters := map[int]*countingMeter{}
+	testHookVerifyMeter = func(n int, m progress.Meter) progress.Meter {
+		if m == progress.Nop {
+			return m
+		}
+		meters[n] = &countingMeter{Meter: m}
+		return meters[n]
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"verify", "--db", db}, &out, &errOut); err != nil {
+		t.Fatal(err, errOut.String())
+	}
+	if want := "n=8 ok: 92 solutions in 12 classes\nn=12 ok: 14200 solutions in 1787 classes\n"; out.String() != want {
+		t.Errorf("verify printed %q, want %q", out.String(), want)
+	}
+	if len(meters) != 1 || meters[12] == nil || meters[12].added != 1787 || !meters[12].done {
+		t.Errorf("meters %+v: want one for n=12, of 1787 classes, done", meters)
 	}
 }

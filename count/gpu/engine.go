@@ -1,11 +1,15 @@
 package gpu
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/parallel"
 )
 
 // ErrNoDevice is matched by Open's error when this machine has no GPU the
@@ -19,43 +23,69 @@ type marked struct{ err, kind error }
 func (m marked) Error() string   { return m.err.Error() }
 func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 
-// MinBatch is the fewest items of a launch: the engine launches the
-// kernel on whole constellations of at least this many items at a time,
-// and reports their solutions after each launch, so that a count that
-// stops keeps the constellations of the launches that finished.
-const MinBatch = 1 << 20
+// chunk is a launch's work: the items of whole constellations, in the
+// order they are counted, cut into tasks, and their counts as the backend
+// last read them (notCounted for an item not counted yet).
+type chunk struct {
+	spans  []span // the chunk's constellations and their items
+	items  []item
+	tasks  []task
+	counts []uint64
+	slot   int // the backend's
+}
 
-// backend runs the kernel over items: on a GPU (Open) or on the CPU with
-// the twin (NewTwinEngine).
+// span is the items first to end-1 of a chunk, those of the
+// constellation con, and whether it has been found.
+type span struct {
+	con        int32
+	first, end int
+	found      bool
+}
+
+// backend runs the kernel over chunks: on a GPU (Open) or on the CPU with
+// the twin (newTwinEngine). It runs at most inFlight chunks at a time.
 type backend interface {
-	// load makes t and items (Split.Tables, EncodeItems) the tables of
-	// the next runs, replacing those of the last load.
-	load(t Tables, items []byte) error
-	// run counts the items first..end-1 of the last load into
-	// counts[first:end].
-	run(first, end int, counts []uint64) error
+	// load makes cons (encodeCons) the constellations of the next
+	// launches, and lowers the stop flag.
+	load(cons []byte) error
+	// launch starts counting c's items; c.counts has one entry per item.
+	launch(c *chunk) error
+	// ended reports whether c's launch has ended.
+	ended(c *chunk) (bool, error)
+	// read copies the counts of c's items, those counted so far, into
+	// c.counts, and when c's launch has ended, frees what it held.
+	read(c *chunk) error
+	// stop makes the running launches end soon, leaving items not
+	// counted.
+	stop() error
+	// warps returns the warps of a launch.
+	warps() int
 	// close releases the backend.
 	close() error
 }
 
-// Engine is a count.Engine that searches constellations by work items
-// (Split) on a backend: a GPU, or the kernel's twin on the CPU. Its
-// methods are safe for use by one goroutine at a time.
+// inFlight is the most chunks launched at once: while one ends, the next
+// fills the multiprocessors its last tasks leave.
+const inFlight = 2
+
+// pollEvery is the longest the engine waits between two looks at the
+// running launches (and at the context), and readEvery how often it reads
+// their counts to find the constellations already counted.
+const (
+	pollEvery = 50 * time.Millisecond
+	readEvery = 250 * time.Millisecond
+)
+
+// Engine is a count.Engine that searches constellations by work items on
+// a backend: a GPU, or the kernel's twin on the CPU. Its methods are safe
+// for use by one goroutine at a time.
 type Engine struct {
 	name, device string
 	b            backend
-	batch        int
-	// Launched, if not nil, is called after each launch with the number
-	// of items it counted (for tests and progress).
-	Launched func(items int)
-	// Tails, if true, makes the kernel look the last four free rows of
-	// each constellation up in tail tables (Split.Tables) rather than
-	// search every free row (Split.PlainTables): the same counts. It is
-	// off by default: a model of a warp's work (TestSIMT, docs/gpu.md)
-	// puts the tail tables at 1.7 to 1.9 times the plain search's
-	// instructions, as a warp runs a lookup at nearly every trip for the
-	// lane that needs one. A GPU session measures both (BenchmarkGPU).
-	Tails bool
+	// chunkItems is the fewest items of a chunk but the last.
+	chunkItems int
+	// launched, if not nil, is called after each launch (for tests).
+	launched func(c *chunk)
 }
 
 // Name returns "gpu", or "gpu-twin" for the twin's engine.
@@ -71,114 +101,215 @@ func (e *Engine) String() string { return e.name + " (" + e.device + ")" }
 // Close releases the device.
 func (e *Engine) Close() error { return e.b.close() }
 
-// Search counts the solutions of cs as count.Engine describes: it cuts
-// them into items (SplitFor the board of cs), counts those of whole
-// constellations at least MinBatch at a time, and calls found for each
-// constellation of a launch once it is counted, in order. A constellation
-// with no item is found at once: Direct counts it, or it has no solution. It returns ctx.Err() if ctx is
-// cancelled between launches, and the device's error, starting "gpu:", if
-// a launch fails; the constellations found before stay found.
+// plan is how a Search counts its constellations: their rows, and those
+// the kernel searches (by index), largest items first.
+type plan struct {
+	split split
+	rows  []count.Rows
+	order []int32
+	items int // of the constellations of order
+}
+
+// newPlan returns the plan of cs, calling found for each constellation
+// the kernel does not search (direct, or with no item: no solution). It
+// orders the others by the cost of an item, the constellation's cost
+// (Constellation.Cost, the CPU's estimate of its search tree) over its
+// number of items, largest first, so that the last tasks of the count are
+// its smallest. The work runs on all cores.
+func newPlan(ctx context.Context, cs []count.Constellation, found func(i int, solutions uint64)) (*plan, error) {
+	p := &plan{split: splitFor(cs[0].N()), rows: make([]count.Rows, len(cs))}
+	cost := make([]float64, len(cs))
+	items := make([]int, len(cs))
+	err := parallel.Each(ctx, len(cs), 0, func(i int, _ *parallel.Stop) {
+		p.rows[i] = cs[i].Rows()
+		if _, ok := p.split.direct(&p.rows[i]); ok {
+			return
+		}
+		if items[i] = p.split.countItems(&p.rows[i]); items[i] > 0 {
+			cost[i] = float64(cs[i].Cost()) / float64(items[i])
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range cs {
+		if s, ok := p.split.direct(&p.rows[i]); ok {
+			found(i, s)
+		} else if items[i] == 0 {
+			found(i, 0)
+		} else {
+			p.order = append(p.order, int32(i))
+			p.items += items[i]
+		}
+	}
+	slices.SortStableFunc(p.order, func(a, b int32) int { return cmp.Compare(cost[b], cost[a]) })
+	return p, nil
+}
+
+// chunks sends the chunks of p on the returned channel, each the items of
+// whole constellations in p's order, at least min items but the last, in
+// tasks of at most size items, made as the engine takes them (one ahead),
+// until quit is closed.
+func (p *plan) chunks(min, size int, quit <-chan struct{}) <-chan *chunk {
+	out := make(chan *chunk)
+	go func() {
+		defer close(out)
+		for k := 0; k < len(p.order); {
+			c := new(chunk)
+			for ; k < len(p.order) && len(c.items) < min; k++ {
+				i := p.order[k]
+				first := len(c.items)
+				c.items = p.split.items(c.items, i, &p.rows[i])
+				c.spans = append(c.spans, span{con: i, first: first, end: len(c.items)})
+			}
+			c.tasks = tasks(nil, c.items, size)
+			c.counts = make([]uint64, len(c.items))
+			for j := range c.counts {
+				c.counts[j] = notCounted
+			}
+			select {
+			case out <- c:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// Search counts the solutions of cs as count.Engine describes. It cuts
+// them into items, orders them largest first (newPlan) and streams them
+// to the device in chunks of whole constellations, inFlight at a time;
+// it calls found for each constellation once all its items are counted,
+// which it checks every readEvery. If ctx is cancelled it stops the
+// device, whose lanes leave their items within a fraction of a second,
+// calls found for the constellations counted whole, and returns
+// ctx.Err(); if the device fails, an error starting "gpu:". The
+// constellations found before stay found.
 func (e *Engine) Search(ctx context.Context, cs []count.Constellation, found func(i int, solutions uint64)) error {
 	if len(cs) == 0 {
 		return ctx.Err()
 	}
-	split := SplitFor(cs[0].N())
-	for i, c := range cs {
-		if s, ok := split.Direct(c); ok {
-			found(i, s)
-		}
-	}
-	items := split.Items(nil, cs)
-	has := make([]bool, len(cs))
-	for _, it := range items {
-		has[it.Con] = true
-	}
-	for i, c := range cs {
-		if _, ok := split.Direct(c); !ok && !has[i] {
-			found(i, 0)
-		}
-	}
-	if len(items) == 0 {
-		return ctx.Err()
+	p, err := newPlan(ctx, cs, found)
+	if err != nil || len(p.order) == 0 {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	tables := split.PlainTables
-	if e.Tails {
-		tables = split.Tables
-	}
-	if err := e.b.load(tables(cs), EncodeItems(items)); err != nil {
+	if err := e.b.load(encodeCons(p.rows)); err != nil {
 		return fmt.Errorf("gpu: %w", err)
 	}
-	counts := make([]uint64, len(items))
-	for _, b := range batches(items, e.batch) {
-		if err := ctx.Err(); err != nil {
-			return err
+	quit := make(chan struct{})
+	defer close(quit)
+	next := p.chunks(max(e.chunkItems, 1), taskSize(p.items, e.b.warps()), quit)
+	var running []*chunk
+	stopped := false
+	// stop stops the device once, and returns the error to end with.
+	stop := func(cause error) error {
+		if !stopped {
+			stopped = true
+			if err := e.b.stop(); err != nil && cause == ctx.Err() {
+				return fmt.Errorf("gpu: %w", err)
+			}
 		}
-		if err := e.b.run(b[0], b[1], counts); err != nil {
-			return fmt.Errorf("gpu: items %d to %d of %d: %w", b[0], b[1], len(items), err)
-		}
-		if e.Launched != nil {
-			e.Launched(b[1] - b[0])
-		}
-		fold(items[b[0]:b[1]], counts[b[0]:b[1]], found)
+		return cause
 	}
-	return nil
-}
-
-// batches cuts items, in order of constellation, into runs [first, end)
-// of whole constellations, each of at least min items but the last.
-func batches(items []Item, min int) [][2]int {
-	var out [][2]int
-	first := 0
-	for end := 1; end <= len(items); end++ {
-		if end == len(items) || (end-first >= min && items[end].Con != items[end-1].Con) {
-			out = append(out, [2]int{first, end})
-			first = end
+	var fail error
+	lastRead := time.Now()
+	wait := time.Millisecond
+	for {
+		for fail == nil && !stopped && ctx.Err() == nil && len(running) < inFlight {
+			var c *chunk
+			if len(running) == 0 {
+				c = <-next
+			} else {
+				select {
+				case c = <-next:
+				default:
+				}
+			}
+			if c == nil {
+				break
+			}
+			if err := e.b.launch(c); err != nil {
+				fail = stop(fmt.Errorf("gpu: %w", err))
+				break
+			}
+			running = append(running, c)
+			if e.launched != nil {
+				e.launched(c)
+			}
+		}
+		if len(running) == 0 {
+			break
+		}
+		// Retire the launches that ended, in order; read the others'
+		// counts now and then.
+		reading := time.Since(lastRead) >= readEvery
+		for k := 0; k < len(running); {
+			c := running[k]
+			end, err := e.b.ended(c)
+			if err == nil && (end || reading) {
+				err = e.b.read(c)
+			}
+			if err != nil {
+				if fail == nil {
+					fail = stop(fmt.Errorf("gpu: %w", err))
+				}
+				end = true
+			}
+			if end || reading {
+				report(c, found)
+			}
+			if end {
+				running = slices.Delete(running, k, k+1)
+				wait = time.Millisecond
+			} else {
+				k++
+			}
+		}
+		if reading {
+			lastRead = time.Now()
+		}
+		if len(running) == 0 {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			if fail == nil {
+				fail = stop(ctx.Err())
+			}
+		case <-time.After(wait):
+			wait = min(2*wait, pollEvery)
 		}
 	}
-	return out
+	if fail != nil {
+		return fail
+	}
+	return ctx.Err()
 }
 
-// fold adds the counts of items, whole constellations in order, into
-// each constellation's solutions and calls found for each.
-func fold(items []Item, counts []uint64, found func(i int, solutions uint64)) {
-	for j := 0; j < len(items); {
-		con, s := items[j].Con, uint64(0)
-		for ; j < len(items) && items[j].Con == con; j++ {
-			s += counts[j]
+// report calls found for each constellation of c whose items are all
+// counted and that was not found yet.
+func report(c *chunk, found func(i int, solutions uint64)) {
+	for k := range c.spans {
+		s := &c.spans[k]
+		if s.found {
+			continue
 		}
-		found(int(con), s)
+		var sum uint64
+		whole := true
+		for _, n := range c.counts[s.first:s.end] {
+			if n == notCounted {
+				whole = false
+				break
+			}
+			sum += n
+		}
+		if whole {
+			s.found = true
+			found(int(s.con), sum)
+		}
 	}
 }
-
-// twin is the backend of the kernel's twin.
-type twin struct {
-	t     *Twin
-	items []Item
-}
-
-// NewTwinEngine returns an Engine whose backend is the kernel's twin on
-// the CPU, one goroutine, launching at least batch items at a time: the
-// GPU engine's host side (items, launches, folding) without a GPU, for
-// tests and to check a GPU's counts.
-func NewTwinEngine(batch int) *Engine {
-	return &Engine{name: "gpu-twin", device: "the kernel's search in Go, one goroutine", b: new(twin), batch: batch}
-}
-
-func (w *twin) load(t Tables, items []byte) error {
-	var err error
-	w.t = NewTwin(t)
-	w.items, err = DecodeItems(items)
-	return err
-}
-
-func (w *twin) run(first, end int, counts []uint64) error {
-	for i := first; i < end; i++ {
-		counts[i] = w.t.Count(w.items[i])
-	}
-	return nil
-}
-
-func (w *twin) close() error { return nil }

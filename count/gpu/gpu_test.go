@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -52,15 +53,10 @@ func board(t *testing.T, e count.Engine, n int) {
 }
 
 // TestTwinOEIS counts the boards of n = 1 to 12 (17 with -large) with the
-// twin engine, plain and with tail tables, against OEIS A000170 and
-// A002562.
+// twin engine against OEIS A000170 and A002562.
 func TestTwinOEIS(t *testing.T) {
 	for n := 1; n <= maxTwinN(); n++ {
-		for _, tails := range []bool{false, true} {
-			e := NewTwinEngine(MinBatch)
-			e.Tails = tails
-			board(t, e, n)
-		}
+		board(t, newTwinEngine(1<<20), n)
 	}
 }
 
@@ -87,90 +83,149 @@ func found(t *testing.T, e count.Engine, cs []count.Constellation) []uint64 {
 	return got
 }
 
-// TestTwinMatchesCPU checks the twin, plain and with tail tables, against
-// the CPU engine constellation by constellation: the items of each add up
-// to its Solutions.
+// TestTwinMatchesCPU checks the twin engine against the CPU engine
+// constellation by constellation, in chunks of 100 items and in one: the
+// items of each add up to its Solutions.
 func TestTwinMatchesCPU(t *testing.T) {
 	for n := 4; n <= maxTwinN()+1; n++ {
 		cs := count.Constellations(n)
-		want := make([]uint64, len(cs))
-		for i, c := range cs {
-			want[i] = c.Solutions()
-		}
-		for _, tails := range []bool{false, true} {
-			e := NewTwinEngine(1)
-			e.Tails = tails
-			for i, s := range found(t, e, cs) {
-				if s != want[i] {
-					t.Errorf("n=%d tails=%v constellation %d %v: the twin counts %d, the CPU %d", n, tails, i, cs[i].Queens(), s, want[i])
+		for _, chunk := range []int{100, 1 << 20} {
+			for i, s := range found(t, newTwinEngine(chunk), cs) {
+				if want := cs[i].Solutions(); s != want {
+					t.Errorf("n=%d chunks of %d: constellation %d %v: the twin counts %d, the CPU %d", n, chunk, i, cs[i].Queens(), s, want)
 				}
 			}
 		}
 	}
 }
 
-// TestBatches checks the launches' cut: they cover the items in order,
-// each ends on a constellation's last item, and each but the last holds at
-// least the minimum.
-func TestBatches(t *testing.T) {
-	items := SplitFor(11).Items(nil, count.Constellations(11))
-	for _, min := range []int{1, 7, 100, len(items), len(items) + 1} {
-		bs := batches(items, min)
-		next := 0
-		for k, b := range bs {
-			switch {
-			case b[0] != next || b[1] <= b[0]:
-				t.Fatalf("min %d: launch %d is %v after item %d", min, k, b, next)
-			case b[1] < len(items) && items[b[1]].Con == items[b[1]-1].Con:
-				t.Fatalf("min %d: launch %v cuts constellation %d", min, b, items[b[1]].Con)
-			case k < len(bs)-1 && b[1]-b[0] < min:
-				t.Fatalf("min %d: launch %v holds fewer items", min, b)
+// newTestPlan returns the plan of the constellations of n and those it
+// found (direct, or with no item).
+func newTestPlan(t *testing.T, n int) (*plan, []count.Constellation, map[int]uint64) {
+	t.Helper()
+	cs := count.Constellations(n)
+	direct := map[int]uint64{}
+	p, err := newPlan(context.Background(), cs, func(i int, s uint64) { direct[i] = s })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, cs, direct
+}
+
+// TestPlan checks the plan of n = 6 to 14: each constellation is found at
+// once (with its solutions) or searched, never both; those searched come
+// largest item first by the cost model.
+func TestPlan(t *testing.T) {
+	for n := 6; n <= 14; n++ {
+		p, cs, direct := newTestPlan(t, n)
+		searched := map[int32]bool{}
+		last := math.Inf(1)
+		for _, i := range p.order {
+			c := cs[i]
+			if _, ok := direct[int(i)]; ok || searched[i] {
+				t.Fatalf("n=%d constellation %d: found at once and searched, or searched twice", n, i)
 			}
-			next = b[1]
+			searched[i] = true
+			cost := float64(c.Cost()) / float64(p.split.countItems(&p.rows[i]))
+			if cost > last {
+				t.Fatalf("n=%d constellation %d: cost %.1f an item after %.1f", n, i, cost, last)
+			}
+			last = cost
 		}
-		if next != len(items) {
-			t.Fatalf("min %d: the launches end at item %d of %d", min, next, len(items))
+		for i, s := range direct {
+			if want := cs[i].Solutions(); s != want {
+				t.Errorf("n=%d constellation %d: found at once with %d, want %d", n, i, s, want)
+			}
+		}
+		if len(direct)+len(p.order) != len(cs) {
+			t.Errorf("n=%d: %d found at once and %d searched of %d", n, len(direct), len(p.order), len(cs))
 		}
 	}
 }
 
-// TestEngineLaunches checks that the engine launches whole constellations
-// at least a batch at a time, and that one launch or many give the same
-// solutions.
-func TestEngineLaunches(t *testing.T) {
-	cs := count.Constellations(11)
-	items := SplitFor(11).Items(nil, cs)
-	one := NewTwinEngine(len(items))
-	many := NewTwinEngine(50)
-	var launches, counted int
-	many.Launched = func(k int) { launches++; counted += k }
-	a, b := found(t, one, cs), found(t, many, cs)
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("constellation %d: %d in one launch, %d in launches of 50", i, a[i], b[i])
+// TestChunks checks the chunks of n = 11 for several sizes: they cover the
+// plan's constellations in order, whole, each chunk at least the minimum
+// of items but the last; each task is items of one constellation, at most
+// taskItems, of at most taskCons constellations, and the tasks cover the
+// chunk's items in order; every item
+// has its count not counted.
+func TestChunks(t *testing.T) {
+	p, _, _ := newTestPlan(t, 11)
+	for _, min := range []int{1, 7, 100, 1 << 20} {
+		quit := make(chan struct{})
+		k := 0
+		var chunks []*chunk
+		for c := range p.chunks(min, taskItems, quit) {
+			chunks = append(chunks, c)
 		}
-	}
-	if counted != len(items) || launches < len(items)/100 {
-		t.Errorf("%d launches counted %d items; want about %d launches of %d items", launches, counted, len(items)/50, len(items))
+		close(quit)
+		for j, c := range chunks {
+			if j < len(chunks)-1 && len(c.items) < min {
+				t.Fatalf("min %d: chunk %d holds %d items", min, j, len(c.items))
+			}
+			next := 0
+			for _, s := range c.spans {
+				if s.con != p.order[k] || s.first != next || s.end <= s.first {
+					t.Fatalf("min %d chunk %d: span %+v, want constellation %d from item %d", min, j, s, p.order[k], next)
+				}
+				for _, it := range c.items[s.first:s.end] {
+					if it.con != s.con {
+						t.Fatalf("min %d chunk %d: item of %d in the span of %d", min, j, it.con, s.con)
+					}
+				}
+				k++
+				next = s.end
+			}
+			next = 0
+			for _, tk := range c.tasks {
+				if tk.first != uint32(next) || tk.end <= tk.first || tk.end-tk.first > taskItems {
+					t.Fatalf("min %d chunk %d: task %+v after item %d", min, j, tk, next)
+				}
+				// Its constellations, in order, from their starts.
+				k := -1
+				for x := tk.first; x < tk.end; x++ {
+					it := c.items[x]
+					if k+1 < taskCons && tk.cons[k+1] >= 0 && x == tk.starts[k+1] {
+						k++
+					}
+					if k < 0 || it.con != tk.cons[k] || it.row != tk.rows[k] {
+						t.Fatalf("min %d chunk %d: task %+v holds item %d of %d row %d", min, j, tk, x, it.con, it.row)
+					}
+				}
+				for k++; k < taskCons; k++ {
+					if tk.cons[k] >= 0 {
+						t.Fatalf("min %d chunk %d: task %+v names constellations it holds no item of", min, j, tk)
+					}
+				}
+				next = int(tk.end)
+			}
+			if next != len(c.items) || len(c.counts) != len(c.items) || slices.ContainsFunc(c.counts, func(n uint64) bool { return n != notCounted }) {
+				t.Fatalf("min %d chunk %d: tasks end at %d of %d items; %d counts, all not counted", min, j, next, len(c.items), len(c.counts))
+			}
+		}
+		if k != len(p.order) {
+			t.Fatalf("min %d: the chunks hold %d of %d constellations", min, k, len(p.order))
+		}
 	}
 }
 
-// TestEngineStopsBetweenLaunches cancels a count after its first launch:
-// the engine returns the context's error and has found only the
-// constellations of that launch, each with its whole count.
-func TestEngineStopsBetweenLaunches(t *testing.T) {
-	cs := count.Constellations(11)
-	e := NewTwinEngine(100)
+// TestEngineStops cancels a count as its first chunk is launched: the
+// engine stops the launch, returns the context's error, and has found
+// only constellations counted whole, each with its whole count.
+func TestEngineStops(t *testing.T) {
+	cs := count.Constellations(12)
+	e := newTwinEngine(1000)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	e.Launched = func(int) { cancel() }
+	launches := 0
+	e.launched = func(*chunk) { launches++; cancel() }
 	got := map[int]uint64{}
 	err := e.Search(ctx, cs, func(i int, s uint64) { got[i] = s })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if len(got) == 0 || len(got) == len(cs) {
-		t.Fatalf("found %d of %d constellations; want those of one launch", len(got), len(cs))
+	if launches != 1 || len(got) == len(cs) {
+		t.Fatalf("%d launches found %d of %d constellations; want one launch and not all", launches, len(got), len(cs))
 	}
 	for i, s := range got {
 		if want := cs[i].Solutions(); s != want {
@@ -180,147 +235,65 @@ func TestEngineStopsBetweenLaunches(t *testing.T) {
 }
 
 // TestItems checks the work items of n = 6 to 12: each starts in the row
-// its split gives, with a free square, in order of constellation; a
-// constellation that Direct counts has no item, and one that it does not
-// count has items or no solution.
+// its split gives, with a free square, and the search below it fits the
+// stack; a constellation that direct counts has no item, and one that it
+// does not count has items or no solution.
 func TestItems(t *testing.T) {
 	for n := 6; n <= 12; n++ {
 		cs := count.Constellations(n)
-		s := SplitFor(n)
-		items := s.Items(nil, cs)
-		has := map[int32]bool{}
-		for j, it := range items {
-			r := cs[it.Con].Rows()
-			switch {
-			case it.Free == 0:
-				t.Fatalf("n=%d item %d: no free square", n, j)
-			case int(it.Row) != min(s.Rows, r.Count-2):
-				t.Fatalf("n=%d item %d: starts in free row %d of %d, split %v", n, j, it.Row, r.Count, s)
-			case j > 0 && it.Con < items[j-1].Con:
-				t.Fatalf("n=%d item %d: constellation %d after %d", n, j, it.Con, items[j-1].Con)
-			case it.Cols&^(1<<n-1) != 0 || uint32(it.LD)&it.Free != 0:
-				t.Fatalf("n=%d item %d: %+v takes squares off the board or its own free ones", n, j, it)
-			}
-			has[it.Con] = true
-		}
+		s := splitFor(n)
 		for i, c := range cs {
-			d, direct := s.Direct(c)
+			r := c.Rows()
+			items := s.items(nil, int32(i), &r)
+			if len(items) != s.countItems(&r) {
+				t.Fatalf("n=%d constellation %d: %d items, counted %d", n, i, len(items), s.countItems(&r))
+			}
+			for j, it := range items {
+				switch {
+				case it.free == 0:
+					t.Fatalf("n=%d item %d: no free square", n, j)
+				case int(it.row) != min(s.rows, r.Count-2):
+					t.Fatalf("n=%d item %d: starts in free row %d of %d, split %v", n, j, it.row, r.Count, s)
+				case it.cols&^(1<<n-1) != 0 || it.ld&it.free != 0 || it.rd&it.free != 0:
+					t.Fatalf("n=%d item %d: %+v takes squares off the board or its own free ones", n, j, it)
+				}
+			}
+			d, direct := s.direct(&r)
 			switch {
-			case direct && has[int32(i)]:
+			case direct && len(items) > 0:
 				t.Errorf("n=%d constellation %d: counted directly and has items", n, i)
 			case direct && d != c.Solutions():
 				t.Errorf("n=%d constellation %d: counted directly %d, want %d", n, i, d, c.Solutions())
-			case !direct && !has[int32(i)] && c.Solutions() != 0:
+			case !direct && len(items) == 0 && c.Solutions() != 0:
 				t.Errorf("n=%d constellation %d: no item, but %d solutions", n, i, c.Solutions())
 			}
 		}
 	}
 }
 
-// TestEncodeItems checks that items read back as they were written, and
-// that short data is refused.
-func TestEncodeItems(t *testing.T) {
-	items := SplitFor(12).Items(nil, count.Constellations(12))
-	items = append(items, Item{Con: 1<<31 - 1, Row: 29, Free: 1 << 31, Cols: ^uint32(0), LD: 1<<63 | 1, RD: 1<<62 | 2})
-	back, err := DecodeItems(EncodeItems(items))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range items {
-		if back[i] != items[i] {
-			t.Fatalf("item %d: wrote %+v, read %+v", i, items[i], back[i])
+// TestDepth checks that the items of every constellation of n = 16 to 32
+// keep their search within the stack: from the row an item starts in to
+// the row above the last-but-one, at most stackRows rows.
+func TestDepth(t *testing.T) {
+	for n := 16; n <= 32; n++ {
+		s := splitFor(n)
+		for r := 0; r <= n; r++ {
+			d := s.depth(r)
+			if d >= 0 && (r-2-d > stackRows || d > r-2) {
+				t.Fatalf("n=%d, %d free rows: items start in row %d, which leaves %d rows for the stack", n, r, d, r-2-d)
+			}
 		}
 	}
-	if _, err := DecodeItems(make([]byte, 33)); err == nil || !strings.Contains(err.Error(), "33 bytes") {
-		t.Errorf("33 bytes decoded as items: %v", err)
-	}
-	if _, err := DecodeCounts(make([]byte, 16), 3); err == nil {
+}
+
+// TestDecodeCounts checks that counts read back as the kernel writes
+// them, and that short data is refused.
+func TestDecodeCounts(t *testing.T) {
+	if _, err := decodeCounts(make([]byte, 16), 3); err == nil {
 		t.Error("16 bytes decoded as 3 counts")
 	}
-	if c, err := DecodeCounts([]byte{1, 0, 0, 0, 0, 0, 0, 0x80}, 1); err != nil || c[0] != 1<<63|1 {
-		t.Errorf("DecodeCounts = %v, %v; want [%d]", c, err, uint64(1<<63|1))
-	}
-}
-
-// TestTables checks the tables of every constellation of n = 9, 10 and
-// 16: the rows against Rows, the stop row and who has a tail table, and
-// each tail table set by set against the ways tailWays finds (that those
-// are right, the twin's counts against OEIS and the CPU engine check).
-func TestTables(t *testing.T) {
-	for _, n := range []int{9, 10, 16} {
-		cs := count.Constellations(n)
-		s := SplitFor(n)
-		tw := NewTwin(s.Tables(cs))
-		tails := 0
-		for i, c := range cs {
-			r, con := c.Rows(), tw.cons[conWords*i:][:conWords]
-			if int(con[0]) != r.Count {
-				t.Fatalf("n=%d constellation %d: %d free rows in the table, %d in Rows", n, i, con[0], r.Count)
-			}
-			for j := 0; j+1 < r.Count; j++ {
-				if con[conBlocks+j] != r.Steps[j].Block || con[conShifts+j] != uint32(r.Steps[j].Shift) {
-					t.Fatalf("n=%d constellation %d step %d: table %#x, %d; Rows %+v", n, i, j, con[conBlocks+j], con[conShifts+j], r.Steps[j])
-				}
-			}
-			inner := uint32(1)<<n - 1
-			for _, q := range c.Queens() {
-				inner &^= 1 << q[1]
-			}
-			switch {
-			case con[2] != inner:
-				t.Fatalf("n=%d constellation %d: inner %#x, want %#x", n, i, con[2], inner)
-			case con[5] == 0 && (s.tail(n, r.Count) || int(con[1]) != max(0, r.Count-2)):
-				t.Fatalf("n=%d constellation %d: no tail table, stop row %d of %d", n, i, con[1], r.Count)
-			case con[5] == 0:
-				continue
-			case !s.tail(n, r.Count) || int(con[1]) != r.Count-tailRows-1:
-				t.Fatalf("n=%d constellation %d: a tail table, stop row %d of %d", n, i, con[1], r.Count)
-			}
-			tails++
-			// Every way of the table, by set, against a search of the last
-			// rows that knows nothing of tables.
-			want := map[uint32][]uint64{}
-			for _, w := range tailWays(n, r) {
-				want[w.set] = append(want[w.set], w.diags)
-			}
-			for set := inner; set != 0; set = (set - 1) & inner {
-				if bits.OnesCount32(set) != tailRows {
-					continue
-				}
-				e := tw.index[con[3]+rank4(set)]
-				got := slices.Sorted(slices.Values(tw.ways[con[4]+uint32(e):][:e>>56]))
-				if w := slices.Sorted(slices.Values(want[set])); !slices.Equal(got, w) {
-					t.Fatalf("n=%d constellation %d set %#x: ways %#x, want %#x", n, i, set, got, w)
-				}
-			}
-		}
-		if n >= 10 && tails != len(cs) {
-			t.Errorf("n=%d: %d of %d constellations have a tail table", n, tails, len(cs))
-		}
-	}
-}
-
-// TestRank4 checks that rank4 numbers the sets of four of the columns
-// 1..n-2 from 0 to C(n-2, 4)-1, each once.
-func TestRank4(t *testing.T) {
-	for _, n := range []int{6, 12, 32} {
-		seen := make([]bool, indexWords(n))
-		inner := uint32(1<<(n-1) - 2)
-		for set := inner; set != 0; set = (set - 1) & inner {
-			if bits.OnesCount32(set) != 4 {
-				continue
-			}
-			r := rank4(set)
-			if int(r) >= len(seen) || seen[r] {
-				t.Fatalf("n=%d set %#x: rank %d of %d, or twice", n, set, r, len(seen))
-			}
-			seen[r] = true
-		}
-		for r, ok := range seen {
-			if !ok {
-				t.Fatalf("n=%d: no set has rank %d", n, r)
-			}
-		}
+	if c, err := decodeCounts([]byte{1, 0, 0, 0, 0, 0, 0, 0x80}, 1); err != nil || c[0] != 1<<63|1 {
+		t.Errorf("decodeCounts = %v, %v; want [%d]", c, err, uint64(1<<63|1))
 	}
 }
 
@@ -339,33 +312,39 @@ func defines(t *testing.T) map[string]int {
 }
 
 // TestKernelSource checks that kernel.cu and its PTX agree with the host:
-// the same table layout and block size, a PTX marked generated with the
-// kernel's entry and six parameters, and the stack in shared memory, none
-// in local memory (a per-thread stack there made a plain kernel 5.7 times
-// slower).
+// the same table layout, block size and stack; a PTX marked generated,
+// for sm_70 and PTX ISA 6.3, with the kernel's entry and seven
+// parameters, and the stack in shared memory, none in local memory (a
+// per-thread stack there made a kernel 5.7 times slower).
 func TestKernelSource(t *testing.T) {
 	d := defines(t)
-	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "BLOCKS": conBlocks, "SHIFTS": conShifts, "ITEM_WORDS": itemWords, "RD_OFFSET": rdOffset, "TAIL_LD": tailLD} {
+	for name, want := range map[string]int{"BLOCK": blockThreads, "CON_WORDS": conWords, "BLOCKS": conBlocks,
+		"STOP": conStop, "SHIFTS": conShifts, "TASK_CONS": taskCons, "TASK_CON": taskCon, "TASK_WORDS": taskWords,
+		"ROW_SHIFT": rowShift, "ITEM_WORDS": itemWords, "STACK": stackRows, "BUFS": bufs, "SYNC_TRIPS": syncTrips} {
 		if d[name] != want {
 			t.Errorf("kernel.cu defines %s %d; the host has %d", name, d[name], want)
 		}
 	}
-	ptx := string(PTX())
+	ptx := string(ptx())
 	switch {
 	case !strings.HasPrefix(ptx, "// Code generated by clang-19 from kernel.cu; DO NOT EDIT.\n"):
 		t.Errorf("kernel.ptx is not marked generated: %q", ptx[:min(80, len(ptx))])
 	case ptx[len(ptx)-1] != 0 || strings.IndexByte(ptx, 0) != len(ptx)-1:
-		t.Error("PTX() is not NUL-terminated once")
-	case !strings.Contains(ptx, ".entry "+kernelName+"(") || strings.Count(ptx, ".param ") != 8:
-		t.Errorf("kernel.ptx has no entry %s with 8 parameters", kernelName)
-	case !strings.Contains(ptx, ".shared .align 4 .b8 "):
-		t.Error("kernel.ptx keeps no stack in shared memory")
+		t.Error("ptx() is not NUL-terminated once")
+	case !strings.Contains(ptx, "\n.version 6.3\n") || !strings.Contains(ptx, "\n.target sm_70\n"):
+		t.Error("kernel.ptx is not PTX ISA 6.3 for sm_70")
+	case !strings.Contains(ptx, ".entry "+kernelName+"(") || strings.Count(ptx, ".param ") != 7:
+		t.Errorf("kernel.ptx has no entry %s with 7 parameters", kernelName)
 	case strings.Contains(ptx, ".local"):
 		t.Error("kernel.ptx uses local memory")
 	}
-	stack := regexp.MustCompile(`\.shared \.align 4 \.b8 \w+\[(\d+)\]`).FindStringSubmatch(ptx)
-	if want := d["ROWS"] * d["BLOCK"] * 4; stack == nil || stack[1] != strconv.Itoa(want) {
-		t.Errorf("kernel.ptx's shared stack: %v; want %d bytes", stack, want)
+	shared := 0
+	for _, m := range regexp.MustCompile(`\.shared \.align 4 \.b8 \w+\[(\d+)\]`).FindAllStringSubmatch(ptx, -1) {
+		k, _ := strconv.Atoi(m[1])
+		shared += k
+	}
+	if want := 4 * (stackRows*3*blockThreads + blockThreads/32*bufs*(taskCons*conWords+taskWords+2) + blockThreads/32*2); shared != want {
+		t.Errorf("kernel.ptx's shared memory: %d bytes; want %d (stack, tasks and counters)", shared, want)
 	}
 }
 
@@ -386,8 +365,8 @@ func clang(t *testing.T) string {
 }
 
 // TestKernelOnHost builds kernel.cu for the host (testdata/host.cc) and
-// runs it over the items of n = 8 to 12, plain and with tail tables: the
-// kernel's own source must count every item as the twin does.
+// runs it over the chunks of n = 8 to 12: the kernel's own source must
+// count every item as the twin does; and with the stop flag raised, none.
 func TestKernelOnHost(t *testing.T) {
 	cc := clang(t)
 	dir := t.TempDir()
@@ -396,69 +375,85 @@ func TestKernelOnHost(t *testing.T) {
 		t.Fatalf("%s: %v\n%s", cc, err, out)
 	}
 	for n := 8; n <= maxTwinN(); n++ {
-		cs := count.Constellations(n)
-		items := SplitFor(n).Items(nil, cs)
-		for _, tables := range []Tables{SplitFor(n).PlainTables(cs), SplitFor(n).Tables(cs)} {
-			args := []string{filepath.Join(dir, "cons"), filepath.Join(dir, "index"), filepath.Join(dir, "ways"), filepath.Join(dir, "items")}
-			for k, data := range [][]byte{tables.Cons, tables.Index, tables.Ways, EncodeItems(items)} {
+		p, _, _ := newTestPlan(t, n)
+		cons := encodeCons(p.rows)
+		tw := newTwin(cons)
+		quit := make(chan struct{})
+		for c := range p.chunks(5000, 64, quit) {
+			args := []string{filepath.Join(dir, "cons"), filepath.Join(dir, "tasks"), filepath.Join(dir, "items")}
+			tasks, err := encodeTasks(c.tasks)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, data := range [][]byte{cons, tasks, encodeItems(c.items)} {
 				if err := os.WriteFile(args[k], data, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			out, err := exec.Command(host, args...).Output()
-			if err != nil {
-				t.Fatalf("n=%d: host kernel: %v", n, err)
-			}
-			got, err := DecodeCounts(out, len(items))
-			if err != nil {
-				t.Fatalf("n=%d: %v", n, err)
-			}
-			tw := NewTwin(tables)
-			for i, it := range items {
-				if want := tw.Count(it); got[i] != want {
-					t.Fatalf("n=%d item %d %+v, %d tail tables: kernel.cu counts %d, the twin %d", n, i, it, len(tables.Index), got[i], want)
+			for _, stop := range []bool{false, true} {
+				a := args
+				if stop {
+					a = append(a[:3:3], "stop")
+				}
+				out, err := exec.Command(host, a...).Output()
+				if err != nil {
+					t.Fatalf("n=%d: host kernel: %v", n, err)
+				}
+				got, err := decodeCounts(out, len(c.items))
+				if err != nil {
+					t.Fatalf("n=%d: %v", n, err)
+				}
+				for i, it := range c.items {
+					want := tw.count(it)
+					if stop {
+						want = notCounted
+					}
+					if got[i] != want {
+						t.Fatalf("n=%d item %d %+v, stop %v: kernel.cu counts %d, want %d", n, i, it, stop, got[i], want)
+					}
 				}
 			}
 		}
+		close(quit)
 	}
 }
 
-// TestTailLookups checks the tail tables on boards too large for a whole
-// count, up to tailMaxN and past it: from leaf rows reached by random
-// walks down constellations of n = 20, 24, 27 and 28 (no tail table, the
-// second-to-last row), the twin's count against a plain search of the
+// TestDeepRows checks the 32-bit search on boards too large for a whole
+// count: from items reached by random walks down constellations of
+// n = 20, 24, 27 and 32, the twin's count against a plain search of the
 // rows below.
-func TestTailLookups(t *testing.T) {
+func TestDeepRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{20, 24, 27, 28} {
+	for _, n := range []int{20, 24, 27, 32} {
 		cs := count.Constellations(n)
-		s := SplitFor(n)
-		tw := NewTwin(s.Tables(cs))
-		checked := 0
+		s := splitFor(n)
+		rows := make([]count.Rows, 0, 64)
+		var picked []int
 		for i := 0; i < len(cs); i += len(cs)/40 + 1 {
-			r := cs[i].Rows()
-			con := tw.cons[conWords*i:][:conWords]
-			if r.First == 0 || (con[5] == 0) != (n > tailMaxN) {
-				if r.First != 0 {
-					t.Fatalf("n=%d constellation %d: tail table %d", n, i, con[5])
-				}
+			rows = append(rows, cs[i].Rows())
+			picked = append(picked, i)
+		}
+		tw := newTwin(encodeCons(rows))
+		checked := 0
+		for k, r := range rows {
+			if _, ok := s.direct(&r); ok {
 				continue
 			}
-			for range 100 {
-				it, ok := walk(rng, r, int(con[1]))
+			for range 20 {
+				// Start deep enough for a plain search to be quick.
+				it, ok := walk(rng, r, max(s.depth(r.Count), r.Count-9))
 				if !ok {
 					continue
 				}
-				it.Con = int32(i)
-				if got, want := tw.Count(it), plain(r, int(it.Row), it.Free, it.Cols, it.LD, it.RD); got != want {
-					t.Fatalf("n=%d constellation %d %v, from %+v: the twin counts %d, a plain search %d", n, i, cs[i].Queens(), it, got, want)
+				it.con = int32(k)
+				if got, want := tw.count(it), plain(r, int(it.row), it.free, it.cols, it.ld, it.rd); got != want {
+					t.Fatalf("n=%d constellation %d %v, from %+v: the twin counts %d, a plain search %d", n, picked[k], cs[picked[k]].Queens(), it, got, want)
 				}
 				checked++
 			}
 		}
-		t.Logf("n=%d: %d rows checked", n, checked)
 		if checked < 100 {
-			t.Errorf("n=%d: %d rows checked", n, checked)
+			t.Errorf("n=%d: %d items checked", n, checked)
 		}
 	}
 }
@@ -466,26 +461,30 @@ func TestTailLookups(t *testing.T) {
 // walk places queens on random free squares of r's rows from the first
 // down to row stop, and returns the sub-board there, or false if a row
 // on the way has no free square.
-func walk(rng *rand.Rand, r count.Rows, stop int) (Item, bool) {
-	free, cols, ld, rd := r.First, uint32(0), uint64(0), uint64(0)
+func walk(rng *rand.Rand, r count.Rows, stop int) (item, bool) {
+	free, cols, ld, rd := r.First, uint32(0), uint32(0), uint32(0)
 	for row := 0; row < stop; row++ {
 		var sq []uint32
 		for f := free; f != 0; f &= f - 1 {
 			sq = append(sq, f&-f)
 		}
+		if len(sq) == 0 {
+			return item{}, false
+		}
 		bit := sq[rng.IntN(len(sq))]
 		st := r.Steps[row]
-		cols, ld, rd = cols|bit, (ld|uint64(bit))<<st.Shift, (rd|uint64(bit)<<rdOffset)>>st.Shift
-		if free = ^(cols | uint32(ld) | uint32(rd>>rdOffset) | st.Block); free == 0 {
-			return Item{}, false
+		cols, ld, rd = cols|bit, (ld|bit)<<st.Shift, (rd|bit)>>st.Shift
+		if free = ^(cols | ld | rd | st.Block); free == 0 {
+			return item{}, false
 		}
 	}
-	return Item{Row: uint8(stop), Free: free, Cols: cols, LD: ld, RD: rd}, true
+	return item{row: uint8(stop), free: free, cols: cols, ld: ld, rd: rd}, true
 }
 
 // plain counts the ways to fill row and the rows below it of r with a
-// plain search, free being the free squares of row.
-func plain(r count.Rows, row int, free, cols uint32, ld, rd uint64) uint64 {
+// plain recursive search, free being the free squares of row: no stack,
+// no count of the last rows at once.
+func plain(r count.Rows, row int, free, cols, ld, rd uint32) uint64 {
 	if row == r.Count-1 {
 		return uint64(bits.OnesCount32(free))
 	}
@@ -493,8 +492,8 @@ func plain(r count.Rows, row int, free, cols uint32, ld, rd uint64) uint64 {
 	st := r.Steps[row]
 	for f := free; f != 0; f &= f - 1 {
 		bit := f & -f
-		c, l, d := cols|bit, (ld|uint64(bit))<<st.Shift, (rd|uint64(bit)<<rdOffset)>>st.Shift
-		if next := ^(c | uint32(l) | uint32(d>>rdOffset) | st.Block); next != 0 {
+		c, l, d := cols|bit, (ld|bit)<<st.Shift, (rd|bit)>>st.Shift
+		if next := ^(c | l | d | st.Block); next != 0 {
 			n += plain(r, row+1, next, c, l, d)
 		}
 	}

@@ -15,3 +15,6 @@ func Open() (*Engine, error) {
 	}
 	return nil, marked{errors.New("this nqueens was built without the GPU engine (-tags nogpu)"), ErrNoDevice}
 }
+
+// kernel says how the driver compiled the kernel: "", as there is none.
+func (e *Engine) kernel() string { return "" }

@@ -1,151 +1,140 @@
 package gpu
 
-import (
-	"encoding/binary"
-	"math/bits"
+import "encoding/binary"
+
+// twin is the kernel's search in Go, step for step: the same tables, the
+// same items, the same stack of the candidates and diagonals of each row,
+// the same count in the last-but-one free row. It is what the tests
+// hold the kernel's source to on a machine without a GPU, what a GPU's
+// counts are checked against item by item, and, a trip at a time (lane),
+// what the model of a warp (work_test.go) runs.
+type twin struct {
+	cons []uint32 // encodeCons's words
+}
+
+// newTwin returns the twin of the kernel over the constellations cons
+// (encodeCons).
+func newTwin(cons []byte) *twin {
+	t := &twin{cons: make([]uint32, len(cons)/4)}
+	for i := range t.cons {
+		t.cons[i] = binary.LittleEndian.Uint32(cons[4*i:])
+	}
+	return t
+}
+
+// count returns the solutions of it, as a lane of the kernel counts them.
+func (t *twin) count(it item) uint64 {
+	var ln lane
+	ln.start(t, it)
+	for ln.step() != pathNext {
+	}
+	return ln.n
+}
+
+// The paths of a trip of the kernel's loop: a row gone back up (pop), a
+// square placed that leaves the next row a free square (push) or none
+// (dead), a square of the last-but-one row counted (count), and the end
+// of an item (next). pathLast is a trip of the kernel as it would be
+// with the last two rows counted at once from the row above
+// (lane.atOnce); pathTake and pathIdle are trips of a lane with no item,
+// which takes one or finds none (the model of work_test.go, not the
+// twin's).
+const (
+	pathPop = iota
+	pathPush
+	pathDead
+	pathCount
+	pathNext
+	pathLast
+	pathTake
+	pathIdle
+	paths
 )
 
-// Twin is the kernel's search in Go, step for step: the same tables, the
-// same items, the same stack of one candidate set per row, undone by
-// shifting back, the same lookups of the tail tables. It is what the tests
-// hold the kernel's algorithm to on a machine without a GPU, and what a
-// GPU's counts are checked against item by item.
-type Twin struct {
-	cons        []uint32 // Tables.Cons, as words
-	index, ways []uint64 // Tables.Index and Tables.Ways
+// lane is one lane of the kernel's search, a trip at a time: the loop of
+// count_items, whose paths (pathPop...) step returns.
+type lane struct {
+	con                []uint32 // the item's constellation's words
+	top, row, stop     uint32
+	free, cols, ld, rd uint32
+	stack              [stackRows][3]uint32
+	n                  uint64
+	done               bool
+	// atOnce makes the lane count the last two free rows at once from the
+	// row above, both squares of the last-but-one row tried in one trip:
+	// what the model weighs against the kernel's search (work_test.go).
+	atOnce bool
 }
 
-// NewTwin returns the twin of the kernel over the tables t (Split.Tables).
-func NewTwin(t Tables) *Twin {
-	w := &Twin{cons: make([]uint32, len(t.Cons)/4), index: words64(t.Index), ways: words64(t.Ways)}
-	for i := range w.cons {
-		w.cons[i] = binary.LittleEndian.Uint32(t.Cons[4*i:])
+// start makes it the lane's item, on the twin t's constellations.
+func (ln *lane) start(t *twin, it item) {
+	ln.con = t.cons[conWords*int(it.con):][:conWords]
+	ln.top, ln.row, ln.stop = uint32(it.row), uint32(it.row), ln.con[conStop]
+	ln.free, ln.cols, ln.ld, ln.rd = it.free, it.cols, it.ld, it.rd
+	ln.n, ln.done = 0, false
+	if ln.row == ln.stop && ln.atOnce {
+		ln.n, ln.done = last(ln.free, ln.cols, ln.ld, ln.rd, ln.con), true
 	}
-	return w
 }
 
-// words64 returns b as little-endian 64-bit words.
-func words64(b []byte) []uint64 {
-	w := make([]uint64, len(b)/8)
-	for i := range w {
-		w[i] = binary.LittleEndian.Uint64(b[8*i:])
-	}
-	return w
-}
-
-// Work is what the kernel's search of items does, the numbers that
-// predict its time on a GPU (Twin.Work): Trips of its loop (a square
-// tried, or a row gone back up), Lookups of a tail table (a square of the
-// leaf row that leaves the next row a free square), and the Ways those
-// lookups compare.
-type Work struct {
-	Trips, Lookups, Ways uint64
-}
-
-// Add adds w2 to w.
-func (w *Work) Add(w2 Work) {
-	w.Trips += w2.Trips
-	w.Lookups += w2.Lookups
-	w.Ways += w2.Ways
-}
-
-// Count returns the solutions of the sub-board it, as the kernel's
-// count_items does: it walks the free rows from it.Row down with a stack
-// of the candidate sets of the rows above, the lowest set bit of each
-// being the queen placed in its row, down to the constellation's stop
-// row. There each square counts the ways of the tail table that fit the
-// queens above, or, with no tail table, whether it leaves the last row a
-// free square.
-func (t *Twin) Count(it Item) uint64 { return t.search(it, nil) }
-
-// Work returns what the kernel's search of it does.
-func (t *Twin) Work(it Item) Work {
-	var w Work
-	t.search(it, &w)
-	return w
-}
-
-// search is Count, which adds its work to w if w is not nil.
-func (t *Twin) search(it Item, w *Work) uint64 {
-	con := t.cons[conWords*int(it.Con):][:conWords]
-	stop, inner, tail := con[1], con[2], con[5]
-	border := uint64(con[6]) | uint64(con[7])<<32
-	index, ways := t.index[con[3]:], t.ways[con[4]:]
-	blocks, shifts := con[conBlocks:][:32], con[conShifts:][:32]
-	var stack [32]uint32
-	row, top := uint32(it.Row), uint32(it.Row)
-	free, cols, ld, rd := it.Free, it.Cols, it.LD, it.RD
+// last counts the squares of the last-but-one free row (free, at most
+// two: the columns left) that leave the last row a free square, for
+// lane.atOnce.
+func last(free, cols, ld, rd uint32, con []uint32) uint64 {
+	stop := con[conStop]
+	sh, block := con[conShifts+stop], con[conBlocks+stop]
+	a, b := free&-free, free&(free-1)
 	var n uint64
-	for {
-		if w != nil {
-			w.Trips++
-		}
-		if free == 0 {
-			if row == top {
-				return n
-			}
-			row--
-			a := stack[row&31]
-			bit := a & -a
-			sh := shifts[row&31] & 63
-			cols ^= bit
-			ld = ld>>sh ^ uint64(bit)
-			rd = rd<<sh ^ uint64(bit)<<rdOffset
-			free = a & (a - 1)
-			continue
-		}
-		bit := free & -free
-		sh := shifts[row&31] & 63
-		l, d := (ld|uint64(bit))<<sh, (rd|uint64(bit)<<rdOffset)>>sh
-		if row == stop {
-			free &= free - 1
-			if tail != 0 {
-				// The ways of the set left whose first queen stands on a
-				// free square of the first row (look-ahead), from the
-				// lowest such column's to the highest's.
-				set := inner &^ (cols | bit)
-				f0 := set &^ (uint32(l) | uint32(d>>rdOffset) | blocks[row&31])
-				if f0 == 0 {
-					continue
-				}
-				e := index[rank4(set)]
-				c := uint32(e >> 32)
-				lo := bits.OnesCount32(set & (f0&-f0 - 1))
-				hi := bits.OnesCount32(set & (1<<(31-bits.LeadingZeros32(f0)) - 1))
-				start, end := (c<<8)>>(8*lo)&0xff, c>>(8*hi)&0xff
-				q := uint64(uint32(l)<<tailLD) | d&^0xffffffff | border
-				for _, e := range ways[uint32(e)+start : uint32(e)+end] {
-					if e&q == 0 {
-						n++
-					}
-				}
-				if w != nil {
-					w.Lookups++
-					w.Ways += uint64(end - start)
-				}
-			} else if ^(cols | bit | uint32(l) | uint32(d>>rdOffset) | blocks[row&31]) != 0 {
-				n++ // the last row has a free square: a solution
-			}
-			continue
-		}
-		next := ^(cols | bit | uint32(l) | uint32(d>>rdOffset) | blocks[row&31])
-		if next == 0 {
-			free &= free - 1
-			continue
-		}
-		stack[row&31] = free
-		cols |= bit
-		ld, rd = l, d
-		row++
-		free = next
+	if a != 0 && ^(cols|a|(ld|a)<<sh|(rd|a)>>sh|block) != 0 {
+		n++
 	}
+	if b != 0 && ^(cols|b|(ld|b)<<sh|(rd|b)>>sh|block) != 0 {
+		n++
+	}
+	return n
 }
 
-// CountAll returns the counts of items, as the kernel's output holds them.
-func (t *Twin) CountAll(items []Item) []uint64 {
-	out := make([]uint64, len(items))
-	for i, it := range items {
-		out[i] = t.Count(it)
+// step runs one trip of the loop and returns its path; pathNext when the
+// item is counted (ln.n), and from then on.
+func (ln *lane) step() int {
+	if ln.done {
+		return pathNext
 	}
-	return out
+	if ln.free == 0 {
+		if ln.row == ln.top {
+			ln.done = true
+			return pathNext
+		}
+		ln.row--
+		s := &ln.stack[ln.row-ln.top]
+		bit := s[0] & -s[0]
+		ln.ld, ln.rd = s[1], s[2]
+		ln.cols ^= bit
+		ln.free = s[0] ^ bit
+		return pathPop
+	}
+	bit := ln.free & -ln.free
+	sh := ln.con[conShifts+ln.row]
+	c, l, d := ln.cols|bit, (ln.ld|bit)<<sh, (ln.rd|bit)>>sh
+	nx := ^(c | l | d | ln.con[conBlocks+ln.row])
+	switch {
+	case !ln.atOnce && ln.row == ln.stop:
+		ln.free ^= bit
+		if nx != 0 {
+			ln.n++ // the last row has a free square: a solution
+		}
+		return pathCount
+	case ln.atOnce && ln.row+1 == ln.stop:
+		ln.n += last(nx, c, l, d, ln.con)
+		ln.free ^= bit
+		return pathLast
+	case nx == 0:
+		ln.free ^= bit
+		return pathDead
+	}
+	ln.stack[ln.row-ln.top] = [3]uint32{ln.free, ln.ld, ln.rd}
+	ln.cols, ln.ld, ln.rd = c, l, d
+	ln.free = nx
+	ln.row++
+	return pathPush
 }

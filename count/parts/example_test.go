@@ -64,11 +64,6 @@ func ExampleRead() {
 	// "n": 1e3: want a whole number from 0 to 9223372036854775807
 }
 
-func ExampleDigest() {
-	fmt.Println(parts.Digest([]int{0, 3, 5})[:23])
-	// Output: sha256:e7cad8c0feaf8219
-}
-
 // ExampleCombineFiles writes the 2 parts of n = 10 to files, as two runs of
 // count --shard would, and combines them: the counts are checked against
 // OEIS too.

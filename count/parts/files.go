@@ -50,8 +50,8 @@ func ReadFile(ctx context.Context, path string) (Part, error) {
 // and how many shards they came from. A file that holds no part gives
 // ReadFile's *FileError; other errors start with "combine"; a cancelled
 // ctx gives one that says "interrupted"; parts that cannot be right, or
-// that add up to other counts than OEIS gives, give one that matches
-// ErrAltered.
+// that add up to other counts than OEIS gives (nqueens.CheckKnown, whose
+// *nqueens.KnownError it wraps), give one that matches ErrAltered.
 func CombineFiles(ctx context.Context, files []string, workers int) (count.Result, int, error) {
 	if len(files) == 0 {
 		return count.Result{}, 0, errors.New("combine: no parts")
@@ -76,9 +76,8 @@ func CombineFiles(ctx context.Context, files []string, workers int) (count.Resul
 	case err != nil:
 		return count.Result{}, 0, fmt.Errorf("combine: %w", err)
 	}
-	if known, ok := nqueens.KnownCounts(c.N); ok && (known.Total != c.Total || known.Unique != c.Unique) {
-		return c, len(ps), marked{fmt.Errorf("combine: n=%d: the %d shards add up to total %d, unique %d; OEIS A000170/A002562 say %d, %d",
-			c.N, len(ps), c.Total, c.Unique, known.Total, known.Unique), ErrAltered}
+	if err := nqueens.CheckKnown(c.N, c.Counts); err != nil {
+		return c, len(ps), marked{fmt.Errorf("combine: n=%d: the %d shards add up to %w", c.N, len(ps), err), ErrAltered}
 	}
 	return c, len(ps), nil
 }

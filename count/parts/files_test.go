@@ -32,7 +32,7 @@ func writeParts(t *testing.T, dir string, n, k int, alter func(p *parts.Part)) [
 			t.Fatal(err)
 		}
 		p := parts.Part{N: n, Shards: k, Shard: i, UnitsTotal: len(count.Constellations(n)),
-			Units: len(idx), UnitsDigest: parts.Digest(idx), Total: total}
+			Units: len(idx), UnitsDigest: count.Digest(cs), Total: total}
 		alter(&p)
 		b, err := json.Marshal(p)
 		if err != nil {

@@ -8,8 +8,6 @@ package parts
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,8 +36,8 @@ type Part struct {
 	Shard      int `json:"shard"`
 	UnitsTotal int `json:"units_total"`
 	// Units is how many work units (constellations) the shard covered,
-	// UnitsDigest the Digest of their indexes, which Combine checks
-	// against the split it computes, keeping the part small.
+	// UnitsDigest their count.Digest, which Combine checks against the
+	// split it computes, keeping the part small.
 	Units       int    `json:"units"`
 	UnitsDigest string `json:"units_digest"`
 	// Total is the number of solutions in the orbits of the shard's
@@ -79,10 +77,14 @@ func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 
 // Make counts shard s of the constellations of a board of n, split by
 // their cost (count.Constellation.Cost), as count.Board does the whole
-// board, with o's engine and hooks (count.Options.Search), and returns its
-// part, timed: the same part whichever engine counts. It returns an error
-// matching nqueens.ErrNoShard if there is no such shard, ctx.Err() if ctx is cancelled first, and an error naming the
-// shard if its total does not fit in 64 bits.
+// board, with o's engine, hooks and keeper (count.Options.Search), and
+// returns its part, timed: the same part whichever engine counts. It ends
+// o's keeper (count.Options.End) once the part is made or the count
+// failed. It returns an error matching nqueens.ErrNoShard if there is no
+// such shard; the others name the shard and are worded by the keeper's
+// End: one that reads "interrupted" and matches ctx.Err() if ctx is
+// cancelled first, one matching count.ErrOverflow if its total does not
+// fit in 64 bits.
 func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, error) {
 	start := time.Now()
 	cs, idx, err := balance.Shard(count.Constellations(n), s, count.Constellation.Cost)
@@ -91,27 +93,15 @@ func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, e
 	}
 	search := time.Now()
 	total, err := o.Search(ctx, cs)
-	switch {
-	case ctx.Err() != nil:
-		return Part{}, ctx.Err()
-	case err != nil:
+	if ctx.Err() != nil {
+		err = count.Interrupted(ctx.Err())
+	}
+	if err = o.End(err); err != nil {
 		return Part{}, fmt.Errorf("n=%d shard %s: %w", n, s, err)
 	}
 	return Part{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(count.Constellations(n)),
-		Units: len(idx), UnitsDigest: Digest(idx), Total: total,
+		Units: len(idx), UnitsDigest: count.Digest(cs), Total: total,
 		Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}, nil
-}
-
-// Digest returns "sha256:" and the hex SHA-256 of the unit indexes
-// written in decimal, each followed by a newline: a part's UnitsDigest.
-func Digest(idx []int) string {
-	h := sha256.New()
-	var buf []byte
-	for _, i := range idx {
-		buf = strconv.AppendInt(buf[:0], int64(i), 10)
-		h.Write(append(buf, '\n'))
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // Read decodes data, which must hold exactly one part, strictly: a
@@ -323,7 +313,7 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 	out := count.Result{N: first.N}
 	for i, p := range parts {
 		out.Seconds += p.Seconds
-		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != Digest(split[p.Shard]) {
+		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != count.Digest(pick(cs, split[p.Shard])) {
 			return count.Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
 				names[i], p.Shard, p.Shards, p.N, len(cs))
 		}
@@ -340,4 +330,13 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 	}
 	out.Counts, out.Seconds = c, out.Seconds+time.Since(start).Seconds()
 	return out, nil
+}
+
+// pick returns the constellations of cs at the indexes idx, in order.
+func pick(cs []count.Constellation, idx []int) []count.Constellation {
+	out := make([]count.Constellation, len(idx))
+	for i, j := range idx {
+		out[i] = cs[j]
+	}
+	return out
 }

@@ -4,34 +4,54 @@
 // constellations it finished when it is run again.
 //
 // A state file is one line of JSON, the Header, then one line for each
-// constellation found: its index in the list counted and its solutions,
-// in decimal ("17 52814\n"). Lines are appended one write at a time, so
-// that a kill loses at most the line being written, which Open drops.
-// Each engine reports whole constellations (count.Engine), so a count
-// stopped on one engine resumes on another.
+// constellation found: its index in the list counted, its solutions and a
+// checksum, in decimal and hex ("17 52814 9c1e03aa\n"). The checksum is
+// the CRC-32C of "index solutions" continued from the CRC-32C of the
+// header line, so that a record edited, torn, merged with another or
+// copied from another count's state fails it.
+//
+// The file is owned: the count that opens it holds an exclusive lock
+// (flock) on it for its whole life, and a second count on the same file
+// is refused at once, naming the process that holds it. Records are
+// appended whole, one write(2) each, through O_APPEND. On reading, a line
+// that fails its checksum or its unit's bounds is dropped and only its
+// unit is searched again; every good line is kept. A file that is not a
+// count state (anything but an empty file or a state, a symbolic link,
+// a device, a FIFO, a read-only file, the files of a SQLite catalog) is
+// refused and never written, truncated, renamed or removed. Each engine
+// reports whole constellations (count.Engine), so a count stopped on one
+// engine resumes on another.
 package resume
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/input"
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Format is the Header's format, which a state file of another format
-// does not match.
-const Format = "nqueens count state 1"
+// does not match: such a state is replaced.
+const Format = formatPrefix + "2"
+
+// formatPrefix starts the format of every version of the state file: a
+// header whose format has it is a count state, of this format or not.
+const formatPrefix = "nqueens count state "
 
 // Header says which count a state file belongs to: a count resumes only
 // from a state of the same n, shard, split and version.
@@ -52,130 +72,359 @@ type Header struct {
 // NewHeader returns the header of a count of cs, the constellations of a
 // board of n or of shard s of it, by version.
 func NewHeader(n int, s nqueens.Shard, cs []count.Constellation, version string) Header {
-	h := Header{Format: Format, N: n, Units: len(cs), Split: Digest(cs), Version: version}
+	h := Header{Format: Format, N: n, Units: len(cs), Split: count.Digest(cs), Version: version}
 	if !s.IsWhole() {
 		h.Shard = s.String()
 	}
 	return h
 }
 
-// Digest returns "sha256:" and the hex SHA-256 of the constellations' board
-// size, orbit and border queens in the orientation searched, in order.
-func Digest(cs []count.Constellation) string {
-	h := sha256.New()
-	for _, c := range cs {
-		fmt.Fprintf(h, "%d %d %v\n", c.N(), c.Orbit(), c.Queens())
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
+// castagnoli is the CRC-32C table of the records' checksums.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// State is an open state file, written by one count at a time.
+// State is an open state file, held by one count at a time (the lock goes
+// when it is closed, removed or set aside, or the process ends).
 type State struct {
 	f     *os.File
 	path  string
+	seed  uint32 // the CRC-32C of the header line
 	known map[int]uint64
+	buf   []byte
 	// Replaced says why Open replaced a state file it found ("" if it
-	// did not): another count's, another version's, or not a state.
+	// did not): another count's, another version's or format's.
 	Replaced string
+	// Dropped is the number of record lines Open dropped: each failed
+	// its checksum or its unit's bounds, or contradicted another, and its
+	// unit is searched again.
+	Dropped int
 }
 
-// Open opens the state file at path for the count h, creating it (and
-// its directory) if there is none. A file of another count (another
-// header) is replaced, and State.Replaced says why. It returns an error
-// if the file cannot be read or written, or holds a malformed line: the
-// message names the file, which the user may delete.
-func Open(path string, h Header) (*State, error) {
-	s := &State{path: path, known: map[int]uint64{}}
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("read count state: %w", err)
-	default:
-		var ok bool
-		if ok, s.Replaced, err = s.read(data, h); err != nil {
-			return nil, fmt.Errorf("count state %s: %w (delete it to start afresh)", path, err)
-		} else if ok {
-			// Drop a line cut short by a kill, and append from there.
-			if s.f, err = os.OpenFile(path, os.O_WRONLY, 0); err != nil {
-				return nil, fmt.Errorf("open count state: %w", err)
-			}
-			end := int64(bytes.LastIndexByte(data, '\n') + 1)
-			if err := s.f.Truncate(end); err != nil {
-				s.f.Close()
-				return nil, fmt.Errorf("count state %s: %w", path, err)
-			}
-			if _, err := s.f.Seek(end, io.SeekStart); err != nil {
-				s.f.Close()
-				return nil, fmt.Errorf("count state %s: %w", path, err)
-			}
-			return s, nil
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("count state: %w", err)
-	}
+// Open opens the state file at path for the count h of the constellations
+// cs (NewHeader), creating it (and its directory) if there is none, and
+// locks it for the count's life. A state of another count (another
+// header) is replaced, and State.Replaced says why; an empty file is
+// taken as a new state. A cancelled ctx stops the open and the read at
+// once, even where the disk does not answer, with an error that says
+// "interrupted".
+//
+// It returns an error of one line naming the file, and changes nothing,
+// if the file is held by another count (naming the process, where the
+// system says), is not a regular file (a symbolic link, a directory, a
+// device, a FIFO: refused before anything opens it, so without blocking),
+// is read-only, is one of the files of a SQLite catalog (the catalog, or
+// its -wal, -shm, -journal or .lock beside it), holds anything but a count
+// state, or cannot be read or written.
+func Open(ctx context.Context, path string, h Header, cs []count.Constellation) (*State, error) {
 	head, err := json.Marshal(h)
 	if err != nil {
-		return nil, fmt.Errorf("count state: %w", err)
+		return nil, fmt.Errorf("state file: %w", err)
 	}
-	if s.f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err != nil {
-		return nil, fmt.Errorf("create count state: %w", err)
+	s := &State{path: path, seed: crc32.Checksum(head, castagnoli), known: map[int]uint64{}}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("state file %s: interrupted while opening it", path)
 	}
-	if _, err := s.f.Write(append(head, '\n')); err != nil {
+	// The open runs in a goroutine, so that a cancelled ctx ends it at
+	// once even on a disk that does not answer; a file it opens after
+	// that is closed.
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened)
+	go func() {
+		f, err := openLocked(path)
+		select {
+		case done <- opened{f, err}:
+		case <-ctx.Done():
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return nil, o.err
+		}
+		s.f = o.f
+	case <-ctx.Done():
+		return nil, fmt.Errorf("state file %s: interrupted while opening it", path)
+	}
+	if err := s.read(ctx, head, h, cs); err != nil {
 		s.f.Close()
-		return nil, fmt.Errorf("write count state: %w", err)
+		return nil, err
 	}
 	return s, nil
 }
 
-// read reads a state file's data into s.known if its header is h, and
-// returns whether it is, or why not. It returns an error for a record
-// that cannot be read.
-func (s *State) read(data []byte, h Header) (ok bool, why string, err error) {
-	line, rest, _ := bytes.Cut(data, []byte("\n"))
-	var got Header
-	switch err := json.Unmarshal(line, &got); {
-	case err != nil || got.Format != Format:
-		return false, "it was not a count state of this format", nil
-	case got.N != h.N || got.Shard != h.Shard:
-		return false, fmt.Sprintf("it was the state of n=%d shard %q", got.N, got.Shard), nil
-	case got.Units != h.Units || got.Split != h.Split:
-		return false, "its count split the board otherwise", nil
-	case got.Version != h.Version:
-		return false, fmt.Sprintf("it was made by nqueens %s", got.Version), nil
-	}
-	// Records: every whole line; a last line without its newline was cut
-	// short by a kill and is dropped.
-	whole := rest[:bytes.LastIndexByte(rest, '\n')+1]
-	for k := 0; len(whole) > 0; k++ {
-		var rec []byte
-		rec, whole, _ = bytes.Cut(whole, []byte("\n"))
-		i, sol, err := parseRecord(rec, h.Units)
+// openLocked opens the state file at path (openFile) and locks it, or
+// returns the error that refuses it.
+func openLocked(path string) (*os.File, error) {
+	for tries := 0; ; tries++ {
+		f, err := openFile(path)
 		if err != nil {
-			return false, "", fmt.Errorf("line %d: %w", k+2, err)
+			return nil, err
 		}
-		if prev, dup := s.known[i]; dup && prev != sol {
-			return false, "", fmt.Errorf("line %d: unit %d found twice, with %d and %d solutions", k+2, i, prev, sol)
+		held, pid, err := lock(f)
+		if err != nil || held {
+			f.Close()
 		}
-		s.known[i] = sol
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("lock state file %s: %w", path, err)
+		case held && pid == 0 && tries < 10:
+			continue // the holder may have let go since: look again
+		case held:
+			who := "another process"
+			if pid > 0 {
+				who = "process " + strconv.Itoa(pid)
+			}
+			return nil, fmt.Errorf("state file %s is in use by %s, another count of the same board: wait for it to end, or give this count a state file of its own", path, who)
+		}
+		// The file may have been removed or replaced between the open
+		// and the lock (by the count that held it, once done): lock the
+		// file that is at the path.
+		if fi, err := os.Lstat(path); err == nil && sameFile(f, fi) {
+			return f, nil
+		}
+		f.Close()
+		if tries >= 10 {
+			return nil, fmt.Errorf("state file %s keeps changing under this count", path)
+		}
 	}
-	return true, "", nil
 }
 
-// parseRecord reads "index solutions", index below units.
-func parseRecord(rec []byte, units int) (int, uint64, error) {
-	a, b, ok := bytes.Cut(rec, []byte(" "))
+// openFile opens the file at path for reading and appending, creating it
+// if there is none, or returns the error that refuses it.
+func openFile(path string) (*os.File, error) {
+	for {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Not even a new file: SQLite would take it for the catalog's.
+			if err := refuseCompanion(path); err != nil {
+				return nil, err
+			}
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return nil, &createError{fmt.Errorf("state file: %w", err)}
+			}
+			f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+			if errors.Is(err, fs.ErrExist) {
+				continue // made by another count meanwhile
+			} else if err != nil {
+				return nil, &createError{fmt.Errorf("create state file: %w", err)}
+			}
+			return f, nil
+		} else if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, fs.ErrPermission) {
+			// A file where a directory should be, or one this user may
+			// not search: no state can be made there.
+			return nil, &createError{fmt.Errorf("state file: %w", err)}
+		} else if err != nil {
+			return nil, fmt.Errorf("state file: %w", err)
+		}
+		if err := refuse(path, fi); err != nil {
+			return nil, err
+		}
+		// O_NONBLOCK and O_NOFOLLOW: should a FIFO or a link take the
+		// file's place since Lstat, the open neither waits nor follows.
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|noFollow|noBlock, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("open state file: %w", err)
+		}
+		if now, err := f.Stat(); err != nil || !now.Mode().IsRegular() || !os.SameFile(fi, now) {
+			f.Close()
+			continue
+		}
+		return f, nil
+	}
+}
+
+// createError is openFile's error when a new state file, or its
+// directory, cannot be made.
+type createError struct{ err error }
+
+func (e *createError) Error() string { return e.err.Error() }
+func (e *createError) Unwrap() error { return e.err }
+
+// refuse returns the error that refuses the file at path, of info fi, as
+// a state, or nil: anything but a regular file, a file no one may write,
+// and the files of a SQLite catalog.
+func refuse(path string, fi fs.FileInfo) error {
+	kind := ""
+	switch m := fi.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		kind = "a symbolic link"
+	case m.IsDir():
+		kind = "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a FIFO"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case !m.IsRegular():
+		kind = "not a regular file"
+	case m.Perm()&0o200 == 0:
+		return fmt.Errorf("state file %s is read-only (mode %s): it is left as it is", path, m)
+	}
+	if kind != "" {
+		return fmt.Errorf("state file %s is %s, not a state file: it is left as it is", path, kind)
+	}
+	return refuseCompanion(path)
+}
+
+// refuseCompanion returns the error that refuses path as a state if it
+// names a file of a SQLite catalog beside it (its log, shared memory,
+// journal or build lock), whether or not that file exists yet, or nil.
+func refuseCompanion(path string) error {
+	for _, suffix := range []string{"-wal", "-shm", "-journal", ".lock"} {
+		if db, ok := strings.CutSuffix(path, suffix); ok && isSQLite(db) {
+			return fmt.Errorf("state file %s is a file of the SQLite catalog %s: it is left as it is", path, db)
+		}
+	}
+	return nil
+}
+
+// sqliteHeader starts every SQLite database file.
+const sqliteHeader = "SQLite format 3\x00"
+
+// isSQLite reports whether path names a regular file (through links) that
+// starts as a SQLite database does.
+func isSQLite(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|noBlock, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, len(sqliteHeader))
+	_, err = io.ReadFull(f, buf)
+	return err == nil && string(buf) == sqliteHeader
+}
+
+// sameFile reports whether f is the file fi describes.
+func sameFile(f *os.File, fi fs.FileInfo) bool {
+	now, err := f.Stat()
+	return err == nil && os.SameFile(now, fi)
+}
+
+// read reads the locked file into s.known if it is the state of h, makes
+// it the state of h (writing head) if it is empty or another count's
+// state, and refuses it otherwise.
+func (s *State) read(ctx context.Context, head []byte, h Header, cs []count.Constellation) error {
+	data, err := io.ReadAll(input.Reader(ctx, s.f))
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("state file %s: interrupted while reading it", s.path)
+	case err != nil:
+		return fmt.Errorf("read state file %s: %w", s.path, err)
+	}
+	first, rest, whole := bytes.Cut(data, []byte("\n"))
+	var got Header
+	switch {
+	case len(data) == 0:
+		return s.start(head)
+	case !whole && bytes.HasPrefix(first, []byte(`{"format":"`+strings.TrimSpace(formatPrefix))):
+		// A header cut short as it was written (a full disk).
+		s.Replaced = "its header was cut short"
+		return s.start(head)
+	case json.Unmarshal(first, &got) != nil || !strings.HasPrefix(got.Format, formatPrefix):
+		what := "its first line is " + phrase.Quote(string(first))
+		if bytes.HasPrefix(data, []byte(sqliteHeader)) {
+			what = "it is a SQLite database"
+		}
+		return fmt.Errorf("state file %s is not a count state (%s): it is left as it is", s.path, what)
+	case got.Format != Format:
+		s.Replaced = "it was a count state of another format, " + phrase.Quote(got.Format)
+	case got.N != h.N || got.Shard != h.Shard:
+		// Another count's work, whose own path this is: not this count's
+		// to throw away.
+		what := fmt.Sprintf("n=%d", got.N)
+		if got.Shard != "" {
+			what += " shard " + got.Shard
+		}
+		return fmt.Errorf("state file %s holds the state of another count, of %s (%s kept): give this count another file, or delete it", s.path, what, phrase.Plural(bytes.Count(rest, []byte("\n")), "work unit"))
+	case got.Units != h.Units || got.Split != h.Split:
+		s.Replaced = "its count split the board otherwise"
+	case got.Version != h.Version:
+		s.Replaced = fmt.Sprintf("it was made by nqueens %s", got.Version)
+	case !bytes.Equal(first, head):
+		s.Replaced = "its header is not the one this version writes"
+	}
+	if s.Replaced != "" {
+		return s.start(head)
+	}
+	// Records: every whole line; a last line without its newline was cut
+	// short by a kill or a full disk and is cut off, so that the next
+	// record starts a line of its own.
+	end := bytes.LastIndexByte(rest, '\n') + 1
+	if end < len(rest) {
+		if err := s.f.Truncate(int64(len(first) + 1 + end)); err != nil {
+			return fmt.Errorf("state file %s: %w", s.path, err)
+		}
+	}
+	var bound uint64 // the most solutions of a board, 0 if unknown
+	if k, ok := nqueens.KnownCounts(h.N); ok {
+		bound = k.Total
+	}
+	bad := map[int]bool{} // units found twice with different solutions
+	for rec := range bytes.Lines(rest[:end]) {
+		i, sol, ok := s.parse(bytes.TrimSuffix(rec, []byte("\n")), cs)
+		if ok && bound > 0 {
+			hi, lo := bits.Mul64(sol, uint64(cs[i].Orbit()))
+			ok = hi == 0 && lo <= bound
+		}
+		switch prev, dup := s.known[i]; {
+		case !ok:
+			s.Dropped++
+		case bad[i] || dup && prev != sol:
+			s.Dropped++
+			bad[i] = true
+			delete(s.known, i)
+		default:
+			s.known[i] = sol
+		}
+	}
+	return nil
+}
+
+// start makes the file a new state: it empties it and writes head.
+func (s *State) start(head []byte) error {
+	if err := s.f.Truncate(0); err != nil {
+		return fmt.Errorf("state file %s: %w", s.path, err)
+	}
+	if _, err := s.f.Write(append(head, '\n')); err != nil {
+		return fmt.Errorf("write state file %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// parse reads a record, "index solutions checksum", and reports whether
+// its checksum is right and its index that of one of cs.
+func (s *State) parse(rec []byte, cs []count.Constellation) (int, uint64, bool) {
+	k := bytes.LastIndexByte(rec, ' ')
+	if k < 0 {
+		return 0, 0, false
+	}
+	sum, err := strconv.ParseUint(string(rec[k+1:]), 16, 32)
+	if err != nil || len(rec)-k-1 != 8 || uint32(sum) != crc32.Update(s.seed, castagnoli, rec[:k]) {
+		return 0, 0, false
+	}
+	a, b, ok := bytes.Cut(rec[:k], []byte(" "))
 	i, err1 := strconv.Atoi(string(a))
 	sol, err2 := strconv.ParseUint(string(b), 10, 64)
-	if !ok || err1 != nil || err2 != nil || i < 0 || i >= units {
-		return 0, 0, fmt.Errorf("%s is not a work unit below %d and its solutions", phrase.Quote(string(rec)), units)
+	if !ok || err1 != nil || err2 != nil || i < 0 || i >= len(cs) {
+		return 0, 0, false
 	}
-	return i, sol, nil
+	return i, sol, true
 }
 
 // Known returns the solutions of the constellations the state holds, by
-// index, for count.Options.Known. The map is the caller's.
+// index. The map is the caller's.
 func (s *State) Known() map[int]uint64 {
 	out := make(map[int]uint64, len(s.known))
 	for i, v := range s.known {
@@ -187,11 +436,19 @@ func (s *State) Known() map[int]uint64 {
 // Path returns the file's path.
 func (s *State) Path() string { return s.path }
 
-// Record appends the solutions of constellation i, in one write.
+// Record appends the solutions of constellation i, with its checksum, in
+// one write. Calls must not overlap.
 func (s *State) Record(i int, solutions uint64) error {
-	line := strconv.AppendUint(append(strconv.AppendInt(nil, int64(i), 10), ' '), solutions, 10)
-	if _, err := s.f.Write(append(line, '\n')); err != nil {
-		return fmt.Errorf("write count state: %w", err)
+	b := strconv.AppendInt(s.buf[:0], int64(i), 10)
+	b = strconv.AppendUint(append(b, ' '), solutions, 10)
+	sum := crc32.Update(s.seed, castagnoli, b)
+	b = append(b, ' ')
+	for shift := 28; shift >= 0; shift -= 4 {
+		b = append(b, "0123456789abcdef"[sum>>uint(shift)&0xf])
+	}
+	s.buf = append(b, '\n')
+	if _, err := s.f.Write(s.buf); err != nil {
+		return fmt.Errorf("write state file %s: %w", s.path, err)
 	}
 	s.known[i] = solutions
 	return nil
@@ -200,21 +457,44 @@ func (s *State) Record(i int, solutions uint64) error {
 // Len returns the number of constellations the state holds.
 func (s *State) Len() int { return len(s.known) }
 
-// Close closes the file, which stays for the count to resume.
+// Close closes the file, which stays for the count to resume, and
+// releases its lock.
 func (s *State) Close() error {
 	if err := s.f.Close(); err != nil {
-		return fmt.Errorf("close count state: %w", err)
+		return fmt.Errorf("close state file %s: %w", s.path, err)
 	}
 	return nil
 }
 
-// Remove closes and removes the file, once its count is done.
+// Remove removes the file, once its count is done, and closes it.
 func (s *State) Remove() error {
+	err := os.Remove(s.path)
 	s.f.Close()
-	if err := os.Remove(s.path); err != nil {
-		return fmt.Errorf("remove count state: %w", err)
+	if err != nil {
+		return fmt.Errorf("remove state file: %w", err)
 	}
 	return nil
+}
+
+// SetAside renames the file to its path and ".bad" (".bad2", ".bad3", ...
+// where that name is taken: no file is replaced), for a count whose
+// numbers are wrong, and closes it. It returns the new path.
+func (s *State) SetAside() (string, error) {
+	defer s.f.Close()
+	for k := 1; k <= 100; k++ {
+		bad := s.path + ".bad"
+		if k > 1 {
+			bad += strconv.Itoa(k)
+		}
+		if _, err := os.Lstat(bad); !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := os.Rename(s.path, bad); err != nil {
+			return "", fmt.Errorf("set aside state file: %w", err)
+		}
+		return bad, nil
+	}
+	return "", fmt.Errorf("set aside state file %s: %s.bad to .bad100 are all taken", s.path, s.path)
 }
 
 // DefaultPath returns where a count of n (or of shard s of it) keeps its
@@ -225,7 +505,7 @@ func (s *State) Remove() error {
 func DefaultPath(n int, s nqueens.Shard) (string, error) {
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("count state: %w", err)
+		return "", fmt.Errorf("state file: %w", err)
 	}
 	name := fmt.Sprintf("count-%d.state", n)
 	if !s.IsWhole() {

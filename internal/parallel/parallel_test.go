@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/nqueens/nqueens/internal/parallel"
 )
@@ -55,23 +56,53 @@ func TestOrderedKeepsOrderAndStops(t *testing.T) {
 }
 
 // TestOrderedRaisesStopOnBreak checks that breaking out of the loop raises
-// the Stop of the calls still running, so that a long call ends early.
+// the Stop of the calls still running, so that a long call ends early, and
+// that the iterator returns only once those calls have returned. A call
+// that sees no Stop gives up after a deadline, so that the test fails
+// rather than hangs. Each call keeps what it saw apart.
 func TestOrderedRaisesStopOnBreak(t *testing.T) {
+	const giveUp = 10 * time.Second
 	started := make(chan struct{})
+	type seen struct{ ran, stopped, gaveUp, returned atomic.Bool }
+	var calls [3]seen
 	work := func(i int, stop *parallel.Stop) int {
+		c := &calls[i]
+		c.ran.Store(true)
 		if i == 0 {
 			return 0
 		}
 		if i == 1 {
 			close(started)
 		}
+		deadline := time.Now().Add(giveUp)
 		for !stop.Stopped() {
+			if time.Now().After(deadline) {
+				c.gaveUp.Store(true)
+				break
+			}
 		}
+		c.stopped.Store(stop.Stopped())
+		c.returned.Store(true)
 		return i
 	}
 	for range parallel.Ordered(context.Background(), 3, 2, work) {
 		<-started
 		break
+	}
+	for i := 1; i < len(calls); i++ {
+		c := &calls[i]
+		switch {
+		case !c.ran.Load():
+		case c.gaveUp.Load():
+			t.Errorf("call %d saw no Stop within %v of the break", i, giveUp)
+		case !c.returned.Load():
+			t.Errorf("the iterator returned before call %d did", i)
+		case !c.stopped.Load():
+			t.Errorf("call %d returned without its Stop raised", i)
+		}
+	}
+	if !calls[1].ran.Load() {
+		t.Error("call 1 never ran")
 	}
 }
 

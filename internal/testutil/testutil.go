@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"syscall"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -25,6 +26,22 @@ func Known() iter.Seq2[int, nqueens.Known] {
 				return
 			}
 		}
+	}
+}
+
+// WriteExecutable writes data to a new executable file at path (mode
+// 0755), failing the test if it cannot. It holds syscall.ForkLock while the
+// file is open for writing: a process forked meanwhile by another test of
+// the same binary would hold a copy of the writing descriptor until it
+// execs, and running the file in that instant fails with "text file busy"
+// (ETXTBSY).
+func WriteExecutable(t testing.TB, path string, data []byte) {
+	t.Helper()
+	syscall.ForkLock.Lock()
+	err := os.WriteFile(path, data, 0o755)
+	syscall.ForkLock.Unlock()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

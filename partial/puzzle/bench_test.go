@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/nqueens/nqueens/sample"
 )
 
 // BenchmarkPuzzles12 makes 1,000 minimal puzzles of n = 12 from uniform
@@ -13,7 +15,8 @@ import (
 func BenchmarkPuzzles12(b *testing.B) {
 	ctx := context.Background()
 	for b.Loop() {
-		opts := Options{Sampler: SearchSampler(ctx, 12, 0)}
+		src := sample.Search(12, 0)
+		opts := Options{Source: src}
 		k := 0
 		for _, err := range Puzzles(ctx, 12, 1000, 1, opts, 0) {
 			if err != nil {
@@ -21,6 +24,7 @@ func BenchmarkPuzzles12(b *testing.B) {
 			}
 			k++
 		}
+		src.Close()
 		if k != 1000 {
 			b.Fatalf("%d puzzles", k)
 		}
@@ -32,7 +36,7 @@ func BenchmarkPuzzles12(b *testing.B) {
 func BenchmarkPuzzle20(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for b.Loop() {
-		if _, err := Puzzle(rng, 20, Options{}); err != nil {
+		if _, err := Puzzle(context.Background(), rng, 20, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -42,7 +46,7 @@ func BenchmarkPuzzle20(b *testing.B) {
 func BenchmarkPuzzle32(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for b.Loop() {
-		if _, err := Puzzle(rng, 32, Options{}); err != nil {
+		if _, err := Puzzle(context.Background(), rng, 32, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,11 +6,12 @@ import (
 	"math/rand/v2"
 
 	"github.com/nqueens/nqueens/partial/puzzle"
+	"github.com/nqueens/nqueens/sample"
 )
 
 func ExamplePuzzle() {
 	rng := rand.New(rand.NewPCG(1, 0))
-	p, err := puzzle.Puzzle(rng, 8, puzzle.Options{})
+	p, err := puzzle.Puzzle(context.Background(), rng, 8, puzzle.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -32,7 +33,9 @@ func ExamplePuzzle() {
 
 func ExamplePuzzles() {
 	ctx := context.Background()
-	opts := puzzle.Options{Givens: 4, Sampler: puzzle.SearchSampler(ctx, 8, 0)}
+	src := sample.Search(8, 0)
+	defer src.Close()
+	opts := puzzle.Options{Givens: 4, Source: src}
 	for p, err := range puzzle.Puzzles(ctx, 8, 3, 42, opts, 0) {
 		if err != nil {
 			panic(err)
@@ -41,8 +44,8 @@ func ExamplePuzzles() {
 	}
 	// Output:
 	// 2 _ _ _ _ 0 3 5 class 11 none difficulty 7
-	// _ _ _ 7 2 _ 6 4 class 3 none difficulty 10
-	// 0 _ _ _ _ 1 4 2 class 2 none difficulty 10
+	// _ _ _ 6 0 _ 1 4 class 3 none difficulty 9
+	// 2 _ _ _ _ 3 6 0 class 2 none difficulty 8
 }
 
 func ExampleRandom() {

@@ -2,10 +2,10 @@
 // with exactly one completion. Puzzle and Puzzles draw a solution, then
 // remove its queens in random order as long as the board keeps exactly
 // one completion; Minimal tells whether no given queen can be removed.
-// A Sampler draws uniform solutions (Draw, At) from a list of classes
-// (the catalog's, or canonical.Classes'); Random finds a solution by a
-// randomized search where no list is at hand. Every puzzle is checked by
-// a second count that shares no code with the first.
+// The solutions are drawn uniformly by package sample from a source of
+// the classes of n (the catalog's, or the class search's); Random finds a
+// solution by a randomized search where there is no source. Every puzzle
+// is checked by a second count that shares no code with the first.
 package puzzle
 
 import (
@@ -15,12 +15,12 @@ import (
 	"iter"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/partial"
+	"github.com/nqueens/nqueens/sample"
 )
 
 // Result is a puzzle: a partial board with exactly one completion, that
@@ -55,11 +55,11 @@ type Options struct {
 	Givens int
 	// Solution, unless its Placement is the zero Placement, is the first
 	// solution the puzzle is made from (a solution of n with its Class and
-	// Symmetry); Puzzles sets it from Sampler.
+	// Symmetry); Puzzles sets it from Source.
 	Solution nqueens.Layout
-	// Sampler draws the solutions puzzles are made from; nil draws them with
-	// Random.
-	Sampler *Sampler
+	// Source gives the classes of n that solutions are drawn from,
+	// uniformly (sample.Draw); nil draws them with Random.
+	Source sample.Source
 }
 
 // ErrGivens is returned by Puzzle when it finds no puzzle with exactly
@@ -75,7 +75,7 @@ const (
 )
 
 // Puzzle returns a puzzle of n drawn with rng: a solution (Options.Solution,
-// else one drawn by Options.Sampler, uniform, else by Random), from which it
+// else one drawn from Options.Source, uniform, else by Random), from which it
 // removes queens in an order drawn with rng, each only if the board keeps
 // exactly one completion. With Options.Givens = 0 it goes through every
 // queen, which leaves a minimal puzzle: a queen that could not be removed
@@ -85,9 +85,10 @@ const (
 // solution, up to 10) and then returns an error wrapping ErrGivens. Before
 // it returns a puzzle it checks its uniqueness by an independent count (a
 // second search, on the transposed board). The same rng state gives the
-// same puzzle on every machine. It returns an error for n outside 1..32, n
-// = 2 or 3 (no solution), or Givens outside 0..n.
-func Puzzle(rng *rand.Rand, n int, opts Options) (Result, error) {
+// same puzzle on every machine. ctx stops the draws from Options.Source.
+// It returns an error for n outside 1..32, n = 2 or 3 (no solution),
+// Givens outside 0..n, or a draw that fails.
+func Puzzle(ctx context.Context, rng *rand.Rand, n int, opts Options) (Result, error) {
 	if err := nqueens.CheckN(n); err != nil {
 		return Result{}, fmt.Errorf("puzzle: %w", err)
 	}
@@ -99,7 +100,7 @@ func Puzzle(rng *rand.Rand, n int, opts Options) (Result, error) {
 	for range solutions {
 		if sol.Placement.N() == 0 {
 			var err error
-			if sol, err = draw(rng, n, opts.Sampler); err != nil {
+			if sol, err = draw(ctx, rng, n, opts.Source); err != nil {
 				return Result{}, fmt.Errorf("puzzle: %w", err)
 			}
 		}
@@ -152,10 +153,15 @@ func reduce(rng *rand.Rand, b partial.Board, target int) partial.Board {
 	return b
 }
 
-// draw returns a solution of n: from s if there is one, else from Random.
-func draw(rng *rand.Rand, n int, s *Sampler) (nqueens.Layout, error) {
-	if s != nil {
-		return s.Draw(rng)
+// draw returns a solution of n: drawn uniformly from src if there is one,
+// else from Random.
+func draw(ctx context.Context, rng *rand.Rand, n int, src sample.Source) (nqueens.Layout, error) {
+	if src != nil {
+		ls, err := sample.Draw(ctx, src, sample.Solutions, []*rand.Rand{rng})
+		if err != nil {
+			return nqueens.Layout{}, err
+		}
+		return ls[0], nil
 	}
 	p, err := Random(rng, n)
 	if err != nil {
@@ -165,12 +171,13 @@ func draw(rng *rand.Rand, n int, s *Sampler) (nqueens.Layout, error) {
 }
 
 // Puzzles returns an iterator over count puzzles of n made as Puzzle makes
-// them, puzzle i with its own generator, rand.NewPCG(seed, i), so that
-// the same seed gives the same puzzles in the same order whatever the
-// number of workers. The puzzles are made in batches of batchSize, so that
-// memory stays flat however large count is; with opts.Sampler, each batch
-// first draws its puzzles' first solutions in one pass over the sampler's
-// classes. The puzzles are made on workers goroutines (all cores when
+// them, puzzle i with its own generator, sample.Generator(seed, i), so
+// that the same seed gives the same puzzles in the same order whatever the
+// number of workers. The puzzles are made in batches of
+// sample.BatchSize, so that memory stays flat however large count is;
+// with opts.Source, each batch first draws its puzzles' first solutions
+// together (sample.Draw), so puzzle i starts from draw i of
+// sample.Seeded(ctx, opts.Source, sample.Solutions, seed, count). The puzzles are made on workers goroutines (all cores when
 // workers < 1) and yielded in order; the first error is yielded and ends
 // the iteration, as do breaking out of the loop and cancelling ctx (which
 // yields ctx's error). A count above MaxCount yields ErrTooMany and
@@ -184,24 +191,20 @@ func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, worke
 			yield(Result{}, fmt.Errorf("puzzle: %w: %d puzzles asked for, at most %d", ErrTooMany, count, MaxCount))
 			return
 		}
-		rngs := make([]*rand.Rand, min(count, batchSize))
-		picks := make([]uint64, len(rngs))
+		rngs := make([]*rand.Rand, min(count, sample.BatchSize))
 		type made struct {
 			r   Result
 			err error
 		}
-		for start := 0; start < count; start += batchSize {
-			size := min(batchSize, count-start)
+		for start := 0; start < count; start += sample.BatchSize {
+			size := min(sample.BatchSize, count-start)
 			for i := range size {
-				rngs[i] = rand.New(rand.NewPCG(seed, uint64(start+i)))
+				rngs[i] = sample.Generator(seed, uint64(start+i))
 			}
 			var first []nqueens.Layout
-			if opts.Sampler != nil {
-				for i := range size {
-					picks[i] = opts.Sampler.pick(rngs[i])
-				}
+			if opts.Source != nil {
 				var err error
-				if first, err = opts.Sampler.At(picks[:size]); err != nil {
+				if first, err = sample.Draw(ctx, opts.Source, sample.Solutions, rngs[:size]); err != nil {
 					yield(Result{}, fmt.Errorf("puzzle: %w", err))
 					return
 				}
@@ -211,7 +214,7 @@ func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, worke
 				if first != nil {
 					o.Solution = first[i]
 				}
-				r, err := Puzzle(rngs[i], n, o)
+				r, err := Puzzle(ctx, rngs[i], n, o)
 				rngs[i] = nil
 				return made{r, err}
 			}
@@ -228,10 +231,6 @@ func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, worke
 	}
 }
 
-// batchSize is how many puzzles Puzzles makes at a time: a pass over the
-// sampler's classes for each batch, and about 100 bytes of state a puzzle.
-const batchSize = 1 << 16
-
 // MaxCount is the most puzzles Puzzles makes in one run: about 10^12,
 // which at a million puzzles a second would take twelve days.
 const MaxCount = 1 << 40
@@ -247,7 +246,7 @@ var ErrTooMany = errors.New("too many puzzles")
 // (a few thousand nodes) but not uniform: a solution is found with a
 // probability that depends on the shape of the search tree above it, and
 // no practical correction is known for large n, where the solutions
-// cannot be listed (uniform draws come from a Sampler). It returns an
+// cannot be listed (uniform draws come from package sample). It returns an
 // error wrapping nqueens.ErrNoSolution for n = 2 and 3, and one for n
 // outside 1..32.
 func Random(rng *rand.Rand, n int) (nqueens.Placement, error) {
@@ -298,119 +297,6 @@ func Random(rng *rand.Rand, n int) (nqueens.Placement, error) {
 	}
 }
 
-// Sampler draws solutions of n uniformly at random from the list of its
-// classes: every solution with the same probability. The solutions are
-// numbered 0..Total-1 class by class, in the order Classes lists them,
-// and within a class in lexicographic order (canonical.Orbit), so a draw
-// depends only on the random numbers and the list, which is the same from
-// the catalog (store.DB.Classes) and from the class search
-// (canonical.Classes): the same seed draws the same solutions from either.
-type Sampler struct {
-	// N is the board size.
-	N int
-	// Total is the number of solutions of n, the sum of the classes'
-	// orbits.
-	Total uint64
-	// Classes lists the classes of n in lexicographic order of their
-	// canonical placements, numbered from 1; each call lists them again.
-	Classes func() iter.Seq2[nqueens.Layout, error]
-}
-
-// MaxSearchSampleN is the largest n SearchSampler lists the classes of by
-// searching them (1.8 million classes of n = 16, about a second on 2
-// cores); above it draws are uniform only from a catalog that holds n.
-const MaxSearchSampleN = 16
-
-// SearchSampler returns a Sampler of n that lists the classes with
-// canonical.Classes on workers goroutines, or nil if n is above
-// MaxSearchSampleN or has no solution.
-func SearchSampler(ctx context.Context, n, workers int) *Sampler {
-	k, ok := nqueens.KnownCounts(n)
-	if !ok || n > MaxSearchSampleN || k.Total == 0 {
-		return nil
-	}
-	return &Sampler{N: n, Total: k.Total, Classes: func() iter.Seq2[nqueens.Layout, error] {
-		return func(yield func(nqueens.Layout, error) bool) {
-			for l := range canonical.Classes(ctx, n, workers) {
-				if !yield(l, nil) {
-					return
-				}
-			}
-			if err := ctx.Err(); err != nil {
-				yield(nqueens.Layout{}, err)
-			}
-		}
-	}}
-}
-
-// pick draws the number of a solution.
-func (s *Sampler) pick(rng *rand.Rand) uint64 { return uint64N(rng, s.Total) }
-
-// Draw returns a solution drawn uniformly at random with rng, with its
-// class and symmetry. It reads the list of classes up to the solution (At).
-func (s *Sampler) Draw(rng *rand.Rand) (nqueens.Layout, error) {
-	if s.Total == 0 {
-		return nqueens.Layout{}, fmt.Errorf("n=%d %w", s.N, nqueens.ErrNoSolution)
-	}
-	ls, err := s.At([]uint64{s.pick(rng)})
-	if err != nil {
-		return nqueens.Layout{}, err
-	}
-	return ls[0], nil
-}
-
-// At returns the solutions numbered picks (see Sampler), each with its
-// class and symmetry, in the order of picks, in one pass over the list of
-// classes. It returns an error if the list fails, is out of order, or holds
-// another number of solutions than Total.
-func (s *Sampler) At(picks []uint64) ([]nqueens.Layout, error) {
-	order := make([]int, len(picks))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		switch {
-		case picks[a] < picks[b]:
-			return -1
-		case picks[a] > picks[b]:
-			return 1
-		}
-		return 0
-	})
-	out := make([]nqueens.Layout, len(picks))
-	var seen uint64 // solutions before the current class
-	var prev nqueens.Placement
-	next := 0
-	for l, err := range s.Classes() {
-		if err != nil {
-			return nil, fmt.Errorf("list classes of n=%d: %w", s.N, err)
-		}
-		if l.Placement.N() != s.N || (prev.N() != 0 && prev.Compare(l.Placement) >= 0) {
-			return nil, fmt.Errorf("list classes of n=%d: class %d (%v) is out of order or of another n", s.N, l.Class, l.Placement)
-		}
-		prev = l.Placement
-		orbit := uint64(l.Symmetry.Orbit())
-		var members []nqueens.Placement
-		for next < len(order) && picks[order[next]] < seen+orbit {
-			if members == nil {
-				members = canonical.Orbit(l.Placement)
-				if uint64(len(members)) != orbit {
-					return nil, fmt.Errorf("list classes of n=%d: class %d has %d members, its symmetry %s says %d", s.N, l.Class, len(members), l.Symmetry, orbit)
-				}
-			}
-			m := l
-			m.Placement = members[picks[order[next]]-seen]
-			out[order[next]] = m
-			next++
-		}
-		seen += orbit
-	}
-	if seen != s.Total {
-		return nil, fmt.Errorf("list classes of n=%d: %d solutions, want %d", s.N, seen, s.Total)
-	}
-	return out, nil
-}
-
 // Minimal reports whether b is a minimal puzzle: it has exactly one
 // completion, and removing any one of its queens leaves more than one.
 func Minimal(b partial.Board) bool {
@@ -423,4 +309,61 @@ func Minimal(b partial.Board) bool {
 		}
 	}
 	return true
+}
+
+// MaxDistinct is the most puzzles Distinct keeps apart: it remembers a
+// 64-bit hash of each puzzle's givens, 8 bytes a puzzle plus the map's
+// own, so its memory stays under about 40 MB.
+const MaxDistinct = 1 << 20
+
+// DistinctDraws returns how many puzzles Distinct may draw to find count
+// distinct ones before it gives up: twenty times count, and at least a
+// thousand, enough for every n whose puzzles are not nearly exhausted.
+func DistinctDraws(count int) int {
+	return int(min(int64(count)*20+1000, MaxCount))
+}
+
+// Distinct yields the puzzles of seq whose givens differ from those of
+// every puzzle it yielded before, until it has yielded count of them or
+// seq ends; an error of seq is yielded and ends the iteration. Two
+// puzzles whose givens hash alike (64 bits) count as one, which costs at
+// most a distinct puzzle skipped. count must be at most MaxDistinct. The
+// iterator is single-use if seq is.
+func Distinct(seq iter.Seq2[Result, error], count int) iter.Seq2[Result, error] {
+	if count > MaxDistinct {
+		panic(fmt.Sprintf("puzzle: Distinct of %d puzzles, above MaxDistinct", count))
+	}
+	return func(yield func(Result, error) bool) {
+		seen := make(map[uint64]struct{}, min(count, 1<<16))
+		for r, err := range seq {
+			if err != nil {
+				yield(r, err)
+				return
+			}
+			h := givensHash(r.Board)
+			if _, dup := seen[h]; dup {
+				continue
+			}
+			seen[h] = struct{}{}
+			if !yield(r, nil) || len(seen) == count {
+				return
+			}
+		}
+	}
+}
+
+// givensHash returns the 64-bit FNV-1a hash of b's size and the column of
+// each row's given queen (0 for an empty row, 1 + the column otherwise).
+func givensHash(b partial.Board) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(b.N())) * prime
+	for r := range b.N() {
+		v := 0
+		if c, ok := b.Col(r); ok {
+			v = c + 1
+		}
+		h = (h ^ uint64(v)) * prime
+	}
+	return h
 }

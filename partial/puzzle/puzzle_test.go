@@ -11,6 +11,7 @@ import (
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/partial"
+	"github.com/nqueens/nqueens/sample"
 )
 
 // checkPuzzle checks r by counts independent of the one that made it.
@@ -43,7 +44,7 @@ func TestPuzzleMinimal(t *testing.T) {
 	for _, n := range []int{1, 4, 5, 6, 7, 8, 9, 10, 12, 14, 17, 20, 25, 32} {
 		rng := rand.New(rand.NewPCG(uint64(n), 7))
 		for range 5 {
-			r, err := Puzzle(rng, n, Options{})
+			r, err := Puzzle(context.Background(), rng, n, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +69,7 @@ func TestPuzzleMinimal(t *testing.T) {
 func TestPuzzleGivens(t *testing.T) {
 	for _, tc := range []struct{ n, givens int }{{4, 1}, {4, 4}, {6, 2}, {8, 3}, {8, 5}, {8, 8}, {12, 6}, {20, 12}} {
 		rng := rand.New(rand.NewPCG(3, uint64(tc.n)))
-		r, err := Puzzle(rng, tc.n, Options{Givens: tc.givens})
+		r, err := Puzzle(context.Background(), rng, tc.n, Options{Givens: tc.givens})
 		if err != nil {
 			t.Fatalf("n=%d givens=%d: %v", tc.n, tc.givens, err)
 		}
@@ -79,14 +80,14 @@ func TestPuzzleGivens(t *testing.T) {
 func TestPuzzleErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	// No board of 8 with one queen has a unique completion.
-	if _, err := Puzzle(rng, 8, Options{Givens: 1}); !errors.Is(err, ErrGivens) {
+	if _, err := Puzzle(context.Background(), rng, 8, Options{Givens: 1}); !errors.Is(err, ErrGivens) {
 		t.Errorf("n=8 with 1 given: %v, want ErrGivens", err)
 	}
 	for _, tc := range []struct {
 		n    int
 		opts Options
 	}{{2, Options{}}, {3, Options{}}, {0, Options{}}, {33, Options{}}, {8, Options{Givens: 9}}, {8, Options{Givens: -1}}} {
-		if _, err := Puzzle(rng, tc.n, tc.opts); err == nil {
+		if _, err := Puzzle(context.Background(), rng, tc.n, tc.opts); err == nil {
 			t.Errorf("n=%d %+v: no error", tc.n, tc.opts)
 		}
 	}
@@ -97,7 +98,7 @@ func TestPuzzleErrors(t *testing.T) {
 func TestPuzzlesDeterministic(t *testing.T) {
 	ctx := context.Background()
 	for _, n := range []int{8, 12, 18} {
-		opts := Options{Sampler: SearchSampler(ctx, n, 1)}
+		opts := Options{Source: search(t, n, 1)}
 		get := func(seed uint64, workers int) []Result {
 			var out []Result
 			for r, err := range Puzzles(ctx, n, 12, seed, opts, workers) {
@@ -116,7 +117,7 @@ func TestPuzzlesDeterministic(t *testing.T) {
 		if slices.Equal(a, c) {
 			t.Fatalf("n=%d: seeds 42 and 43 give the same puzzles", n)
 		}
-		if n <= MaxSearchSampleN && a[0].Class == 0 {
+		if n <= sample.MaxSearchN && a[0].Class == 0 {
 			t.Fatalf("n=%d: sampled puzzle has no class", n)
 		}
 	}
@@ -124,13 +125,13 @@ func TestPuzzlesDeterministic(t *testing.T) {
 
 // TestPuzzlesAcrossBatches makes puzzles past the first batch: puzzle i,
 // made in a later batch, is the puzzle its own generator makes alone
-// (first solution drawn from the sampler, then Puzzle), so batches change
+// (first solution drawn from the source, then Puzzle), so batches change
 // nothing of what a seed gives. A count above MaxCount is refused.
 func TestPuzzlesAcrossBatches(t *testing.T) {
 	ctx := context.Background()
 	const n, seed = 6, 9
-	opts := Options{Sampler: SearchSampler(ctx, n, 1)}
-	count := batchSize + 3
+	opts := Options{Source: search(t, n, 1)}
+	count := sample.BatchSize + 3
 	var got []Result
 	for r, err := range Puzzles(ctx, n, count, seed, opts, 2) {
 		if err != nil {
@@ -141,15 +142,15 @@ func TestPuzzlesAcrossBatches(t *testing.T) {
 	if len(got) != count {
 		t.Fatalf("%d puzzles, want %d", len(got), count)
 	}
-	for _, i := range []int{0, batchSize - 1, batchSize, count - 1} {
-		rng := rand.New(rand.NewPCG(seed, uint64(i)))
-		first, err := opts.Sampler.At([]uint64{opts.Sampler.pick(rng)})
+	for _, i := range []int{0, sample.BatchSize - 1, sample.BatchSize, count - 1} {
+		rng := sample.Generator(seed, uint64(i))
+		first, err := sample.Draw(ctx, opts.Source, sample.Solutions, []*rand.Rand{rng})
 		if err != nil {
 			t.Fatal(err)
 		}
 		o := opts
 		o.Solution = first[0]
-		want, err := Puzzle(rng, n, o)
+		want, err := Puzzle(ctx, rng, n, o)
 		if err != nil || got[i] != want {
 			t.Errorf("puzzle %d: %+v, made alone %+v (%v)", i, got[i], want, err)
 		}
@@ -161,71 +162,44 @@ func TestPuzzlesAcrossBatches(t *testing.T) {
 	}
 }
 
-// TestSamplerAt: numbering every solution through At lists each solution
-// of n exactly once, so a uniform number is a uniform solution.
-func TestSamplerAt(t *testing.T) {
-	for n := 1; n <= 10; n++ {
-		s := SearchSampler(context.Background(), n, 0)
-		if s == nil {
-			if k, _ := nqueens.KnownCounts(n); k.Total != 0 {
-				t.Fatalf("n=%d: no sampler", n)
-			}
-			continue
-		}
-		picks := make([]uint64, s.Total)
-		for i := range picks {
-			picks[i] = s.Total - 1 - uint64(i)
-		}
-		ls, err := s.At(picks)
+// TestPuzzlesDrawUniform: the puzzles made from a source start from the
+// uniform draws of package sample, draw i of the same seed for puzzle i,
+// so they share its exact uniformity (tested there).
+func TestPuzzlesDrawUniform(t *testing.T) {
+	ctx := context.Background()
+	const n, seed, count = 10, 3, 40
+	src := search(t, n, 1)
+	var draws []nqueens.Layout
+	for l, err := range sample.Seeded(ctx, src, sample.Solutions, seed, count) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		seen := map[nqueens.Placement]bool{}
-		for _, l := range ls {
-			if seen[l.Placement] || l.Placement.Valid() != nil || l.Class < 1 {
-				t.Fatalf("n=%d: %v repeated, invalid or without class", n, l)
-			}
-			seen[l.Placement] = true
-			if canonical.SymmetryOf(l.Placement) != l.Symmetry {
-				t.Fatalf("n=%d: %v has the wrong symmetry", n, l)
-			}
-		}
-		if uint64(len(seen)) != s.Total {
-			t.Fatalf("n=%d: %d solutions, want %d", n, len(seen), s.Total)
-		}
+		draws = append(draws, l)
 	}
-	s := SearchSampler(context.Background(), 6, 0)
-	s.Total = 5
-	if _, err := s.At([]uint64{0}); err == nil {
-		t.Error("a list of 4 solutions with Total 5 gave no error")
+	i := 0
+	for r, err := range Puzzles(ctx, n, count, seed, Options{Source: src}, 2) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := draws[i]; r.Solution != d.Placement || r.Class != d.Class || r.Symmetry != d.Symmetry {
+			t.Fatalf("puzzle %d starts from %v (class %d), draw %d of seed %d is %v (class %d)", i, r.Solution, r.Class, i, seed, d.Placement, d.Class)
+		}
+		i++
+	}
+	if i != count {
+		t.Fatalf("%d puzzles, want %d", i, count)
 	}
 }
 
-// TestSamplerUniform draws 92,000 solutions of 8 and checks that each of
-// the 92 comes up about 1,000 times (chi-squared well below its 0.1%
-// critical value, 135.8 for 91 degrees of freedom).
-func TestSamplerUniform(t *testing.T) {
-	s := SearchSampler(context.Background(), 8, 0)
-	rng := rand.New(rand.NewPCG(5, 5))
-	picks := make([]uint64, 92000)
-	for i := range picks {
-		picks[i] = s.pick(rng)
+// search returns the class search's source of n, closed when t ends, or
+// nil (a nil Source) for an n it cannot search.
+func search(t testing.TB, n, workers int) sample.Source {
+	s := sample.Search(n, workers)
+	if s == nil {
+		return nil
 	}
-	ls, err := s.At(picks)
-	if err != nil {
-		t.Fatal(err)
-	}
-	freq := map[nqueens.Placement]float64{}
-	for _, l := range ls {
-		freq[l.Placement]++
-	}
-	var chi float64
-	for _, f := range freq {
-		chi += (f - 1000) * (f - 1000) / 1000
-	}
-	if len(freq) != 92 || chi > 135.8 {
-		t.Errorf("%d solutions drawn, chi-squared %.1f", len(freq), chi)
-	}
+	t.Cleanup(s.Close)
+	return s
 }
 
 func TestRandom(t *testing.T) {
@@ -249,7 +223,7 @@ func TestRandom(t *testing.T) {
 // puzzles for a seed) fails here.
 func TestDrawsFixed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	got := []uint64{uint64N(rng, 10), uint64N(rng, 1<<63+5), uint64(intN(rng, 7))}
+	got := []uint64{sample.Uint64N(rng, 10), sample.Uint64N(rng, 1<<63+5), uint64(intN(rng, 7))}
 	got = append(got, func() (out []uint64) {
 		for _, v := range perm(rng, 6) {
 			out = append(out, uint64(v))
@@ -259,19 +233,6 @@ func TestDrawsFixed(t *testing.T) {
 	want := []uint64{7, 7235071295427690567, 5, 2, 4, 3, 5, 0, 1}
 	if !slices.Equal(got, want) {
 		t.Errorf("draws of PCG(1, 2): %v, want %v", got, want)
-	}
-}
-
-func TestUint64NUniform(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	var freq [7]int
-	for range 70000 {
-		freq[uint64N(rng, 7)]++
-	}
-	for v, f := range freq {
-		if f < 9500 || f > 10500 {
-			t.Errorf("%d drawn %d times of 70000, want about 10000", v, f)
-		}
 	}
 }
 
@@ -307,6 +268,56 @@ func TestRecount(t *testing.T) {
 					t.Fatalf("n=%d board %q: recount up to 2 = %d, want %d", n, b, got, min(want, 2))
 				}
 			}
+		}
+	}
+}
+
+// TestDistinct checks that Distinct yields each puzzle once, in the order
+// of the first draw of each, stops at count, and runs dry with the draws:
+// the puzzles of 4 number 8.
+func TestDistinct(t *testing.T) {
+	ctx := context.Background()
+	var all []Result
+	for r, err := range Puzzles(ctx, 4, 200, 7, Options{}, 2) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, r)
+	}
+	var want []Result
+	seen := map[partial.Board]bool{}
+	for _, r := range all {
+		if !seen[r.Board] {
+			seen[r.Board] = true
+			want = append(want, r)
+		}
+	}
+	if len(want) != 8 {
+		t.Fatalf("200 puzzles of n=4 hold %d distinct ones, want 8", len(want))
+	}
+	seq := func(yield func(Result, error) bool) {
+		for _, r := range all {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}
+	for _, count := range []int{1, 5, 8, 10} {
+		var got []Result
+		for r, err := range Distinct(seq, count) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, r)
+		}
+		if w := want[:min(count, len(want))]; !slices.EqualFunc(got, w, func(a, b Result) bool { return a.Board == b.Board }) {
+			t.Errorf("Distinct(count %d) gave %d puzzles, want the first %d distinct ones", count, len(got), len(w))
+		}
+	}
+	boom := errors.New("boom")
+	for _, err := range Distinct(func(yield func(Result, error) bool) { yield(Result{}, boom) }, 3) {
+		if !errors.Is(err, boom) {
+			t.Errorf("Distinct passed on %v, want the source's error", err)
 		}
 	}
 }

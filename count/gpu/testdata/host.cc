@@ -1,15 +1,18 @@
 // A host harness for kernel.cu, which count/gpu's tests build with clang
 // (TestKernelOnHost): it runs the kernel's very source on the CPU, one
-// thread, over the tables Split.Tables and EncodeItems wrote. It uses only
-// the C library, so that clang links it without a C++ library.
+// lane of one warp, over the constellations, tasks and items that
+// encodeCons, encodeTasks and encodeItems wrote. It uses only the C
+// library, so that clang links it without a C++ library.
 //
-// Usage: host CONS INDEX WAYS ITEMS > COUNTS (COUNTS: one little-endian uint64 per
-// item, as the kernel's output).
+// Usage: host CONS TASKS ITEMS [stop] > COUNTS (COUNTS: one little-endian
+// uint64 per item, as the kernel's output; with stop, the stop flag is
+// raised before the launch).
 #define NQUEENS_HOST
 #include "../kernel.cu"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 // slurp returns the words of the file at path and their number in *n.
 static unsigned *slurp(const char *path, unsigned long *n) {
@@ -28,19 +31,20 @@ static unsigned *slurp(const char *path, unsigned long *n) {
 }
 
 int main(int argc, char **argv) {
-	if (argc != 5) {
-		fprintf(stderr, "usage: host CONS INDEX WAYS ITEMS\n");
+	if (argc != 4 && !(argc == 5 && strcmp(argv[4], "stop") == 0)) {
+		fprintf(stderr, "usage: host CONS TASKS ITEMS [stop]\n");
 		return 2;
 	}
-	unsigned long nc, nx, nw, ni;
-	unsigned *cons = slurp(argv[1], &nc), *items = slurp(argv[4], &ni);
-	const u64 *index = (const u64 *)slurp(argv[2], &nx);
-	const u64 *ways = (const u64 *)slurp(argv[3], &nw);
-	unsigned k = ni / ITEM_WORDS;
-	u64 *counts = (u64 *)calloc(k + 1, sizeof(u64));
-	unsigned next = 0;
+	unsigned long nc, nt, ni;
+	unsigned *cons = slurp(argv[1], &nc), *tasks = slurp(argv[2], &nt), *items = slurp(argv[3], &ni);
+	unsigned long k = ni / ITEM_WORDS;
+	u64 *counts = (u64 *)malloc((k + 1) * sizeof(u64));
+	for (unsigned long i = 0; i < k; i++) {
+		counts[i] = NOT_COUNTED;
+	}
+	unsigned ctl[1] = {0}, stop = argc == 5;
 	nqueens_tid = 0;
-	count_items(cons, index, ways, items, counts, 0, k, &next);
+	count_items(cons, tasks, items, counts, nt / TASK_WORDS, ctl, &stop);
 	fwrite(counts, sizeof(u64), k, stdout);
 	return 0;
 }

@@ -46,6 +46,12 @@ var (
 	ErrNewerSchema = errors.New("catalog schema is newer than this program")
 	// ErrDiskFull: the disk holding the catalog is full.
 	ErrDiskFull = errors.New("disk is full")
+	// ErrForeignFile: a file beside the catalog that SQLite would read
+	// into it (its -wal, -shm or -journal) is not a plain file of the
+	// catalog's owner with one link, so another user may have put it
+	// there to rewrite the catalog. Nothing is opened; the file and the
+	// catalog are left as they are.
+	ErrForeignFile = errors.New("refusing a file beside the catalog")
 	// ErrIO: reading or writing the catalog file failed, as writing past
 	// a file-size limit or to a failing disk does.
 	ErrIO = errors.New("catalog i/o failed (disk full, or over a file-size limit?)")

@@ -135,7 +135,12 @@ func rollBack(ctx context.Context, abs string) error {
 // (see Watch.Changed). A write that a killed process left unfinished in
 // the rollback journal is rolled back first if this process may write
 // the catalog, and is ErrHotJournal if it may not.
+// Its companion files are checked first (see Companions), and again
+// before each new connection.
 func OpenRead(ctx context.Context, abs string) (Handle, error) {
+	if err := Companions(abs); err != nil {
+		return Handle{}, err
+	}
 	w, err := newWatch(abs) // before the header: a change from here on shows
 	if err != nil {
 		return Handle{}, err
@@ -156,7 +161,7 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 		}
 	}
 	w.m, w.wal = readMode(abs, h), h.WAL
-	db, err := openPool(dsn(abs, w.m), w)
+	db, err := openPool(abs, w.m, w)
 	if err != nil {
 		return Handle{}, err
 	}
@@ -198,8 +203,12 @@ func readMode(abs string, h Header) mode {
 
 // OpenWrite opens the existing file at abs for writing, migrating its
 // schema if it is older than this program's; an empty file becomes a
-// catalog.
+// catalog. Its companion files are checked first (see Companions), and
+// claimed before each new connection (see claim).
 func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
+	if err := Companions(abs); err != nil {
+		return nil, 0, err
+	}
 	if err := Writable(abs); err != nil {
 		return nil, 0, err
 	}
@@ -225,9 +234,9 @@ func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
 			return nil, 0, err
 		}
 	}
-	db, err := sqlx.Open("sqlite", dsn(abs, readWrite))
+	db, err := openPool(abs, readWrite, nil)
 	if err != nil {
-		return nil, 0, Translate(err)
+		return nil, 0, err
 	}
 	if version < LatestVersion() {
 		// Migrations of one file run one process at a time, under the build

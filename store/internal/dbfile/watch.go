@@ -80,27 +80,81 @@ func (w *Watch) Changed() error {
 	return nil
 }
 
-// openPool returns a pool of connections to dsn that opens each new
+// openPool returns a pool of connections to the catalog at abs, read or
+// written as m says, that checks the catalog's companion files before
+// each new connection (see Companions), claims them for its first read
+// where the process may write the catalog in WAL mode (see claim), and, given a Watch, opens a
 // connection only while w.Changed is nil: a pool never follows a path to
 // another file, never reads pages an immutable read cannot trust, and
 // never creates the -wal or -shm of a file it may not write.
-func openPool(dsn string, w *Watch) (*sqlx.DB, error) {
-	c, err := sqlite.NewConnector(dsn)
+func openPool(abs string, m mode, w *Watch) (*sqlx.DB, error) {
+	c, err := sqlite.NewConnector(dsn(abs, m))
 	if err != nil {
 		return nil, Translate(err)
 	}
-	return sqlx.NewDb(sql.OpenDB(watched{c, w}), "sqlite"), nil
+	return sqlx.NewDb(sql.OpenDB(guarded{c, abs, m, w}), "sqlite"), nil
 }
 
-// watched is a connector that checks its Watch before each connection.
-type watched struct {
+// guarded is a connector that checks the catalog's files, and its Watch
+// if any, before each connection.
+type guarded struct {
 	driver.Connector
-	w *Watch
+	abs string
+	m   mode
+	w   *Watch
 }
 
-func (c watched) Connect(ctx context.Context) (driver.Conn, error) {
-	if err := c.w.Changed(); err != nil {
+func (c guarded) Connect(ctx context.Context) (driver.Conn, error) {
+	if c.w != nil {
+		if err := c.w.Changed(); err != nil {
+			return nil, err
+		}
+	}
+	if err := Companions(c.abs); err != nil {
 		return nil, err
 	}
-	return c.Connector.Connect(ctx)
+	if (c.m != reader && c.m != readWrite) || !walMode(c.abs) {
+		return c.Connector.Connect(ctx)
+	}
+	done, err := claim(c.abs)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The first read looks for a journal to roll back, finds the one
+	// claimed (empty), and opens the log, through which the connection
+	// reads from then on.
+	if err := firstRead(ctx, conn); err != nil {
+		conn.Close()
+		return nil, Translate(err)
+	}
+	return conn, nil
+}
+
+// firstRead reads the schema version through conn.
+func firstRead(ctx context.Context, conn driver.Conn) error {
+	q, ok := conn.(driver.QueryerContext)
+	if !ok {
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, "PRAGMA schema_version", nil)
+	if err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// walMode reports whether the header of the file at abs says WAL mode.
+func walMode(abs string) bool {
+	f, err := os.Open(abs)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	h, err := readHeader(f)
+	return err == nil && h.WAL
 }

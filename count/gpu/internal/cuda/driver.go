@@ -24,15 +24,21 @@ type driver struct {
 	primaryCtxRetain   func(ctx *uintptr, dev int32) int32
 	primaryCtxRelease  func(dev int32) int32
 	ctxSetCurrent      func(ctx uintptr) int32
-	ctxSynchronize     func() int32
 	moduleLoadData     func(module *uintptr, image unsafe.Pointer) int32
 	moduleGetFunction  func(fn *uintptr, module uintptr, name *byte) int32
 	moduleUnload       func(module uintptr) int32
 	memAlloc           func(ptr *uint64, size uint64) int32
 	memFree            func(ptr uint64) int32
-	memcpyHtoD         func(dst uint64, src unsafe.Pointer, size uint64) int32
-	memcpyDtoH         func(dst unsafe.Pointer, src uint64, size uint64) int32
 	launchKernel       func(fn uintptr, gx, gy, gz, bx, by, bz, shared uint32, stream uintptr, params unsafe.Pointer, extra unsafe.Pointer) int32
+	streamCreate       func(stream *uintptr, flags uint32) int32
+	streamDestroy      func(stream uintptr) int32
+	streamQuery        func(stream uintptr) int32
+	streamSynchronize  func(stream uintptr) int32
+	memcpyHtoDAsync    func(dst uint64, src unsafe.Pointer, size uint64, stream uintptr) int32
+	memcpyDtoHAsync    func(dst unsafe.Pointer, src uint64, size uint64, stream uintptr) int32
+	memsetD32Async     func(dst uint64, value uint32, count uint64, stream uintptr) int32
+	occupancy          func(blocks *int32, fn uintptr, blockSize int32, dynamicShared uint64) int32
+	funcGetAttribute   func(value *int32, attr int32, fn uintptr) int32
 	getErrorName       func(res int32, str **byte) int32
 	getErrorString     func(res int32, str **byte) int32
 }
@@ -50,12 +56,16 @@ func (d *driver) symbols() []struct {
 		{"cuDeviceGetCount", &d.deviceGetCount}, {"cuDeviceGet", &d.deviceGet},
 		{"cuDeviceGetName", &d.deviceGetName}, {"cuDeviceGetAttribute", &d.deviceGetAttribute},
 		{"cuDevicePrimaryCtxRetain", &d.primaryCtxRetain}, {"cuDevicePrimaryCtxRelease_v2", &d.primaryCtxRelease},
-		{"cuCtxSetCurrent", &d.ctxSetCurrent}, {"cuCtxSynchronize", &d.ctxSynchronize},
+		{"cuCtxSetCurrent", &d.ctxSetCurrent},
 		{"cuModuleLoadData", &d.moduleLoadData}, {"cuModuleGetFunction", &d.moduleGetFunction},
 		{"cuModuleUnload", &d.moduleUnload},
 		{"cuMemAlloc_v2", &d.memAlloc}, {"cuMemFree_v2", &d.memFree},
-		{"cuMemcpyHtoD_v2", &d.memcpyHtoD}, {"cuMemcpyDtoH_v2", &d.memcpyDtoH},
 		{"cuLaunchKernel", &d.launchKernel},
+		{"cuStreamCreate", &d.streamCreate}, {"cuStreamDestroy_v2", &d.streamDestroy},
+		{"cuStreamQuery", &d.streamQuery}, {"cuStreamSynchronize", &d.streamSynchronize},
+		{"cuMemcpyHtoDAsync_v2", &d.memcpyHtoDAsync}, {"cuMemcpyDtoHAsync_v2", &d.memcpyDtoHAsync},
+		{"cuMemsetD32Async", &d.memsetD32Async},
+		{"cuOccupancyMaxActiveBlocksPerMultiprocessor", &d.occupancy}, {"cuFuncGetAttribute", &d.funcGetAttribute},
 		{"cuGetErrorName", &d.getErrorName}, {"cuGetErrorString", &d.getErrorString},
 	}
 }
@@ -68,8 +78,14 @@ const (
 	attrComputeCapabilityMin = 76
 )
 
-// Built reports whether this build can reach a driver.
-const Built = true
+// Results and flags of the driver (CUresult, CUstream_flags,
+// CUfunction_attribute).
+const (
+	errorNotReady       = 600
+	streamNonBlocking   = 1
+	funcSharedSizeBytes = 1
+	funcNumRegs         = 4
+)
 
 // Device is a GPU with its primary context current on the calling thread.
 type Device struct {
@@ -85,12 +101,11 @@ type Device struct {
 	ctx               uintptr
 }
 
-// Open loads the driver library, initialises it and makes the primary
-// context of the first GPU current on the calling thread, which must be
-// locked to its goroutine and make every later call on the Device. It
-// returns an error matching ErrNoDriver if no library loads, the driver
-// finds no GPU or cannot start, and one naming the call that failed
-// otherwise. The caller calls Close.
+// Open loads the driver library, initialises it and finds the first GPU,
+// on the calling thread, which must be locked to its goroutine and make
+// every later call on the Device, Start first. It returns an error
+// matching ErrNoDriver if no library loads or the driver finds no GPU or
+// cannot start, and one naming the call that failed otherwise.
 func Open() (*Device, error) {
 	var lib uintptr
 	paths := libraries()
@@ -148,14 +163,23 @@ func Open() (*Device, error) {
 	dv.SMs, dv.ThreadsPerSM = int(sms), int(threads)
 	dv.Capability = fmt.Sprintf("%d.%d", major, minor)
 	dv.Driver = fmt.Sprintf("%d.%d", version/1000, version%1000/10)
+	return dv, nil
+}
+
+// Start makes the device's primary context current on the calling
+// thread, Open's: what takes the driver longest (a few hundred
+// milliseconds), which the caller may overlap with its own work. Every
+// other method needs it; the caller calls Close once it succeeded.
+func (dv *Device) Start() error {
+	d := dv.d
 	if r := d.primaryCtxRetain(&dv.ctx, dv.dev); r != 0 {
-		return nil, noDriver{d.error("cuDevicePrimaryCtxRetain", r)}
+		return d.error("cuDevicePrimaryCtxRetain", r)
 	}
 	if r := d.ctxSetCurrent(dv.ctx); r != 0 {
 		d.primaryCtxRelease(dv.dev)
-		return nil, d.error("cuCtxSetCurrent", r)
+		return d.error("cuCtxSetCurrent", r)
 	}
-	return dv, nil
+	return nil
 }
 
 // Close releases the device's primary context.
@@ -234,13 +258,9 @@ type Buffer struct {
 	size int
 }
 
-// At returns the part of b from byte off on; off must be within b.
-func (b Buffer) At(off int) Buffer {
-	if off < 0 || off > b.size {
-		panic(fmt.Sprintf("cuda: offset %d outside a buffer of %d bytes", off, b.size))
-	}
-	return Buffer{ptr: b.ptr + uint64(off), size: b.size - off}
-}
+// Size returns the size of b in bytes: 0 for the zero Buffer, which is
+// none.
+func (b Buffer) Size() int { return b.size }
 
 // Alloc allocates size bytes of device memory. The caller calls Free.
 func (dv *Device) Alloc(size int) (Buffer, error) {
@@ -259,41 +279,127 @@ func (dv *Device) Free(b Buffer) error {
 	return nil
 }
 
-// Write copies data to the start of b, which must hold it.
-func (dv *Device) Write(b Buffer, data []byte) error {
-	if len(data) > b.size {
-		return fmt.Errorf("cuMemcpyHtoD: %d bytes into a buffer of %d", len(data), b.size)
+// Stream is a queue of work on a device (CUstream), whose work runs
+// beside that of other streams. The zero Stream is none.
+type Stream struct{ s uintptr }
+
+// IsZero reports whether s is the zero Stream.
+func (s Stream) IsZero() bool { return s.s == 0 }
+
+// NewStream returns a new stream, which runs beside the others, the
+// legacy default stream included. The caller calls FreeStream.
+func (dv *Device) NewStream() (Stream, error) {
+	var s Stream
+	if r := dv.d.streamCreate(&s.s, streamNonBlocking); r != 0 {
+		return Stream{}, dv.d.error("cuStreamCreate", r)
 	}
-	if len(data) == 0 {
-		return nil
-	}
-	if r := dv.d.memcpyHtoD(b.ptr, unsafe.Pointer(&data[0]), uint64(len(data))); r != 0 {
-		return dv.d.error("cuMemcpyHtoD", r)
+	return s, nil
+}
+
+// FreeStream destroys s once its work is done.
+func (dv *Device) FreeStream(s Stream) error {
+	if r := dv.d.streamDestroy(s.s); r != 0 {
+		return dv.d.error("cuStreamDestroy", r)
 	}
 	return nil
 }
 
-// Read copies the start of b into data, which b must fill.
-func (dv *Device) Read(data []byte, b Buffer) error {
-	if len(data) > b.size {
-		return fmt.Errorf("cuMemcpyDtoH: %d bytes from a buffer of %d", len(data), b.size)
+// Done reports whether the work queued on s has ended, and returns the
+// error of the work that failed, if any.
+func (dv *Device) Done(s Stream) (bool, error) {
+	switch r := dv.d.streamQuery(s.s); r {
+	case 0:
+		return true, nil
+	case errorNotReady:
+		return false, nil
+	default:
+		return true, dv.d.error("cuStreamQuery (the kernel's run)", r)
 	}
-	if len(data) == 0 {
-		return nil
-	}
-	if r := dv.d.memcpyDtoH(unsafe.Pointer(&data[0]), b.ptr, uint64(len(data))); r != 0 {
-		return dv.d.error("cuMemcpyDtoH", r)
+}
+
+// Sync waits for the work queued on s to end.
+func (dv *Device) Sync(s Stream) error {
+	if r := dv.d.streamSynchronize(s.s); r != 0 {
+		return dv.d.error("cuStreamSynchronize", r)
 	}
 	return nil
 }
 
-// Launch launches k on a grid of grid blocks of block threads, with args
-// (each a Buffer, passed as its address, or a uint32) as its parameters,
-// and waits for it to finish. An error names the launch or what the
-// kernel did wrong.
-func (k *Kernel) Launch(grid, block uint32, args ...any) error {
+// WriteOn queues on s a copy of data to the start of b, which must hold
+// it; data may be reused once WriteOn returns (the driver stages it).
+func (dv *Device) WriteOn(s Stream, b Buffer, data []byte) error {
+	if len(data) > b.size {
+		return fmt.Errorf("cuMemcpyHtoDAsync: %d bytes into a buffer of %d", len(data), b.size)
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	if r := dv.d.memcpyHtoDAsync(b.ptr, unsafe.Pointer(&data[0]), uint64(len(data)), s.s); r != 0 {
+		return dv.d.error("cuMemcpyHtoDAsync", r)
+	}
+	return nil
+}
+
+// ReadOn copies the start of b into data, which b must fill, on s, and
+// returns once the copy is done: on a stream of its own it reads what
+// the kernels of other streams have written so far.
+func (dv *Device) ReadOn(s Stream, data []byte, b Buffer) error {
+	if len(data) > b.size {
+		return fmt.Errorf("cuMemcpyDtoHAsync: %d bytes from a buffer of %d", len(data), b.size)
+	}
+	if len(data) == 0 {
+		return nil
+	}
+	if r := dv.d.memcpyDtoHAsync(unsafe.Pointer(&data[0]), b.ptr, uint64(len(data)), s.s); r != 0 {
+		return dv.d.error("cuMemcpyDtoHAsync", r)
+	}
+	return dv.Sync(s)
+}
+
+// FillOn queues on s the setting of the first words 32-bit words of b
+// to v.
+func (dv *Device) FillOn(s Stream, b Buffer, v uint32, words int) error {
+	if 4*words > b.size {
+		return fmt.Errorf("cuMemsetD32Async: %d words into a buffer of %d bytes", words, b.size)
+	}
+	if r := dv.d.memsetD32Async(b.ptr, v, uint64(words), s.s); r != 0 {
+		return dv.d.error("cuMemsetD32Async", r)
+	}
+	return nil
+}
+
+// Occupancy returns the blocks of block threads of k that one
+// multiprocessor runs at once, as the driver computes it from k's
+// registers and shared memory.
+func (k *Kernel) Occupancy(block int) (int, error) {
+	var n int32
+	if r := k.dv.d.occupancy(&n, k.fn, int32(block), 0); r != 0 {
+		return 0, k.dv.d.error("cuOccupancyMaxActiveBlocksPerMultiprocessor", r)
+	}
+	return int(n), nil
+}
+
+// Resources returns the registers a thread of k uses and the static
+// shared memory of a block, in bytes.
+func (k *Kernel) Resources() (registers, shared int, err error) {
+	var r, s int32
+	if res := k.dv.d.funcGetAttribute(&r, funcNumRegs, k.fn); res != 0 {
+		return 0, 0, k.dv.d.error("cuFuncGetAttribute", res)
+	}
+	if res := k.dv.d.funcGetAttribute(&s, funcSharedSizeBytes, k.fn); res != 0 {
+		return 0, 0, k.dv.d.error("cuFuncGetAttribute", res)
+	}
+	return int(r), int(s), nil
+}
+
+// Launch queues k on s, on a grid of grid blocks of block threads, with
+// args (each a Buffer, passed as its address, or a uint32) as its
+// parameters, and returns without waiting for it (Done, Sync). An error
+// names the launch.
+func (k *Kernel) Launch(s Stream, grid, block uint32, args ...any) error {
 	// The driver reads each parameter through a pointer to its value: an
-	// array of pointers into Go memory, pinned for the call.
+	// array of pointers into Go memory, pinned for the call, which copies
+	// the values.
 	if len(args) == 0 {
 		return errors.New("cuLaunchKernel: no parameters")
 	}
@@ -314,12 +420,8 @@ func (k *Kernel) Launch(grid, block uint32, args ...any) error {
 		params[i] = unsafe.Pointer(&vals[i])
 	}
 	pin.Pin(&params[0])
-	d := k.dv.d
-	if r := d.launchKernel(k.fn, grid, 1, 1, block, 1, 1, 0, 0, unsafe.Pointer(&params[0]), nil); r != 0 {
-		return d.error("cuLaunchKernel", r)
-	}
-	if r := d.ctxSynchronize(); r != 0 {
-		return d.error("cuCtxSynchronize (the kernel's run)", r)
+	if r := k.dv.d.launchKernel(k.fn, grid, 1, 1, block, 1, 1, 0, s.s, unsafe.Pointer(&params[0]), nil); r != 0 {
+		return k.dv.d.error("cuLaunchKernel", r)
 	}
 	return nil
 }

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/parallel"
+	"github.com/nqueens/nqueens/internal/phrase"
+	"github.com/nqueens/nqueens/progress"
+	"github.com/nqueens/nqueens/sample"
+	"github.com/nqueens/nqueens/store"
+)
+
+func (a *app) sampleCmd() *cobra.Command {
+	var count int64
+	var seed uint64
+	var solutions bool
+	var formatName, out string
+	cmd := nCommand("sample N [--count M] [--seed S] [--solutions] [--format json|ndjson|csv|leetcode|grid|svg|html] [-o FILE]",
+		"Draw classes (or solutions) of n uniformly at random, the same for the same seed", func(cmd *cobra.Command, n int) error {
+			format, err := a.outputFormat(cmd, export.Formats, out)
+			switch {
+			case err != nil:
+			case count < 1:
+				err = fmt.Errorf("--count must be 1 or more, got %d", count)
+			case format.OneBoard() && count != 1:
+				err = fmt.Errorf("format %s draws one board: use --count 1", format)
+			default:
+				err = format.Check(n)
+			}
+			if err != nil {
+				return usageError{fmt.Errorf("sample: %w", err)}
+			} else if err := a.checkOutput(out); err != nil {
+				return err
+			}
+			seed, seeded := seedOf(cmd, seed)
+			what := sample.Classes
+			if solutions {
+				what = sample.Solutions
+			}
+			return a.sample(cmd.Context(), n, what, seed, seeded, uint64(count), format, out)
+		})
+	cmd.Flags().Int64Var(&count, "count", 1, "how many draws")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the draws (default: a random seed, printed on stderr)")
+	cmd.Flags().BoolVar(&solutions, "solutions", false, "draw solutions, each with the same probability, instead of classes")
+	cmd.Flags().StringVarP(&formatName, "format", "f", "json", strings.Join(export.FormatNames(export.Formats), ", "))
+	outputFlag(cmd, &out)
+	return cmd
+}
+
+// sample writes count draws of what from the catalog's classes of n,
+// made with seed, in format to out, as they are drawn; it prints a seed
+// the user did not give once it has n's classes to draw from.
+func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, seeded bool, count uint64, format export.Format, out string) error {
+	if k, ok := nqueens.KnownCounts(n); ok && k.Total == 0 {
+		return fmt.Errorf("sample: n=%d has no solution, so nothing to draw (every n >= 4 has one)", n)
+	}
+	src, closeSrc, err := a.drawSource(ctx, n, "sample")
+	if err != nil {
+		return err
+	} else if src == nil {
+		// Neither in the catalog nor small enough to list: say how to
+		// build n, as every reader of n does.
+		db, _, err := a.openBuilt(ctx, n)
+		if err == nil {
+			db.Close()
+		}
+		return fmt.Errorf("sample: %w", err)
+	}
+	defer closeSrc()
+	if src.Count() == 0 {
+		return fmt.Errorf("sample: n=%d has no solution, so nothing to draw (every n >= 4 has one)", n)
+	}
+	if !seeded {
+		a.logf("sample: seed %d", seed)
+	}
+	noun := "class"
+	if what == sample.Solutions {
+		noun = "solution"
+	}
+	write := func(w io.Writer) error {
+		m := progress.Nop
+		if count >= progressFromLayouts {
+			m = a.progress(fmt.Sprintf("sample n=%d", n), 0, int64(count), what.String())
+		}
+		defer m.Done()
+		draws := sample.Seeded(ctx, src, what, seed, count)
+		_, err := export.WriteAll(ctx, format.New(w), draws, func(uint64) { m.Add(export.ProgressEvery) })
+		if ctx.Err() != nil {
+			return errors.New("sample interrupted")
+		}
+		return err
+	}
+	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(count, noun), n)
+}
+
+// catalogClasses is the sample.Source of the classes of a complete build:
+// the catalog's count of them and its class by number, a round of draws
+// read on workers goroutines (a class of an index is a search).
+type catalogClasses struct {
+	db      *store.DB
+	b       store.Build
+	workers int
+}
+
+func (c catalogClasses) Count() int64 { return int64(c.b.Unique) }
+
+// Class returns class k, 1 <= k <= Count; the catalog lacking a class its
+// build counts is a damaged row, as store.Finder words it.
+func (c catalogClasses) Class(ctx context.Context, k int64) (nqueens.Layout, error) {
+	l, err := c.db.Class(ctx, c.b.N, k)
+	if errors.Is(err, store.ErrNoClass) && k >= 1 && uint64(k) <= c.b.Unique {
+		return l, &store.RowError{N: c.b.N, Layout: nqueens.Layout{Class: k},
+			Problems: []string{fmt.Sprintf("is missing: the build records classes 1 to %d", c.b.Unique)}}
+	}
+	return l, err
+}
+
+func (c catalogClasses) ClassesAt(ctx context.Context, ks []int64) ([]nqueens.Layout, error) {
+	ls := make([]nqueens.Layout, len(ks))
+	errs := make([]error, len(ks))
+	err := parallel.Each(ctx, len(ks), c.workers, func(i int, _ *parallel.Stop) {
+		ls[i], errs[i] = c.Class(ctx, ks[i])
+	})
+	if err := cmp.Or(append(errs, err)...); err != nil {
+		return nil, err
+	}
+	return ls, nil
+}

@@ -1,0 +1,75 @@
+package count_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/count"
+)
+
+// wrongEngine searches as CPU does, but reports one more solution for the
+// first constellation whose orbit is orbit.
+type wrongEngine struct {
+	count.CPU
+	orbit int
+}
+
+func (e wrongEngine) Search(ctx context.Context, cs []count.Constellation, found func(int, uint64)) error {
+	first := -1
+	for i, c := range cs {
+		if c.Orbit() == e.orbit && c.Solutions() > 0 {
+			first = i
+			break
+		}
+	}
+	return e.CPU.Search(ctx, cs, func(i int, s uint64) {
+		if i == first {
+			s++
+		}
+		found(i, s)
+	})
+}
+
+// endKeeper is a Keeper that keeps nothing and records the error it was
+// ended with.
+type endKeeper struct {
+	ended bool
+	err   error
+}
+
+func (k *endKeeper) Resume(context.Context, []count.Constellation) (map[int]uint64, error) {
+	return nil, nil
+}
+func (k *endKeeper) Keep(int, uint64) {}
+func (k *endKeeper) End(err error) error {
+	k.ended, k.err = true, err
+	return err
+}
+
+// TestBoardChecksPublishedCounts counts n = 12 with an engine that finds
+// one solution too many: whether the total still forms whole classes
+// (orbit 8) or not (orbit 2), Board returns a *nqueens.KnownError naming
+// the published counts, and ends its keeper with it. With the Classes
+// engine it gives the published counts, and Classes counts no
+// constellations.
+func TestBoardChecksPublishedCounts(t *testing.T) {
+	ctx := context.Background()
+	for _, orbit := range []int{8, 2} {
+		k := &endKeeper{}
+		_, err := count.Board(ctx, 12, count.Options{Workers: 2, Engine: wrongEngine{count.CPU{Workers: 2}, orbit}, Keeper: k})
+		var ke *nqueens.KnownError
+		if !errors.As(err, &ke) || ke.Known.Total != 14200 || !k.ended || !errors.As(k.err, &ke) {
+			t.Errorf("orbit %d: err %v, keeper ended %v with %v; want a *nqueens.KnownError for both", orbit, err, k.ended, k.err)
+		}
+	}
+	k := &endKeeper{}
+	c, err := count.Board(ctx, 12, count.Options{Workers: 2, Engine: count.Classes{Workers: 2}, Keeper: k})
+	if err != nil || c.Total != 14200 || c.Unique != 1787 || !k.ended || k.err != nil {
+		t.Errorf("classes: %+v, %v; keeper ended %v with %v", c, err, k.ended, k.err)
+	}
+	if err := (count.Classes{}).Search(ctx, count.Constellations(8), nil); !errors.Is(err, count.ErrWholeBoards) {
+		t.Errorf("Classes.Search: %v", err)
+	}
+}

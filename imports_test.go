@@ -1,7 +1,12 @@
 package nqueens_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -96,4 +101,41 @@ func who(allowed []string) string {
 		return "no package"
 	}
 	return strings.Join(allowed, ", ")
+}
+
+// TestNoReexports fails on a type alias of another package's type in any
+// file of the module but its tests (type Unit = enumerate.Unit): a package
+// names its own types, and go doc shows the real methods where they live.
+func TestNoReexports(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != ".":
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range g.Specs {
+				if ts := spec.(*ast.TypeSpec); ts.Assign.IsValid() {
+					if sel, ok := ts.Type.(*ast.SelectorExpr); ok {
+						t.Errorf("%s: type %s = %s.%s re-exports another package's type: use it by its own name", path, ts.Name.Name, sel.X, sel.Sel.Name)
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

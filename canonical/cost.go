@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/balance"
 )
 
@@ -12,7 +13,7 @@ import (
 // are drawn from a generator seeded by the unit alone, so the estimate is
 // the same on every machine and in every run: the cost by which the units
 // of a build are split into shards (balance.Split).
-func Cost(u Unit) uint64 {
+func Cost(u enumerate.Unit) uint64 {
 	var s searcher
 	start, root, ok := s.tree(u)
 	if !ok {
@@ -49,7 +50,7 @@ func Cost(u Unit) uint64 {
 // search starts at and the node there. It reports false if the tree is a
 // single node: n = 1, a prefix the pruning rules out, or one that leaves
 // at most the last row.
-func (s *searcher) tree(u Unit) (start int, root node, ok bool) {
+func (s *searcher) tree(u enumerate.Unit) (start int, root node, ok bool) {
 	if u.N() == 1 {
 		return 0, node{}, false
 	}
@@ -71,7 +72,7 @@ type node struct{ free, cols, ld, rd uint32 }
 // board (the zero Shard) is every unit. It returns an error wrapping
 // nqueens.ErrNoShard if n's units cannot make s.Count shards or s.Index is
 // not one of them; it panics if n is outside 1..nqueens.MaxN.
-func Shard(n int, s nqueens.Shard) ([]Unit, []int, error) {
+func Shard(n int, s nqueens.Shard) ([]enumerate.Unit, []int, error) {
 	return balance.Shard(Units(n), s, Cost)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/testutil"
 )
@@ -32,7 +33,7 @@ func TestShardsPartitionUnits(t *testing.T) {
 // shards against the count of the whole board. balance.Shard splits the
 // units afresh on each call, so with many shards it checks the first,
 // the middle and the last.
-func checkShards(t *testing.T, n int, units []canonical.Unit, k int, whole nqueens.Counts) {
+func checkShards(t *testing.T, n int, units []enumerate.Unit, k int, whole nqueens.Counts) {
 	t.Helper()
 	shards, err := balance.Split(units, k, canonical.Cost)
 	if err != nil {
@@ -59,7 +60,7 @@ func checkShards(t *testing.T, n int, units []canonical.Unit, k int, whole nquee
 
 // countUnits counts the solutions of units with canonical.CountUnits on
 // two goroutines, failing t if it fails.
-func countUnits(t *testing.T, units []canonical.Unit) nqueens.Counts {
+func countUnits(t *testing.T, units []enumerate.Unit) nqueens.Counts {
 	t.Helper()
 	c, err := canonical.CountUnits(context.Background(), units, 2, nil)
 	if err != nil {
@@ -69,8 +70,8 @@ func countUnits(t *testing.T, units []canonical.Unit) nqueens.Counts {
 }
 
 // pick returns the units at the indexes idx.
-func pick(units []canonical.Unit, idx []int) []canonical.Unit {
-	out := make([]canonical.Unit, len(idx))
+func pick(units []enumerate.Unit, idx []int) []enumerate.Unit {
+	out := make([]enumerate.Unit, len(idx))
 	for i, x := range idx {
 		out[i] = units[x]
 	}

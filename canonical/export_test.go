@@ -1,10 +1,12 @@
 package canonical
 
+import "github.com/nqueens/nqueens/enumerate"
+
 // Nodes returns the number of nodes the class search visits below the
 // unit's prefix, as Cost estimates them: the node the search starts at and
 // every square it descends into. It walks the tree as place does, apart
 // from the hot loop, so that tests measure real work.
-func Nodes(u Unit) uint64 {
+func Nodes(u enumerate.Unit) uint64 {
 	var s searcher
 	start, root, ok := s.tree(u)
 	if !ok {

@@ -40,9 +40,9 @@ const MaxIndexDepth = enumerate.MaxDepth
 // same search, split finer. Their classes, in that order, are u's. A depth
 // at most u's gives u alone. It panics if depth is above
 // min(u.N(), MaxIndexDepth).
-func Below(u Unit, depth int) []Unit {
+func Below(u enumerate.Unit, depth int) []enumerate.Unit {
 	if depth <= u.Depth() {
-		return []Unit{u}
+		return []enumerate.Unit{u}
 	}
 	return unitsBelow(u.N(), depth, u)
 }
@@ -50,7 +50,7 @@ func Below(u Unit, depth int) []Unit {
 // UnitClass returns the k-th class (from 1) of the unit in lexicographic
 // order, with its symmetry and Class k, searching the unit's subtree up to
 // it; false if the unit has fewer than k classes.
-func UnitClass(u Unit, k int64) (nqueens.Layout, bool) {
+func UnitClass(u enumerate.Unit, k int64) (nqueens.Layout, bool) {
 	var s searcher
 	var out nqueens.Layout
 	n := u.N()
@@ -71,7 +71,7 @@ func UnitClass(u Unit, k int64) (nqueens.Layout, bool) {
 // the classes of the unit, in lexicographic order, and its symmetry,
 // searching the unit's subtree up to it; false if c is not one of the
 // unit's classes (not canonical, not a solution, or of another prefix).
-func UnitRank(u Unit, c nqueens.Placement) (int64, nqueens.Symmetry, bool) {
+func UnitRank(u enumerate.Unit, c nqueens.Placement) (int64, nqueens.Symmetry, bool) {
 	var s searcher
 	n := u.N()
 	if c.N() != n {
@@ -112,7 +112,7 @@ func compareBytes(a, b []uint8) int {
 
 // Tally is what the class search finds below one prefix of the index.
 type Tally struct {
-	Unit Unit
+	Unit enumerate.Unit
 	// Counts are the prefix's classes by orbit and the solutions they hold.
 	Counts nqueens.Counts
 	// Symmetric lists the prefix's classes with a symmetry (orbit 4, 2 or
@@ -122,7 +122,7 @@ type Tally struct {
 }
 
 // TallyUnit searches the unit's subtree and returns its Tally.
-func TallyUnit(u Unit) Tally {
+func TallyUnit(u enumerate.Unit) Tally {
 	var s searcher
 	n := u.N()
 	t := Tally{Unit: u}
@@ -143,7 +143,7 @@ func TallyUnit(u Unit) Tally {
 // slice is the caller's. Memory is bounded by a few chunks' tallies.
 // Breaking out of the loop or cancelling ctx stops the search. The
 // iterator is single-use.
-func Tallies(ctx context.Context, units []Unit, from, depth, workers int) iter.Seq2[int, []Tally] {
+func Tallies(ctx context.Context, units []enumerate.Unit, from, depth, workers int) iter.Seq2[int, []Tally] {
 	return func(yield func(int, []Tally) bool) {
 		rest := units[from:]
 		chunks := (len(rest) + tallyChunk - 1) / tallyChunk

@@ -28,13 +28,6 @@ import (
 // corner candidate is canonical with orbit 8. Other candidates are
 // compared with their 7 images when complete, which also yields the orbit.
 
-// Unit is a work unit of the class search: the canonical representatives
-// whose first rows hold the queens of the unit's prefix. It is the plain
-// search's unit type; the class search's units are those Units returns,
-// which, in that order, partition the classes of a board and list them in
-// lexicographic order.
-type Unit = enumerate.Unit
-
 // UnitDepth returns how many rows the units of a board of n fix: one more
 // than the plain search's units (enumerate.UnitDepth), since this search
 // prunes about seven eighths of the tree, and at least 2, so that a unit
@@ -76,23 +69,23 @@ func full(n int) uint32 { return uint32(1<<uint(n) - 1) }
 // Units returns the work units of a board of n in lexicographic order of
 // their prefixes, each fixing UnitDepth(n) rows. Prefixes the pruning
 // rules out are left out. It panics if n is outside 1..nqueens.MaxN.
-func Units(n int) []Unit {
+func Units(n int) []enumerate.Unit {
 	if err := nqueens.CheckN(n); err != nil {
 		panic("canonical: " + err.Error())
 	}
-	return unitsBelow(n, UnitDepth(n), Unit{})
+	return unitsBelow(n, UnitDepth(n), enumerate.Unit{})
 }
 
 // unitsBelow returns the prefixes of depth rows of a board of n that the
-// pruning leaves and that begin with the queens of top (the zero Unit for
+// pruning leaves and that begin with the queens of top (the zero enumerate.Unit for
 // none), in lexicographic order.
-func unitsBelow(n, depth int, top Unit) []Unit {
+func unitsBelow(n, depth int, top enumerate.Unit) []enumerate.Unit {
 	// The rules for the first queen's column c apply from row 1 on,
 	// whatever the second queen's column turns out to be; those of the
 	// corner (c = 0) need it.
 	var f [nqueens.MaxN]uint32
 	key := [2]int{-1, -1}
-	return enumerate.UnitsWhere(n, depth, func(above Unit) uint32 {
+	return enumerate.UnitsWhere(n, depth, func(above enumerate.Unit) uint32 {
 		row := above.Depth()
 		only := ^uint32(0)
 		if row < top.Depth() {
@@ -138,7 +131,7 @@ type searcher struct {
 
 // run searches the unit's subtree, adding what it finds to s.counts and
 // calling s.emit.
-func (s *searcher) run(u Unit) {
+func (s *searcher) run(u enumerate.Unit) {
 	if u.N() == 1 {
 		s.n, s.last = 1, 0
 		s.p[0] = 0
@@ -160,7 +153,7 @@ func (s *searcher) run(u Unit) {
 // columns and diagonals the prefix occupies. It reports false if the
 // prefix rules itself out, or leaves the next row no free square. When
 // the prefix fills the board, start is n.
-func (s *searcher) init(u Unit) (start int, free, cols, ld, rd uint32, ok bool) {
+func (s *searcher) init(u enumerate.Unit) (start int, free, cols, ld, rd uint32, ok bool) {
 	n := u.N()
 	s.n, s.last = n, n-1
 	c := u.Queen(0)
@@ -331,14 +324,14 @@ func classify(p *[nqueens.MaxN]uint8, n int) (nqueens.Symmetry, bool) {
 // CountUnit returns the tallies of the unit of the class search (one of
 // those Units returns): its classes by orbit size and the solutions they
 // hold.
-func CountUnit(u Unit) nqueens.Counts {
+func CountUnit(u enumerate.Unit) nqueens.Counts {
 	var s searcher
 	s.run(u)
 	return s.counts
 }
 
 // collect appends the classes of the unit to buf and returns it.
-func collect(u Unit, buf []nqueens.Layout) []nqueens.Layout {
+func collect(u enumerate.Unit, buf []nqueens.Layout) []nqueens.Layout {
 	var s searcher
 	n := u.N()
 	s.emit = func(p [nqueens.MaxN]uint8, sym nqueens.Symmetry) {
@@ -354,7 +347,7 @@ func collect(u Unit, buf []nqueens.Layout) []nqueens.Layout {
 // shard's units, the shard. (The count package counts faster, by
 // constellations; this search is its independent check.) If done is not
 // nil it is called after each unit, from the worker goroutines.
-func CountUnits(ctx context.Context, units []Unit, workers int, done func()) (nqueens.Counts, error) {
+func CountUnits(ctx context.Context, units []enumerate.Unit, workers int, done func()) (nqueens.Counts, error) {
 	var mu sync.Mutex
 	var total nqueens.Counts
 	err := parallel.Each(ctx, len(units), workers, func(i int, _ *parallel.Stop) {
@@ -374,7 +367,7 @@ func CountUnits(ctx context.Context, units []Unit, workers int, done func()) (nq
 // its classes in lexicographic order (Class fields 0). The yielded slice is
 // the caller's. Memory is bounded by a few units' classes. Breaking out of
 // the loop or cancelling ctx stops the search. The iterator is single-use.
-func UnitClasses(ctx context.Context, units []Unit, from, workers int) iter.Seq2[int, []nqueens.Layout] {
+func UnitClasses(ctx context.Context, units []enumerate.Unit, from, workers int) iter.Seq2[int, []nqueens.Layout] {
 	return func(yield func(int, []nqueens.Layout) bool) {
 		rest := units[from:]
 		work := func(i int, _ *parallel.Stop) []nqueens.Layout {

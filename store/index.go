@@ -34,7 +34,7 @@ const blockUnits = 64
 
 // indexEntry is one prefix of an index and the counts under it.
 type indexEntry struct {
-	unit      canonical.Unit
+	unit      enumerate.Unit
 	classes   uint64
 	solutions uint64
 }
@@ -92,7 +92,7 @@ const digits = "0123456789abcdefghijklmnopqrstuv"
 
 // prefixKey writes the prefix of u as base-32 digits, as a placement's
 // key writes its columns: text order is the order of the prefixes.
-func prefixKey(u canonical.Unit) string {
+func prefixKey(u enumerate.Unit) string {
 	b := make([]byte, u.Depth())
 	for r := range b {
 		b[r] = digits[u.Queen(r)]
@@ -103,7 +103,7 @@ func prefixKey(u canonical.Unit) string {
 // appendEntries appends the encoding of entries to buf (see the
 // migration's description of index_blocks.data).
 func appendEntries(buf []byte, entries []indexEntry) []byte {
-	var prev canonical.Unit
+	var prev enumerate.Unit
 	for i, e := range entries {
 		shared := 0
 		if i > 0 {
@@ -357,7 +357,7 @@ func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64) iter.Seq2
 				k += int64(blk.entries[first].classes)
 				first++
 			}
-			units := make([]canonical.Unit, 0, len(blk.entries)-first)
+			units := make([]enumerate.Unit, 0, len(blk.entries)-first)
 			for _, e := range blk.entries[first:] {
 				units = append(units, e.unit)
 			}
@@ -480,7 +480,7 @@ type IndexPrefix struct {
 	// Index numbers the prefix among the index's, from 0, in order.
 	Index int64
 	// Unit is the prefix: its classes are those canonical.TallyUnit finds.
-	Unit canonical.Unit
+	Unit enumerate.Unit
 	// ClassesBefore and SolutionsBefore are the classes and solutions
 	// under the prefixes before it.
 	ClassesBefore, SolutionsBefore uint64

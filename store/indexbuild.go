@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
@@ -117,7 +118,7 @@ func (w *indexWriter) write(ctx context.Context, tx *sqlx.Tx) error {
 
 // runIndex is Run for the index form: it builds the index of n, or of the
 // shard whose work units are units, into the catalog.
-func (db *DB) runIndex(ctx context.Context, n int, shard nqueens.Shard, units []canonical.Unit, opts RunOptions) (Build, error) {
+func (db *DB) runIndex(ctx context.Context, n int, shard nqueens.Shard, units []enumerate.Unit, opts RunOptions) (Build, error) {
 	h := &db.h
 	if h.ReadOnly {
 		return Build{}, fmt.Errorf("build n=%d: %w: %s was opened for reading only", n, dbfile.ErrReadOnly, h.Path)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
@@ -500,7 +501,7 @@ func mergeIndex(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts [
 		}
 	}
 	// within reports whether the prefix p lies below the work unit u.
-	within := func(p, u canonical.Unit) bool {
+	within := func(p, u enumerate.Unit) bool {
 		for r := range depth {
 			if p.Queen(r) != u.Queen(r) {
 				return false

@@ -4,13 +4,11 @@
 // internal packages are the only ones that know database/sql, sqlx and the
 // SQLite driver (modernc.org/sqlite, pure Go). Below SQL, its internal
 // package dbfile handles the file itself (paths, locks, headers,
-// connections, creation, migration); this package owns the rows. Each
-// concern has its file: open.go opens a catalog; record.go and classes.go
-// read and write the rows of the two tables; build.go is the resumable
-// build; merge.go the merge of shard catalogs; query.go, read.go,
-// count.go, find.go and layouts.go the reading of classes; follow.go the
-// long-lived reader. Exported methods of DB do the work, over unexported
-// helpers that run the statements inside one transaction.
+// connections, creation, migration); this package owns the rows: opening
+// a catalog, the rows of builds and classes, the resumable build, the
+// merge of shard catalogs, the reading of classes, and the long-lived
+// reader. Exported methods of DB do the work, over unexported helpers that
+// run the statements inside one transaction.
 //
 // A catalog holds, per board size n, a row in builds (counts, whether the
 // build completed, how far it got) and one row per class in classes (its
@@ -18,8 +16,8 @@
 // orbit size), keyed by the number: class K is one seek, and the class of
 // a placement a bisection on the numbers (Finder), as class order is
 // placement order.
-// An n may instead be built as an index (FormIndex, index.go and
-// indexbuild.go): no row per class, but the counts of classes and
+//
+// An n may instead be built as an index (FormIndex): no row per class, but the counts of classes and
 // solutions under each prefix of the class search, cumulated, in blocks,
 // from which class K, the class of a placement and any range of classes
 // are found by searching a prefix's subtree. Build.Form says which form an

@@ -18,7 +18,7 @@
 // compiler (package internal/cuda, the only one that calls the driver).
 // Built with the tag nogpu the driver is left out, and Open says so.
 //
-// Without a GPU, the twin (twin.go) runs the kernel's algorithm in Go step
+// Without a GPU, the twin runs the kernel's algorithm in Go step
 // for step, and the tests build kernel.cu for the host (testdata/host.cc)
 // to hold the kernel's source to the twin and the twin to the CPU engine.
 package gpu

@@ -17,8 +17,6 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-// long reports whether the long sweeps run (NQUEENS_LONG=1).
-func long() bool { return os.Getenv("NQUEENS_LONG") != "" }
 
 // runIndex builds the index of n whole into db and returns the build.
 func runIndex(t *testing.T, db *store.DB, n int) store.Build {
@@ -42,7 +40,7 @@ func TestIndexAnswersAsRows(t *testing.T) {
 	dir := t.TempDir()
 	rows, index := open(t, filepath.Join(dir, "rows.db")), open(t, filepath.Join(dir, "index.db"))
 	top := 12
-	if long() {
+	if testutil.Long() {
 		top = 16
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -59,9 +57,9 @@ func TestIndexAnswersAsRows(t *testing.T) {
 		for k := range int64(len(all)) {
 			ks = append(ks, k+1)
 		}
-		if every := map[bool]int{false: 11, true: 14}[long()]; n > every {
+		if every := map[bool]int{false: 11, true: 14}[testutil.Long()]; n > every {
 			ks = ks[:0]
-			for range map[bool]int{false: 200, true: 2000}[long()] {
+			for range map[bool]int{false: 200, true: 2000}[testutil.Long()] {
 				ks = append(ks, 1+rng.Int64N(int64(len(all))))
 			}
 		}
@@ -164,7 +162,7 @@ func TestIndexShardsMerge(t *testing.T) {
 // class found is a valid, canonical solution, the lookup of each of its
 // images gives K back, and the classes are in the order of their numbers.
 func TestIndex18(t *testing.T) {
-	if !long() {
+	if !testutil.Long() {
 		t.Skip("NQUEENS_LONG=1 runs it")
 	}
 	path := os.Getenv("NQUEENS_INDEX18")

@@ -17,7 +17,6 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-
 // runIndex builds the index of n whole into db and returns the build.
 func runIndex(t *testing.T, db *store.DB, n int) store.Build {
 	t.Helper()

@@ -124,7 +124,10 @@ func runForPeak(path string) int {
 		}
 	}
 	cmd.Env = append(cmd.Env, "NQUEENS_TEST_AS_MAIN=1")
-	err = cmd.Run()
+	if err := cmd.Run(); cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, err) // it did not start
+		return 1
+	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
 		fmt.Fprintln(os.Stderr, "no resource usage on this system")

@@ -304,6 +304,10 @@ func (a *app) puzzleCmd() *cobra.Command {
 	return cmd
 }
 
+// progressFromPuzzles is the fewest puzzles whose making shows progress
+// (on a terminal a bar; elsewhere a line every 2 s, none for a quick run).
+const progressFromPuzzles = 1000
+
 func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distinct bool, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
 	src, closeSrc, err := a.drawSource(ctx, n, "puzzle")
 	if err != nil {
@@ -325,7 +329,13 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distin
 		if distinct {
 			puzzles = puzzle.Distinct(puzzles, count)
 		}
+		m := progress.Nop
+		if count >= progressFromPuzzles {
+			m = a.progress(fmt.Sprintf("puzzle n=%d", n), 0, int64(count), "puzzles")
+		}
+		defer m.Done()
 		for r, err := range puzzles {
+			m.Add(1)
 			if ctx.Err() != nil {
 				return errors.New("puzzle interrupted")
 			}

@@ -3,7 +3,6 @@ package main
 import (
 	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -121,20 +120,7 @@ func TestTamperedIndexRefused(t *testing.T) {
 			[]string{"symmetric"}, "has orbit 4 recorded, but its orbit is 2"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "c.db")
-			data, err := os.ReadFile(orig)
-			if err != nil {
-				t.Fatal(err)
-			}
-			os.WriteFile(db, data, 0o644)
-			raw, err := sql.Open("sqlite", db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := raw.Exec(tt.sql); err != nil {
-				t.Fatal(err)
-			}
-			raw.Close()
+			db := tamperedCopy(t, orig, tt.sql)
 			for _, name := range tt.readers {
 				args := append([]string{"--db", db}, readers[name]...)
 				_, _, err := runCLI(t, args...)

@@ -56,20 +56,7 @@ func TestTamperedRowsRefused(t *testing.T) {
 			[]string{"export", "export-all", "export-lex"}, "class -7 (0 4 7 5 2 6 1 3) is numbered out of turn: class 1 was due"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			db := filepath.Join(t.TempDir(), "c.db")
-			data, err := os.ReadFile(orig)
-			if err != nil {
-				t.Fatal(err)
-			}
-			os.WriteFile(db, data, 0o644)
-			raw, err := sql.Open("sqlite", db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := raw.Exec(tt.sql); err != nil {
-				t.Fatal(err)
-			}
-			raw.Close()
+			db := tamperedCopy(t, orig, tt.sql)
 			for _, name := range tt.readers {
 				args := append([]string{"--db", db}, readers[name]...)
 				stdout, _, err := runCLI(t, args...)
@@ -116,4 +103,27 @@ func TestBadBuildTimeVerified(t *testing.T) {
 	if _, _, err := runCLI(t, "--db", db, "stats"); err == nil || !strings.Contains(err.Error(), `read build n=5: started_at "yesterday" is no RFC 3339 time: the catalog is damaged`) {
 		t.Errorf("stats: %v", err)
 	}
+}
+
+// tamperedCopy copies the catalog at orig into a new file, runs query on
+// the copy behind the store's back, and returns the copy's path.
+func tamperedCopy(t *testing.T, orig, query string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "c.db")
+	data, err := os.ReadFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(db, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(query); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }

@@ -22,7 +22,8 @@ const DefaultFile = "config.yaml"
 // DefaultFiles returns the config files Load looks for, in order, when none
 // is named: DefaultFile in the current directory, then nqueens/config.yaml
 // in the user's configuration directory (os.UserConfigDir:
-// $XDG_CONFIG_HOME, or ~/.config, on Linux), left out when there is none.
+// $XDG_CONFIG_HOME, or ~/.config, on Linux; ~/Library/Application Support
+// on macOS), left out when there is none.
 // Load reads the first of them that exists.
 func DefaultFiles() []string {
 	files := []string{DefaultFile}

@@ -119,7 +119,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SuggestionsMinimumDistance = 2
 	pf := root.PersistentFlags()
 	pf.String("db", config.Defaults.DB, "catalog file (SQLite)")
-	pf.String("config", "", "config file (YAML; default ./config.yaml, else nqueens/config.yaml in $XDG_CONFIG_HOME or ~/.config)")
+	pf.String("config", "", "config file (YAML; default ./config.yaml, else nqueens/config.yaml in $XDG_CONFIG_HOME or ~/.config, on macOS ~/Library/Application Support)")
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")

@@ -147,14 +147,14 @@ func sameClasses(all []nqueens.Layout, ks []int64, forms ...form) error {
 			for j, f := range forms {
 				got, err := f.db.Class(ctx, n, k)
 				if err != nil || got != want {
-					fail(fmt.Errorf("class %d of form %d: %v, %v; want %v", k, j, got, err, want))
+					fail(fmt.Errorf("class %d of the %s: %v, %v; want %v", k, f.b.Form, got, err, want))
 					return
 				}
 				for m, img := range canonical.Images(want.Placement) {
 					c := canonical.Fold(img)
 					got, err := nums[j].Find(ctx, c)
 					if err != nil || got != k || c != want.Placement {
-						fail(fmt.Errorf("image %s of class %d folds to %s, numbered %d, %v by form %d", img, k, c, got, err, j))
+						fail(fmt.Errorf("image %s of class %d folds to %s, numbered %d, %v by the %s", img, k, c, got, err, f.b.Form))
 						return
 					}
 					if m != int(k%8) || n > 14 {
@@ -162,7 +162,7 @@ func sameClasses(all []nqueens.Layout, ks []int64, forms ...form) error {
 					}
 					l, err := f.db.Lookup(ctx, f.b, img)
 					if err != nil || l != (nqueens.Layout{Class: k, Placement: want.Placement, Symmetry: want.Symmetry}) {
-						fail(fmt.Errorf("lookup of %s (class %d) in form %d: %v, %v", img, k, j, l, err))
+						fail(fmt.Errorf("lookup of %s (class %d) in the %s: %v, %v", img, k, f.b.Form, l, err))
 						return
 					}
 				}

@@ -71,7 +71,8 @@ func (f *Finder) Find(ctx context.Context, c nqueens.Placement) (int64, error) {
 // finderBlock is the most classes a Finder reads in one range query.
 const finderBlock = 256
 
-// block reads the classes lo to hi into the memo, unless it holds them.
+// block reads the classes lo to hi of the rows into the memo, unless it
+// holds them.
 func (f *Finder) block(ctx context.Context, lo, hi int64) error {
 	if _, ok := f.memo[lo]; ok {
 		if _, ok := f.memo[hi]; ok {
@@ -83,7 +84,7 @@ func (f *Finder) block(ctx context.Context, lo, hi int64) error {
 	if len(f.memo)+int(hi-lo+1) > maxMemo {
 		clear(f.memo)
 	}
-	for l, err := range f.db.Classes(ctx, f.b.N, Filter{From: lo, To: hi}) {
+	for l, err := range f.db.rowClasses(ctx, f.b.N, Filter{From: lo, To: hi}) {
 		if err != nil {
 			return err
 		}
@@ -96,12 +97,13 @@ func (f *Finder) block(ctx context.Context, lo, hi int64) error {
 // Probes returns how many classes the finder has read from the catalog.
 func (f *Finder) Probes() int { return f.probes }
 
-// class returns the placement of class k, from the memo or the catalog.
+// class returns the placement of class k, from the memo or the rows (a
+// Finder of an index never reads classes: Find searches its prefixes).
 func (f *Finder) class(ctx context.Context, k int64) (nqueens.Placement, error) {
 	if p, ok := f.memo[k]; ok {
 		return p, nil
 	}
-	l, err := f.db.Class(ctx, f.b.N, k)
+	l, err := f.db.rowClass(ctx, f.b.N, k)
 	if errors.Is(err, ErrNoClass) {
 		// The build records f.b.Unique classes, numbered from 1.
 		return nqueens.Placement{}, &RowError{N: f.b.N, Layout: nqueens.Layout{Class: k},

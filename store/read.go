@@ -262,12 +262,17 @@ func (db *DB) classesV2(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.
 // catalog holds no class k of n, a *RowError if the row is not what the
 // catalog promises, and an *IndexError if the index is not.
 func (db *DB) Class(ctx context.Context, n int, k int64) (nqueens.Layout, error) {
-	h := &db.h
 	if b, index, err := db.index(ctx, n); err != nil {
 		return nqueens.Layout{}, err
 	} else if index {
 		return db.indexClass(ctx, b, k)
 	}
+	return db.rowClass(ctx, n, k)
+}
+
+// rowClass is Class of the rows of n.
+func (db *DB) rowClass(ctx context.Context, n int, k int64) (nqueens.Layout, error) {
+	h := &db.h
 	if k < 1 {
 		return nqueens.Layout{}, fmt.Errorf("n=%d class %d: %w: class numbers start at 1", n, k, ErrNoClass)
 	}

@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"bytes"
 	"context"
 	"iter"
 
@@ -81,7 +82,7 @@ func UnitRank(u enumerate.Unit, c nqueens.Placement) (int64, nqueens.Symmetry, b
 	var sym nqueens.Symmetry
 	found := false
 	s.emit = func(p [nqueens.MaxN]uint8, got nqueens.Symmetry) {
-		switch cmp := compareBytes(p[:n], key); {
+		switch cmp := bytes.Compare(p[:n], key); {
 		case cmp == 0:
 			found, sym = true, got
 			s.stop = true
@@ -94,20 +95,6 @@ func UnitRank(u enumerate.Unit, c nqueens.Placement) (int64, nqueens.Symmetry, b
 		return 0, 0, false
 	}
 	return int64(s.counts.Unique), sym, true
-}
-
-// compareBytes compares two column sequences of one length
-// lexicographically: -1, 0 or +1.
-func compareBytes(a, b []uint8) int {
-	for i := range a {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
 }
 
 // Tally is what the class search finds below one prefix of the index.

@@ -42,6 +42,7 @@ package serve
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"embed"
 	"errors"
@@ -160,30 +161,20 @@ type Advice struct {
 
 // withDefaults returns o with each zero bound set to its default.
 func (o Options) withDefaults() Options {
-	def := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	defDuration := func(v *time.Duration, d time.Duration) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&o.MaxRequests, 8)
-	def(&o.MaxExports, 4)
-	def(&o.MaxClientExports, 2)
-	defDuration(&o.QueueTimeout, 10*time.Second)
-	def(&o.ExportChunk, 1024)
-	def(&o.MinExportRate, 16<<10)
-	defDuration(&o.RateWindow, 30*time.Second)
-	defDuration(&o.ReadHeaderTimeout, 5*time.Second)
-	defDuration(&o.ReadTimeout, 10*time.Second)
-	defDuration(&o.WriteTimeout, 30*time.Second)
-	defDuration(&o.IdleTimeout, 10*time.Second)
-	defDuration(&o.ExportTimeout, 30*time.Minute)
-	defDuration(&o.ShutdownTimeout, 5*time.Second)
-	def(&o.MaxConnections, 2048)
+	o.MaxRequests = cmp.Or(o.MaxRequests, 8)
+	o.MaxExports = cmp.Or(o.MaxExports, 4)
+	o.MaxClientExports = cmp.Or(o.MaxClientExports, 2)
+	o.QueueTimeout = cmp.Or(o.QueueTimeout, 10*time.Second)
+	o.ExportChunk = cmp.Or(o.ExportChunk, 1024)
+	o.MinExportRate = cmp.Or(o.MinExportRate, 16<<10)
+	o.RateWindow = cmp.Or(o.RateWindow, 30*time.Second)
+	o.ReadHeaderTimeout = cmp.Or(o.ReadHeaderTimeout, 5*time.Second)
+	o.ReadTimeout = cmp.Or(o.ReadTimeout, 10*time.Second)
+	o.WriteTimeout = cmp.Or(o.WriteTimeout, 30*time.Second)
+	o.IdleTimeout = cmp.Or(o.IdleTimeout, 10*time.Second)
+	o.ExportTimeout = cmp.Or(o.ExportTimeout, 30*time.Minute)
+	o.ShutdownTimeout = cmp.Or(o.ShutdownTimeout, 5*time.Second)
+	o.MaxConnections = cmp.Or(o.MaxConnections, 2048)
 	return o
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
@@ -87,17 +88,14 @@ func (e *IndexError) Error() string {
 // Is reports whether target is ErrBadRow.
 func (e *IndexError) Is(target error) bool { return target == ErrBadRow }
 
-// digits are the base-32 digits of placement keys and prefixes.
-const digits = "0123456789abcdefghijklmnopqrstuv"
-
 // prefixKey writes the prefix of u as base-32 digits, as a placement's
 // key writes its columns: text order is the order of the prefixes.
 func prefixKey(u enumerate.Unit) string {
-	b := make([]byte, u.Depth())
-	for r := range b {
-		b[r] = digits[u.Queen(r)]
+	var b strings.Builder
+	for r := range u.Depth() {
+		b.WriteString(nqueens.Square{Row: r, Col: u.Queen(r)}.KeyDigit())
 	}
-	return string(b)
+	return b.String()
 }
 
 // appendEntries appends the encoding of entries to buf (see the

@@ -118,10 +118,7 @@ func claim(abs string) (func(), error) {
 		if err == nil && created {
 			// As SQLite makes them: the catalog's mode, whatever the umask,
 			// and its owner, should root make them.
-			f.Chmod(cat.Mode().Perm())
-			if os.Geteuid() == 0 && st.Uid != 0 {
-				f.Chown(int(st.Uid), int(st.Gid))
-			}
+			own(f, st.Uid, st.Gid, cat.Mode().Perm())
 		}
 		f.Close()
 		if err != nil {

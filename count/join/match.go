@@ -1,0 +1,259 @@
+package join
+
+import "math/bits"
+
+// Counting the pairs of disjoint keys.
+//
+// The shorter list of halves is the table: sorted by the cut bits of its
+// keys (the diagonals nearest the middle, which most halves hold), and in
+// blocks of 64, each block sliced by bit: for each bit of the key, a word
+// whose bit j says that the block's j-th key lacks it. The AND of the
+// slices of an item's bits is then the block's keys disjoint from the
+// item, 64 pairs a word; tables of the ANDs of each 6 slices make that 8
+// lookups or fewer. The other list, the items, is grouped by its cut
+// bits, and a group is matched against a block only if its cut bits miss
+// those every key of the block has.
+
+// maxCuts is the most cut bits of a sieve.
+const maxCuts = 10
+
+// chunk is the bits of a key each table of a block answers for.
+const chunk = 6
+
+// minGroup is the fewest keys of the table a cut bit leaves, on average,
+// in each group.
+var minGroup = 32
+
+// cuts are a board's cut bits: the diagonals nearest the middle, in each
+// direction, in order of how many pairs of halves they part.
+type cuts struct {
+	// lo is the lowest of the cut bits in each direction; proj1 and proj2
+	// map a key's 7 bits from lo, in each direction, to its cut bits,
+	// the first cut in bit maxCuts-1.
+	lo           uint
+	w            uint
+	proj1, proj2 [128]uint16
+}
+
+// newCuts returns the cuts of a board of half side h; even boards' middle
+// diagonals are the long ones, which no east half holds.
+func newCuts(h int, even bool) cuts {
+	w := 2*h - 1
+	mid := h - 1
+	c := cuts{w: uint(w), lo: uint(max(mid-3, 0))}
+	var at []int // the cut diagonals, in order, in each direction
+	for d := range 4 {
+		switch {
+		case d == 0 && !even:
+			at = append(at, mid)
+		case d > 0:
+			at = append(at, mid+d, mid-d)
+		}
+	}
+	rank := 0
+	for _, a := range at {
+		if a < int(c.lo) || a >= w || a-int(c.lo) >= 7 {
+			continue
+		}
+		for _, proj := range []*[128]uint16{&c.proj1, &c.proj2} {
+			if rank == maxCuts {
+				return c
+			}
+			bit := uint16(1) << uint(maxCuts-1-rank)
+			rank++
+			for v := range proj {
+				if v>>uint(a-int(c.lo))&1 != 0 {
+					proj[v] |= bit
+				}
+			}
+		}
+	}
+	return c
+}
+
+// of returns the cut bits of key, the first in bit maxCuts-1.
+func (c *cuts) of(key uint64) uint {
+	return uint(c.proj1[key>>c.lo&127] | c.proj2[key>>(c.w+c.lo)&127])
+}
+
+// block is 64 keys of the table, or fewer, of one weight: from lo to hi
+// in the sorted table; and the cut bits they all hold.
+type block struct {
+	lo, hi int32
+	all    uint16
+	weight uint8
+}
+
+// group is the items lo to hi of the sorted items, those with cut bits
+// cut.
+type group struct {
+	lo, hi int32
+	cut    uint16
+}
+
+// matcher is a Counter's sieve: its tables and its sorted lists.
+type matcher struct {
+	tab          [8][1 << chunk]uint64
+	slice        [8 * chunk]uint64
+	table, items []uint64
+	cut          []uint16
+	pos          []int32
+	blocks       []block
+	groups       []group
+}
+
+// count returns the number of pairs of east and west keys that share no
+// bit, each weighted by its west key's weight.
+func (m *matcher) count(b *Board, east, west []uint64) uint64 {
+	if len(east) == 0 || len(west) == 0 {
+		return 0
+	}
+	table, items := east, west
+	if len(west) < len(east) {
+		table, items = west, east
+	}
+	k := 0
+	for k < maxCuts && len(table)>>uint(k+1) >= minGroup {
+		k++
+	}
+	drop := uint(maxCuts - k)
+	ng := 1 << uint(k)
+
+	// The table, sorted by weight and cut bits, in blocks.
+	pos := sized(&m.pos, 4*ng+1)
+	clear(pos)
+	cut := sized(&m.cut, len(table))
+	for i, key := range table {
+		g := uint16(b.cuts.of(key)>>drop) | uint16(key>>weightShift)<<uint(k)
+		cut[i] = g
+		pos[g+1]++
+	}
+	for i := 1; i < len(pos); i++ {
+		pos[i] += pos[i-1]
+	}
+	sorted := sized(&m.table, len(table))
+	for i, key := range table {
+		g := cut[i]
+		sorted[pos[g]] = key & keyMask
+		cut[i] = 0
+		pos[g]++
+	}
+	// pos[g] is now the end of group g.
+	blocks := m.blocks[:0]
+	start := int32(0)
+	for w := range 4 {
+		end := pos[(w+1)*ng-1]
+		for lo := start; lo < end; lo += 64 {
+			hi := min(lo+64, end)
+			all := uint16(ng - 1)
+			for _, key := range sorted[lo:hi] {
+				all &= uint16(b.cuts.of(key) >> drop)
+			}
+			blocks = append(blocks, block{lo, hi, all, uint8(w)})
+		}
+		start = end
+	}
+	m.blocks = blocks
+
+	// The items, grouped by cut bits.
+	pos = pos[:ng+1]
+	clear(pos)
+	cut = sized(&m.cut, len(items))
+	for i, key := range items {
+		g := uint16(b.cuts.of(key) >> drop)
+		cut[i] = g
+		pos[g+1]++
+	}
+	groups := m.groups[:0]
+	for g := range ng {
+		pos[g+1] += pos[g]
+		if pos[g+1] > pos[g] {
+			groups = append(groups, group{pos[g], pos[g+1], uint16(g)})
+		}
+	}
+	m.groups = groups
+	grouped := sized(&m.items, len(items))
+	for i, key := range items {
+		grouped[pos[cut[i]]] = key
+		pos[cut[i]]++
+	}
+
+	width := 4*b.h - 2
+	var total uint64
+	for _, bl := range blocks {
+		keys := sorted[bl.lo:bl.hi]
+		m.slices(keys, width)
+		var sum uint64
+		for _, g := range groups {
+			if g.cut&bl.all == 0 {
+				sum += m.match(grouped[g.lo:g.hi], width)
+			}
+		}
+		total += sum << bl.weight
+	}
+	return total
+}
+
+// slices makes the block's tables from its keys.
+func (m *matcher) slices(keys []uint64, width int) {
+	valid := ^uint64(0) >> uint(64-len(keys))
+	nt := tables(width)
+	sl := m.slice[:nt*chunk]
+	for i := range sl {
+		sl[i] = valid
+	}
+	for j, key := range keys {
+		bit := uint64(1) << uint(j)
+		for y := key; y != 0; y &= y - 1 {
+			sl[bits.TrailingZeros64(y)] &^= bit
+		}
+	}
+	for c := range nt {
+		t := &m.tab[c]
+		s := sl[c*chunk : c*chunk+chunk]
+		t[0] = valid
+		for v := 1; v < 1<<chunk; v++ {
+			t[v] = t[v&(v-1)] & s[bits.TrailingZeros(uint(v))]
+		}
+	}
+}
+
+// tables returns the number of tables a block needs for keys of width
+// bits: 6 at least, the count the shortest match loop reads.
+func tables(width int) int {
+	return max((width+chunk-1)/chunk, 6)
+}
+
+// match returns the number of pairs of items and the block's keys that
+// share no bit, each weighted by its item's weight.
+func (m *matcher) match(items []uint64, width int) uint64 {
+	t := &m.tab
+	var sum uint64
+	switch tables(width) {
+	case 6:
+		for _, it := range items {
+			acc := t[0][it&63] & t[1][it>>6&63] & t[2][it>>12&63] & t[3][it>>18&63] & t[4][it>>24&63] & t[5][it>>30&63]
+			sum += uint64(bits.OnesCount64(acc)) << (it >> weightShift)
+		}
+	case 7:
+		for _, it := range items {
+			acc := t[0][it&63] & t[1][it>>6&63] & t[2][it>>12&63] & t[3][it>>18&63] & t[4][it>>24&63] & t[5][it>>30&63] & t[6][it>>36&63]
+			sum += uint64(bits.OnesCount64(acc)) << (it >> weightShift)
+		}
+	default:
+		for _, it := range items {
+			acc := t[0][it&63] & t[1][it>>6&63] & t[2][it>>12&63] & t[3][it>>18&63] & t[4][it>>24&63] & t[5][it>>30&63] & t[6][it>>36&63] & t[7][it>>42&63]
+			sum += uint64(bits.OnesCount64(acc)) << (it >> weightShift)
+		}
+	}
+	return sum
+}
+
+// sized returns *p resized to n, reallocated if too small; its contents
+// are not kept.
+func sized[T any](p *[]T, n int) []T {
+	if cap(*p) < n {
+		*p = make([]T, n+n/4)
+	}
+	return (*p)[:n]
+}

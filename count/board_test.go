@@ -39,7 +39,7 @@ type endKeeper struct {
 	err   error
 }
 
-func (k *endKeeper) Resume(context.Context, []count.Constellation) (map[int]uint64, error) {
+func (k *endKeeper) Resume(context.Context, count.Units) (map[int]uint64, error) {
 	return nil, nil
 }
 func (k *endKeeper) Keep(int, uint64) {}

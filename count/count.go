@@ -56,8 +56,9 @@ type Result struct {
 
 // Board returns the tallies of a board of n: total solutions, classes,
 // and classes by orbit size. It counts the solutions of every
-// constellation (Options.Search) and derives the classes (TallyTotal), on
-// o.Workers goroutines, calling o's hooks as they describe; with the
+// constellation (Options.Search), or with the Join engine every unit of
+// the join (Options.SearchJoin), and derives the classes (TallyTotal),
+// on o.Workers goroutines, calling o's hooks as they describe; with the
 // Classes engine it counts with canonical's class search instead. Before
 // it returns them it checks the counts against the published ones
 // (nqueens.CheckKnown) and ends o.Keeper (Options.End) with the result.
@@ -93,7 +94,13 @@ func (o Options) board(ctx context.Context, n int) (nqueens.Counts, error) {
 		}
 		return c, nqueens.CheckKnown(n, c)
 	}
-	total, err := o.Search(ctx, Constellations(n))
+	var total uint64
+	var err error
+	if _, ok := o.Engine.(Join); ok {
+		total, err = o.SearchJoin(ctx, JoinUnitsOf(n))
+	} else {
+		total, err = o.Search(ctx, Constellations(n))
+	}
 	if err != nil {
 		return nqueens.Counts{}, err
 	}

@@ -78,14 +78,14 @@ func (c Classes) Device() string { return CPU(c).Device() }
 // run again resumes from it; count/resume's Keeper keeps it in a state
 // file.
 type Keeper interface {
-	// Resume is called by Search, once, with the constellations it is
-	// about to count, and returns the solutions of those counted before,
-	// by index: added, not searched again. Its error ends the search; it
-	// returns ctx.Err() if ctx is cancelled first.
-	Resume(ctx context.Context, cs []Constellation) (known map[int]uint64, err error)
+	// Resume is called by Search (or SearchJoin), once, with the units it
+	// is about to count, and returns the solutions of those counted
+	// before, by index: added, not searched again. Its error ends the
+	// search; it returns ctx.Err() if ctx is cancelled first.
+	Resume(ctx context.Context, u Units) (known map[int]uint64, err error)
 	// Keep is called by Search with the index and solutions of each
-	// constellation it searches, one call at a time, before Progress. A
-	// failure to keep one is the Keeper's to report: the count goes on.
+	// unit it searches, one call at a time, before Progress. A failure
+	// to keep one is the Keeper's to report: the count goes on.
 	Keep(i int, solutions uint64)
 	// End is called once the count is over (Options.End), with nil if
 	// its numbers are right, or the count's error: one matching
@@ -118,7 +118,12 @@ type Sum struct {
 // Add adds the solutions in the orbit of c, given those of c itself
 // (c.Solutions()).
 func (s *Sum) Add(c Constellation, solutions uint64) {
-	hi, t := bits.Mul64(solutions, uint64(c.orbit))
+	s.add(uint64(c.orbit), solutions)
+}
+
+// add adds solutions times orbit.
+func (s *Sum) add(orbit, solutions uint64) {
+	hi, t := bits.Mul64(solutions, orbit)
 	var carry uint64
 	s.total, carry = bits.Add64(s.total, t, 0)
 	s.overflow = s.overflow || hi != 0 || carry != 0
@@ -146,7 +151,7 @@ func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error)
 	var known map[int]uint64
 	if o.Keeper != nil {
 		var err error
-		if known, err = o.Keeper.Resume(ctx, cs); err != nil {
+		if known, err = o.Keeper.Resume(ctx, ConstellationUnits(cs)); err != nil {
 			return 0, err
 		}
 	}

@@ -33,6 +33,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
@@ -149,7 +150,7 @@ func CheckLimit(n, limit int) error {
 	}
 	size := "more rows than OEIS has counted"
 	if k, _ := nqueens.KnownCounts(n); k.Unique > 0 {
-		size = fmt.Sprintf("%d rows, about %s", k.Unique, humanBytes(k.Unique*BytesPerClass(n)))
+		size = fmt.Sprintf("%d rows, about %s", k.Unique, phrase.Bytes(k.Unique*BytesPerClass(n)))
 	}
 	return fmt.Errorf("n=%d is %w %d: its catalog would hold %s", n, ErrOverLimit, limit, size)
 }
@@ -183,16 +184,3 @@ func CheckBuild(ns []int, shard nqueens.Shard, limit int) error {
 	return nil
 }
 
-// humanBytes writes a size in bytes with a binary unit: "2.4 GiB".
-func humanBytes(b uint64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
-	}
-	div, exp := uint64(unit), 0
-	for n := b / unit; n >= unit; n /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
-}

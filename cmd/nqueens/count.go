@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,18 +35,18 @@ func (a *app) countCmd() *cobra.Command {
 				engine = "cpu" // the engine's other name: it counts by constellations
 			}
 			switch sharded := combine || !shard.IsWhole(); {
-			case engine != "cpu" && engine != "gpu" && engine != "classes":
-				err = fmt.Errorf("--engine %s: want cpu, gpu or classes", quote(engine))
+			case engine != "" && engine != "join" && engine != "cpu" && engine != "gpu" && engine != "classes":
+				err = fmt.Errorf("--engine %s: want join, cpu, gpu or classes", quote(engine))
 			case engine == "classes" && sharded:
-				err = errors.New("--shard and --combine count by constellations: leave out --engine classes")
+				err = errors.New("--shard and --combine count by work units: leave out --engine classes")
 			case estimate && sharded:
 				err = errors.New("--estimate estimates a whole count: leave out --shard and --combine")
-			case estimate && engine != "cpu":
-				err = fmt.Errorf("--estimate estimates the count by constellations on the CPU: leave out --engine %s", engine)
+			case estimate && (engine == "gpu" || engine == "classes"):
+				err = fmt.Errorf("--estimate estimates the counts on the CPU, by the join or by constellations: leave out --engine %s", engine)
 			case combine && !shard.IsWhole():
 				err = errors.New("--combine and --shard do not go together")
 			case state != "" && (combine || engine == "classes"):
-				err = errors.New("--state keeps the work of a count by constellations: leave out --combine and --engine classes")
+				err = errors.New("--state keeps the work units of a count: leave out --combine and --engine classes")
 			}
 			out := countTable
 			switch {
@@ -74,18 +73,19 @@ func (a *app) countCmd() *cobra.Command {
 			case state != "" && state != "off" && len(ns) != 1:
 				return usageError{fmt.Errorf("count --state: want one n, got %d (each n keeps a state of its own)", len(ns))}
 			case estimate:
-				return a.countEstimate(cmd.Context(), ns, asJSON)
+				return a.countEstimate(cmd.Context(), ns, engine, asJSON)
 			}
-			e, closeEngine, err := a.openEngine(engine)
+			engines, err := a.openEngines(engine, ns)
 			if err != nil {
 				return err
 			}
-			defer closeEngine()
-			if e.Name() == "gpu" || e.Name() == "cpu" && slices.Max(ns) >= progressFromN {
-				// The GPU, or a count long enough to show progress: say what counts.
-				a.logf("count: engine %s, %s", e.Name(), e.Device())
-			}
+			defer engines.close()
 			if !shard.IsWhole() {
+				e, err := engines.of(ns[0], a.cfg.Workers)
+				if err != nil {
+					return err
+				}
+				a.sayEngine(e, ns[0])
 				return a.countShard(cmd.Context(), ns[0], shard, e, state)
 			}
 			var results []count.Result
@@ -93,15 +93,20 @@ func (a *app) countCmd() *cobra.Command {
 				if testHookCountStart != nil {
 					testHookCountStart(n)
 				}
+				e, err := engines.of(n, a.cfg.Workers)
+				if err != nil {
+					return a.finished(results, out, err)
+				}
+				a.sayEngine(e, n)
 				var estimate time.Duration
-				if e.Name() == "cpu" {
-					if estimate, err = a.warnLong(cmd.Context(), n); err != nil {
+				if e.Name() == "cpu" || e.Name() == "join" {
+					if estimate, err = a.warnLong(cmd.Context(), n, e.Name()); err != nil {
 						return a.finished(results, out, err)
 					}
 				}
 				start := time.Now()
 				label := fmt.Sprintf("count n=%d", n)
-				o, done := a.countOptions(label, n, estimate)
+				o, done := a.countOptions(label, n, estimate, e)
 				o.Engine = e
 				o.Keeper = a.keeper(cmd.Context(), label, n, nqueens.Shard{}, e, state)
 				c, err := count.Board(cmd.Context(), n, o)
@@ -119,7 +124,7 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
-	cmd.Flags().StringVar(&engine, "engine", "cpu", "cpu, gpu (CUDA), or classes (the class search, to check)")
+	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations), gpu (CUDA), or classes (the class search, to check); default: join from n = 16 and for even n from 6, cpu for the rest")
 	cmd.Flags().StringVar(&state, "state", "", "keep the count's finished work in this file to resume (default: in the user cache directory for long counts; off: none)")
 	return cmd
 }
@@ -153,33 +158,86 @@ func countError(err error) error {
 	return fmt.Errorf("count %w", err)
 }
 
-// openEngine returns the engine called name, cpu, classes or gpu, and the
-// function that releases it. Without a GPU, gpu is an error of one line
-// that says what was looked for and that the CPU engine is the default.
-func (a *app) openEngine(name string) (count.Engine, func(), error) {
-	switch name {
-	case "cpu":
-		return count.CPU{Workers: a.cfg.Workers}, func() {}, nil
-	case "classes":
-		return count.Classes{Workers: a.cfg.Workers}, func() {}, nil
+// engines are the engines a count may use: the one --engine named, or
+// where it named none, the join and the constellations on the CPU, of
+// which each n takes the faster (count.JoinFaster).
+type engines struct {
+	named string
+	gpu   count.Engine
+	close func()
+	a     *app
+}
+
+// openEngines returns the engines of a count of ns whose --engine flag is
+// name ("" for none): the GPU is opened here, once. Without a GPU, gpu
+// is an error of one line that says what was looked for and that the
+// CPU's engines are the default.
+func (a *app) openEngines(name string, ns []int) (*engines, error) {
+	es := &engines{named: name, close: func() {}, a: a}
+	if name != "gpu" {
+		return es, nil
 	}
 	e, err := gpu.Open()
 	if errors.Is(err, gpu.ErrNoDevice) {
-		return nil, nil, fmt.Errorf("count --engine gpu: no GPU to count on: %v; the default engine, cpu, needs none: leave out --engine gpu", err)
+		return nil, fmt.Errorf("count --engine gpu: no GPU to count on: %v; the default engines, join and cpu, need none: leave out --engine gpu", err)
 	} else if err != nil {
-		return nil, nil, fmt.Errorf("count --engine gpu: %w", err)
+		return nil, fmt.Errorf("count --engine gpu: %w", err)
 	}
-	return e, func() {
+	es.gpu = e
+	es.close = func() {
 		if err := e.Close(); err != nil {
 			a.logf("count: %v", err)
 		}
-	}, nil
+	}
+	return es, nil
+}
+
+// of returns the engine that counts n on workers goroutines. The join
+// needs memory that grows with n (count.JoinFits): where it was named and
+// would not fit, of returns an error of one line that says so and names
+// the engine to use; where it was not named, n is counted by
+// constellations instead, and the log says why.
+func (es *engines) of(n, workers int) (count.Engine, error) {
+	switch es.named {
+	case "cpu":
+		return count.CPU{Workers: workers}, nil
+	case "classes":
+		return count.Classes{Workers: workers}, nil
+	case "gpu":
+		return es.gpu, nil
+	case "join":
+		if err := count.JoinFits(n, workers, availableMemory()); err != nil {
+			return nil, fmt.Errorf("count %d --engine join: %w: leave out --engine join, or use --engine cpu", n, err)
+		}
+		return count.Join{Workers: workers}, nil
+	}
+	if !count.JoinFaster(n) {
+		return count.CPU{Workers: workers}, nil
+	}
+	if err := count.JoinFits(n, workers, availableMemory()); err != nil {
+		es.a.logf("count n=%d: %v: counting by constellations (--engine cpu)", n, err)
+		return count.CPU{Workers: workers}, nil
+	}
+	return count.Join{Workers: workers}, nil
+}
+
+// sayEngine logs, for a count long enough to show progress or on the
+// GPU, which engine counts n on what, and for the join the memory it
+// takes.
+func (a *app) sayEngine(e count.Engine, n int) {
+	switch {
+	case e.Name() == "join" && n >= progressFromN:
+		a.logf("count: engine join, %s, about %s of memory", e.Device(), phrase.Bytes(uint64(count.JoinMemory(n, a.cfg.Workers))))
+	case e.Name() == "gpu" || e.Name() == "cpu" && n >= progressFromN:
+		a.logf("count: engine %s, %s", e.Name(), e.Device())
+	}
 }
 
 // resumeFromN is, by engine, the smallest n whose count keeps its state
 // when --state names no file: the counts of minutes (CPU n = 19 takes
-// about 2 minutes on 2 cores; the GPU's n = 22 is aimed at 100 s).
-var resumeFromN = map[string]int{"cpu": 19, "gpu": 22}
+// about 2 minutes on 2 cores, the join's n = 20 about 3; the GPU's n =
+// 22 is aimed at 100 s).
+var resumeFromN = map[string]int{"cpu": 19, "join": 20, "gpu": 22}
 
 // keeper returns the keeper of the state of the count of n (or shard s
 // of it) by e, called label, running under ctx, with the --state flag:
@@ -225,19 +283,23 @@ func (h hookedKeeper) Keep(i int, solutions uint64) {
 	testHookCountFound(h.ctx, h.Len())
 }
 
-// countOptions returns the options of a count of n with the configured
-// workers and, for n of progressFromN and above, a meter called label,
-// whose time left starts from estimate (0: none), the whole count's, in
-// the share of the work units left to count; the caller calls done when
-// the count returns.
-func (a *app) countOptions(label string, n int, estimate time.Duration) (o count.Options, done func()) {
+// countOptions returns the options of a count of n by e with the
+// configured workers and, for n of progressFromN and above, a meter
+// called label, whose time left starts from estimate (0: none), the
+// whole count's, in the share of the work units left to count; the
+// caller calls done when the count returns.
+func (a *app) countOptions(label string, n int, estimate time.Duration, e count.Engine) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
 		o.Start = func(units int) {
 			if estimate > 0 {
 				// A resumed count has only its units left to count.
-				estimate = time.Duration(float64(estimate) * float64(units) / float64(len(count.Constellations(n))))
+				all := len(count.Constellations(n))
+				if e.Name() == "join" {
+					all = count.JoinUnitsOf(n).Total
+				}
+				estimate = time.Duration(float64(estimate) * float64(units) / float64(all))
 			}
 			m = a.progressEstimated(label, 0, int64(units), "work units", estimate)
 		}
@@ -246,9 +308,18 @@ func (a *app) countOptions(label string, n int, estimate time.Duration) (o count
 	return o, func() { m.Done() }
 }
 
-// countEstimate prints the estimate of counting each n of ns, as text or,
-// with asJSON, a JSON array; it searches only the calibration sample.
-func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
+// countEstimate prints the estimate of counting each n of ns with the
+// engine named by --engine (engine; "" for the default of each n), as
+// text or, with asJSON, a JSON array; it searches only the calibration
+// sample.
+func (a *app) countEstimate(ctx context.Context, ns []int, engine string, asJSON bool) error {
+	for _, n := range ns {
+		if engine == "join" {
+			if err := count.JoinFits(n, a.cfg.Workers, -1); err != nil {
+				return fmt.Errorf("count %d --engine join: %w: leave out --engine join, or use --engine cpu", n, err)
+			}
+		}
+	}
 	r, err := a.estimator().Rate(ctx)
 	if err != nil || ctx.Err() != nil {
 		return rateError(ctx, err)
@@ -256,6 +327,9 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 	var out []estimate.Result
 	for _, n := range ns {
 		e := r.For(n)
+		if engine == "join" || engine == "" && count.JoinFaster(n) && count.JoinFits(n, a.cfg.Workers, availableMemory()) == nil {
+			e = r.ForJoin(n)
+		}
 		out = append(out, e)
 		if !asJSON {
 			fmt.Fprintf(a.stdout, "count %d: %s\n", n, e)
@@ -267,14 +341,15 @@ func (a *app) countEstimate(ctx context.Context, ns []int, asJSON bool) error {
 	return nil
 }
 
-// warnLong writes to stderr, unless --quiet, how long counting n will
-// take if it is long (estimate.Estimator.Long), and returns that time for
-// the progress meter to start from; 0 if it said nothing.
-func (a *app) warnLong(ctx context.Context, n int) (time.Duration, error) {
+// warnLong writes to stderr, unless --quiet, how long counting n with
+// the engine called engine will take if it is long
+// (estimate.Estimator.Long), and returns that time for the progress
+// meter to start from; 0 if it said nothing.
+func (a *app) warnLong(ctx context.Context, n int, engine string) (time.Duration, error) {
 	if a.cfg.Quiet {
 		return 0, nil
 	}
-	e, long, err := a.estimator().Long(ctx, n)
+	e, long, err := a.estimator().Long(ctx, n, engine == "join")
 	if err != nil {
 		return 0, rateError(ctx, err)
 	} else if !long {
@@ -304,7 +379,7 @@ func rateError(ctx context.Context, err error) error {
 // countShard counts one shard of n with e and prints its part as JSON.
 func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.Engine, state string) error {
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
-	o, done := a.countOptions(label, n, 0)
+	o, done := a.countOptions(label, n, 0, e)
 	o.Engine = e
 	o.Keeper = a.keeper(ctx, label, n, s, e, state)
 	p, err := parts.Make(ctx, n, s, o)

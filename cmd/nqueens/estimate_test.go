@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -18,17 +19,22 @@ func TestWarnLong(t *testing.T) {
 		n     int
 		quiet bool
 		want  string
+		// engine counts: "cpu" if empty.
+		engine string
 	}{
 		{n: 20, want: "count 20: about 10 hours on 2 cores; --shard splits it\n"},
 		{n: 20, quiet: true},
 		{n: 16}, // short even at estimate.MinRate: no line, no measurement
 		{n: 12},
+		{n: 22, engine: "join", want: "count 22: about 11 hours on 2 cores; --shard splits it\n"},
+		{n: 18, engine: "join"}, // short by the join
 	}
 	for _, tt := range tests {
 		var stderr strings.Builder
 		a := &app{stderr: &stderr, cfg: config.Config{Workers: 2, Quiet: tt.quiet},
 			est: &estimate.Estimator{Workers: 2, Measured: &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}}}
-		d, err := a.warnLong(context.Background(), tt.n)
+		engine := cmp.Or(tt.engine, "cpu")
+		d, err := a.warnLong(context.Background(), tt.n, engine)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +43,7 @@ func TestWarnLong(t *testing.T) {
 		}
 		// The meter's time left starts from the estimate said, and only then.
 		if said := tt.want != ""; said != (d > 0) || said && !strings.Contains(tt.want, "about "+strconv.Itoa(int(d.Hours()+0.5))+" hours") {
-			t.Errorf("n=%d quiet=%t: warnLong gave the meter %v after saying %q", tt.n, tt.quiet, d, tt.want)
+			t.Errorf("n=%d %s quiet=%t: warnLong gave the meter %v after saying %q", tt.n, engine, tt.quiet, d, tt.want)
 		}
 	}
 }

@@ -222,7 +222,7 @@ func TestEditedStateRecord(t *testing.T) {
 	// unit of orbit 8 gains a solution.
 	cs := count.Constellations(12)
 	state = filepath.Join(t.TempDir(), "edited")
-	st, err := resume.Open(context.Background(), state, resume.NewHeader(12, nqueens.Shard{}, cs, version(commit)), cs)
+	st, err := resume.Open(context.Background(), state, resume.NewHeader(12, nqueens.Shard{}, count.ConstellationUnits(cs), version(commit)), count.ConstellationUnits(cs))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,17 +130,24 @@ func MinRate(workers int) Rate {
 // cores returns how many of w goroutines can run at once.
 func cores(w int) int { return max(1, min(w, runtime.GOMAXPROCS(0))) }
 
-// Result is the predicted work of counting a board by constellations,
-// whose JSON is an object of count --estimate --json.
+// Result is the predicted work of counting a board by constellations
+// (For) or by the join (ForJoin), whose JSON is an object of count
+// --estimate --json.
 type Result struct {
 	// N is the board size.
 	N int `json:"n"`
+	// Engine is the engine the estimate is for: "cpu" (constellations) or
+	// "join".
+	Engine string `json:"engine"`
 	// Seconds is Nodes at the rate: the time of the search. It leaves out
 	// the search for symmetric solutions that count.Board adds, a few seconds
 	// below n = 25.
 	Seconds float64 `json:"seconds"`
-	// Nodes is the estimate of Nodes.
+	// Nodes is the estimate of Nodes, or for the join JoinWork.
 	Nodes float64 `json:"nodes"`
+	// Bytes is the memory the join takes (0 for constellations, whose
+	// search takes little).
+	Bytes int64 `json:"bytes,omitempty"`
 	// Workers and Cores are those of the rate the estimate is for.
 	Workers int `json:"workers"`
 	Cores   int `json:"-"`
@@ -168,7 +175,9 @@ func (r Rate) For(n int) Result {
 // At returns e at rate r: the same nodes, for r's workers, in the time
 // they take at r.
 func (e Result) At(r Rate) Result {
-	return r.estimate(e.N, e.Nodes)
+	out := r.estimate(e.N, e.Nodes)
+	out.Engine, out.Bytes = e.Engine, e.Bytes
+	return out
 }
 
 func (r Rate) estimate(n int, nodes float64) Result {
@@ -176,7 +185,7 @@ func (r Rate) estimate(n int, nodes float64) Result {
 	if r.PerSecond > 0 {
 		secs = nodes / r.PerSecond
 	}
-	return Result{N: n, Workers: r.Workers, Cores: r.Cores, Nodes: nodes, Seconds: secs}
+	return Result{N: n, Engine: "cpu", Workers: r.Workers, Cores: r.Cores, Nodes: nodes, Seconds: secs}
 }
 
 // shortMax is the largest n whose count is short (not Long) at MinRate
@@ -203,7 +212,8 @@ func (e Result) Long() bool { return e.Seconds >= LongSeconds }
 func (e Result) Time() string { return phrase.About(e.Seconds) + " on " + coresText(e.Cores) }
 
 // String returns e in words: its Time and, in parentheses, its nodes,
-// "about 10 hours on 2 cores (3.7e11 nodes)". Durations speak in the
+// "about 10 hours on 2 cores (3.7e11 nodes)", or for the join the memory
+// it takes, "about 3 minutes on 2 cores (the join, 70.4 MiB of memory)". Durations speak in the
 // largest unit they reach ("about 3 hours", "about 9 months", "about 270
 // million years"), adding the next smaller one when there are fewer than
 // 3 of the first ("about 1 hour 20 minutes"); they are rounded to whole
@@ -211,6 +221,9 @@ func (e Result) Time() string { return phrase.About(e.Seconds) + " on " + coresT
 // tenths of a second below 10 seconds. Nodes are in full below a million
 // and as "3.1e15" above.
 func (e Result) String() string {
+	if e.Engine == "join" {
+		return e.Time() + " " + joinText(e)
+	}
 	return e.Time() + " (" + nodesText(e.Nodes) + " nodes)"
 }
 

@@ -150,7 +150,7 @@ func TestEstimatorLong(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := estimate.Estimator{Workers: 2, Measured: tt.measured}
-			est, long, err := e.Long(cancelled, tt.n)
+			est, long, err := e.Long(cancelled, tt.n, false)
 			if long != tt.long || err != tt.err {
 				t.Errorf("Long(%d) = %v, %v, %v; want %v, %v", tt.n, est, long, err, tt.long, tt.err)
 			}

@@ -28,18 +28,24 @@ func (e *Estimator) Rate(ctx context.Context) (Rate, error) {
 	return *e.Measured, nil
 }
 
-// Long returns the estimate of counting n at this machine's rate and
-// whether that count is long (Result.Long). It measures the rate only
+// Long returns the estimate of counting n at this machine's rate, by the
+// join if join is true and by constellations otherwise, and whether that
+// count is long (Result.Long). It measures the rate only
 // when the count could be long on a slow machine (MinRate), so that
 // counts of a few seconds start at once, and estimates nothing for an n
 // that cannot be long (Short), where the estimate alone would cost a
 // sixth of the count: then it returns the zero Result and false. Its
 // error is Rate's.
-func (e *Estimator) Long(ctx context.Context, n int) (Result, bool, error) {
-	if Short(n) {
+func (e *Estimator) Long(ctx context.Context, n int, join bool) (Result, bool, error) {
+	if Short(n) || join && n <= joinShortMax {
 		return Result{}, false, nil
 	}
-	est := MinRate(e.Workers).For(n)
+	var est Result
+	if join {
+		est = MinRate(e.Workers).ForJoin(n)
+	} else {
+		est = MinRate(e.Workers).For(n)
+	}
 	if !est.Long() {
 		return est, false, nil
 	}

@@ -27,7 +27,7 @@ func ExampleMinRate() {
 func ExampleEstimator_Long() {
 	e := estimate.Estimator{Workers: 2, Measured: &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}}
 	for _, n := range []int{16, 20} {
-		est, long, err := e.Long(context.Background(), n)
+		est, long, err := e.Long(context.Background(), n, false)
 		fmt.Println(n, long, err)
 		if long {
 			fmt.Println(est.Time())

@@ -36,12 +36,10 @@ package join
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/bits"
 	"sync"
 
-	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/parallel"
 )
 
@@ -87,11 +85,22 @@ type middle struct {
 // (Memory says how much that takes). It returns an error if n is outside
 // 1..MaxN.
 func New(n int) (*Board, error) {
+	b, err := layout(n)
+	if err != nil {
+		return nil, err
+	}
+	b.q = newQuarters(b.h)
+	return b, nil
+}
+
+// layout returns the join of a board of n without its quarters' pieces:
+// its items and units.
+func layout(n int) (*Board, error) {
 	if n < 1 || n > MaxN {
 		return nil, fmt.Errorf("the join counts n from 1 to %d, got %d", MaxN, n)
 	}
 	h := n / 2
-	b := &Board{n: n, h: h, s: uint(h + n%2), q: newQuarters(h)}
+	b := &Board{n: n, h: h, s: uint(h + n%2)}
 	b.cfgs = middles(n)
 	b.items = make([]int, len(b.cfgs)+1)
 	for i, m := range b.cfgs {
@@ -102,12 +111,22 @@ func New(n int) (*Board, error) {
 	return b, nil
 }
 
+// UnitsOf returns the number of units the work of a board of n is cut
+// into (Board.Units), without listing its pieces; 0 if n is outside
+// 1..MaxN.
+func UnitsOf(n int) int {
+	b, err := layout(n)
+	if err != nil {
+		return 0
+	}
+	return b.units
+}
+
 // N returns the board's size.
 func (b *Board) N() int { return b.n }
 
-// Units returns the number of units the board's work is cut into: at
-// most 4096, fewer for small boards (0 for n = 2 and 3... when they have
-// items, never fewer than 1).
+// Units returns the number of units the board's work is cut into: one
+// for each item up to 4096 (n = 17 and more have 4096).
 func (b *Board) Units() int { return b.units }
 
 // Items returns the number of items of the board's work, which its units
@@ -194,14 +213,10 @@ func binomial(n, k int) int {
 	return r
 }
 
-// Count returns the solutions of unit u, counted with c, each weighted by
-// the number of solutions it stands for. It returns ctx.Err() if ctx is
-// cancelled first (stop raised), with no count. It panics if u is not
-// between 0 and Units()-1.
-func (b *Board) Count(u int, c *Counter, stop *parallel.Stop) (uint64, bool) {
-	if u < 0 || u >= b.units {
-		panic(fmt.Sprintf("join: unit %d of %d", u, b.units))
-	}
+// count returns the solutions of unit u, counted with c, each weighted
+// by the number of solutions it stands for, and true; or false if stop
+// is raised first.
+func (b *Board) count(u int, c *Counter, stop *parallel.Stop) (uint64, bool) {
 	var total uint64
 	for i := u; i < b.Items(); i += b.units {
 		if stop.Stopped() {
@@ -329,40 +344,38 @@ type Counter struct {
 	m          matcher
 }
 
-// ErrTooLarge is matched by Count's error for a board whose join would
-// take more memory than allowed.
-var ErrTooLarge = errors.New("too large for the join")
-
-// Count returns the number of solutions of the board, counting its units
-// on workers goroutines (all cores when workers < 1). If done is not nil,
-// it is called with each unit counted and its solutions, one call at a
-// time; units in skip are not counted. It returns ctx.Err() if ctx is
-// cancelled first, with the solutions of the units counted so far.
-func (b *Board) CountUnits(ctx context.Context, units []int, workers int, done func(u int, solutions uint64)) error {
+// Count counts the units of the board numbered units on workers
+// goroutines (all cores when workers < 1), and calls done with the index
+// in units of each one counted and its solutions, one call at a time, in
+// any order. It returns ctx.Err() if ctx is cancelled before every unit
+// is counted; a unit cut short is not reported. It panics if a unit is
+// not between 0 and Units()-1.
+func (b *Board) Count(ctx context.Context, units []int, workers int, done func(i int, solutions uint64)) error {
+	for _, u := range units {
+		if u < 0 || u >= b.units {
+			panic(fmt.Sprintf("join: unit %d of %d", u, b.units))
+		}
+	}
 	pool := sync.Pool{New: func() any { return new(Counter) }}
 	var mu sync.Mutex
 	return parallel.Each(ctx, len(units), workers, func(i int, stop *parallel.Stop) {
 		c := pool.Get().(*Counter)
 		defer pool.Put(c)
-		s, ok := b.Count(units[i], c, stop)
+		s, ok := b.count(units[i], c, stop)
 		if !ok {
 			return
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if done != nil {
-			done(units[i], s)
-		}
+		done(i, s)
 	})
 }
 
 // Total returns the number of solutions of a board of n, counted by the
 // join on workers goroutines (all cores when workers < 1). It returns
-// ctx.Err() if ctx is cancelled first.
+// an error if n is outside 1..MaxN, and ctx.Err() if ctx is cancelled
+// first.
 func Total(ctx context.Context, n, workers int) (uint64, error) {
-	if err := nqueens.CheckN(n); err != nil {
-		return 0, err
-	}
 	b, err := New(n)
 	if err != nil {
 		return 0, err
@@ -372,6 +385,6 @@ func Total(ctx context.Context, n, workers int) (uint64, error) {
 		all[i] = i
 	}
 	var total uint64
-	err = b.CountUnits(ctx, all, workers, func(_ int, s uint64) { total += s })
+	err = b.Count(ctx, all, workers, func(_ int, s uint64) { total += s })
 	return total, err
 }

@@ -1,5 +1,6 @@
 // Package parts is the protocol of count parts: a count of one shard of a
-// board's constellations (Make), written as one line of JSON by count
+// board's work units, its constellations or the units of the join
+// (Make), written as one line of JSON by count
 // --shard, read back strictly (Read), and added up with the other shards
 // of the board (Combine), which checks that they are its K shards, each
 // once, as this version splits the board, and derives the classes.
@@ -35,9 +36,10 @@ type Part struct {
 	Shards     int `json:"shards"`
 	Shard      int `json:"shard"`
 	UnitsTotal int `json:"units_total"`
-	// Units is how many work units (constellations) the shard covered,
-	// UnitsDigest their count.Digest, which Combine checks against the
-	// split it computes, keeping the part small.
+	// Units is how many work units (constellations, or units of the
+	// join) the shard covered, UnitsDigest their digest (count.Units),
+	// which Combine checks against the split it computes, keeping the
+	// part small.
 	Units       int    `json:"units"`
 	UnitsDigest string `json:"units_digest"`
 	// Total is the number of solutions in the orbits of the shard's
@@ -78,7 +80,11 @@ func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 // Make counts shard s of the constellations of a board of n, split by
 // their cost (count.Constellation.Cost), as count.Board does the whole
 // board, with o's engine, hooks and keeper (count.Options.Search), and
-// returns its part, timed: the same part whichever engine counts. It ends
+// returns its part, timed: the same part whichever engine of
+// constellations counts. With the count.Join engine it counts shard s of
+// the join's units instead, which cost about the same each
+// (count.Options.SearchJoin), and its part combines only with the join's
+// parts. It ends
 // o's keeper (count.Options.End) once the part is made or the count
 // failed. It returns an error matching nqueens.ErrNoShard if there is no
 // such shard; the others name the shard and are worded by the keeper's
@@ -87,21 +93,76 @@ func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 // fit in 64 bits.
 func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, error) {
 	start := time.Now()
-	cs, idx, err := balance.Shard(count.Constellations(n), s, count.Constellation.Cost)
-	if err != nil {
-		return Part{}, fmt.Errorf("n=%d: %w", n, err)
+	var units count.Units
+	var search func() (uint64, error)
+	var idx []int
+	if _, ok := o.Engine.(count.Join); ok {
+		all := count.JoinUnitsOf(n)
+		var err error
+		if _, idx, err = balance.Shard(all.Of, s, sameCost); err != nil {
+			return Part{}, fmt.Errorf("n=%d: %w", n, err)
+		}
+		u := count.JoinUnits{N: n, Total: all.Total, Of: idx}
+		units, search = u, func() (uint64, error) { return o.SearchJoin(ctx, u) }
+	} else {
+		cs, i, err := balance.Shard(count.Constellations(n), s, count.Constellation.Cost)
+		if err != nil {
+			return Part{}, fmt.Errorf("n=%d: %w", n, err)
+		}
+		idx = i
+		units, search = count.ConstellationUnits(cs), func() (uint64, error) { return o.Search(ctx, cs) }
 	}
-	search := time.Now()
-	total, err := o.Search(ctx, cs)
+	begun := time.Now()
+	total, err := search()
 	if ctx.Err() != nil {
 		err = count.Interrupted(ctx.Err())
 	}
 	if err = o.End(err); err != nil {
 		return Part{}, fmt.Errorf("n=%d shard %s: %w", n, s, err)
 	}
-	return Part{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: len(count.Constellations(n)),
-		Units: len(idx), UnitsDigest: count.Digest(cs), Total: total,
-		Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(search).Seconds()}, nil
+	return Part{N: n, Shards: s.Count, Shard: s.Index, UnitsTotal: unitsTotal(n, units),
+		Units: len(idx), UnitsDigest: units.Digest(), Total: total,
+		Seconds: time.Since(start).Seconds(), SearchSeconds: time.Since(begun).Seconds()}, nil
+}
+
+// sameCost is the cost of a unit of the join: each costs about the same.
+func sameCost(int) uint64 { return 1 }
+
+// unitsTotal returns the number of work units of the whole board of n
+// that u is a shard of.
+func unitsTotal(n int, u count.Units) int {
+	if ju, ok := u.(count.JoinUnits); ok {
+		return ju.Total
+	}
+	return len(count.Constellations(n))
+}
+
+// split returns the units of each of k shards of the board of n, cut as
+// the parts whose digest is digest were (count.IsJoinDigest): the digest
+// of each shard's units, and how many units the whole board has.
+func split(n, k int, digest string) (digests []string, counts []int, total int, err error) {
+	if count.IsJoinDigest(digest) {
+		all := count.JoinUnitsOf(n)
+		shards, err := balance.Split(all.Of, k, sameCost)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		for _, idx := range shards {
+			digests = append(digests, count.JoinUnits{N: n, Total: all.Total, Of: idx}.Digest())
+			counts = append(counts, len(idx))
+		}
+		return digests, counts, all.Total, nil
+	}
+	cs := count.Constellations(n)
+	shards, err := balance.Split(cs, k, count.Constellation.Cost)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	for _, idx := range shards {
+		digests = append(digests, count.Digest(pick(cs, idx)))
+		counts = append(counts, len(idx))
+	}
+	return digests, counts, len(cs), nil
 }
 
 // Read decodes data, which must hold exactly one part, strictly: a
@@ -305,17 +366,21 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 				first.N, names[big], parts[big].Total, uint64(math.MaxUint64)), ErrAltered}
 		}
 	}
-	cs := count.Constellations(first.N)
-	split, err := balance.Split(cs, first.Shards, count.Constellation.Cost)
+	for i, p := range parts {
+		if count.IsJoinDigest(p.UnitsDigest) != count.IsJoinDigest(first.UnitsDigest) {
+			return count.Result{}, fmt.Errorf("%s and %s were counted by different engines (one by the join, one by constellations): give the parts of one count", names[0], names[i])
+		}
+	}
+	digests, units, all, err := split(first.N, first.Shards, first.UnitsDigest)
 	if err != nil {
 		return count.Result{}, fmt.Errorf("n=%d: %w", first.N, err)
 	}
 	out := count.Result{N: first.N}
 	for i, p := range parts {
 		out.Seconds += p.Seconds
-		if p.UnitsTotal != len(cs) || p.Units != len(split[p.Shard]) || p.UnitsDigest != count.Digest(pick(cs, split[p.Shard])) {
+		if p.UnitsTotal != all || p.Units != units[p.Shard] || p.UnitsDigest != digests[p.Shard] {
 			return count.Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
-				names[i], p.Shard, p.Shards, p.N, len(cs))
+				names[i], p.Shard, p.Shards, p.N, all)
 		}
 	}
 	start := time.Now()

@@ -41,11 +41,11 @@ type Keeper struct {
 	failed bool
 }
 
-// Resume opens the state for a count of cs and returns what it holds, as
+// Resume opens the state for a count of u and returns what it holds, as
 // count.Keeper describes; its errors are Open's.
-func (k *Keeper) Resume(ctx context.Context, cs []count.Constellation) (map[int]uint64, error) {
-	k.units = len(cs)
-	st, err := Open(ctx, k.Path, NewHeader(k.N, k.Shard, cs, k.Version), cs)
+func (k *Keeper) Resume(ctx context.Context, u count.Units) (map[int]uint64, error) {
+	k.units = u.Len()
+	st, err := Open(ctx, k.Path, NewHeader(k.N, k.Shard, u, k.Version), u)
 	if ce := (*createError)(nil); k.Optional && errors.As(err, &ce) {
 		k.log("the work is not kept for a resume: %v (--state FILE keeps it in another file)", err)
 		return nil, nil
@@ -61,12 +61,12 @@ func (k *Keeper) Resume(ctx context.Context, cs []count.Constellation) (map[int]
 			phrase.Plural(st.Dropped, "line"), st.Path())
 	}
 	if st.Len() > 0 {
-		k.log("resuming with %d of %d work units kept in %s", st.Len(), len(cs), st.Path())
+		k.log("resuming with %d of %d work units kept in %s", st.Len(), u.Len(), st.Path())
 	}
 	return st.Known(), nil
 }
 
-// Keep records the solutions of constellation i. After a write fails it
+// Keep records the solutions of work unit i. After a write fails it
 // says so once, through Log, and records nothing more: the count goes on.
 func (k *Keeper) Keep(i int, solutions uint64) {
 	if k.st == nil || k.failed {

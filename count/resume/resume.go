@@ -1,10 +1,11 @@
 // Package resume keeps the work of a long count: a state file that
-// records each constellation's solutions as the count finds them, so that
-// a count stopped by Ctrl-C, a kill or a device fault resumes from the
-// constellations it finished when it is run again.
+// records each work unit's solutions as the count finds them (a
+// constellation's, or a unit of the join's), so that a count stopped by
+// Ctrl-C, a kill or a device fault resumes from the units it finished
+// when it is run again.
 //
 // A state file is one line of JSON, the Header, then one line for each
-// constellation found: its index in the list counted, its solutions and a
+// unit found: its index in the list counted, its solutions and a
 // checksum, in decimal and hex ("17 52814 9c1e03aa\n"). The checksum is
 // the CRC-32C of "index solutions" continued from the CRC-32C of the
 // header line, so that a record edited, torn, merged with another or
@@ -20,7 +21,8 @@
 // a device, a FIFO, a read-only file, the files of a SQLite catalog) is
 // refused and never written, truncated, renamed or removed. Each engine
 // reports whole constellations (count.Engine), so a count stopped on one
-// engine resumes on another.
+// engine that counts constellations resumes on another; the join counts
+// units of its own, so its states resume with the join alone.
 package resume
 
 import (
@@ -60,8 +62,9 @@ type Header struct {
 	N      int    `json:"n"`
 	// Shard is "I/K", or "" for the whole board.
 	Shard string `json:"shard"`
-	// Units is the number of constellations counted, Split the Digest of
-	// them: which constellations, in which orientation and order.
+	// Units is the number of work units counted, Split their Digest
+	// (count.Units): which constellations, in which orientation and
+	// order, or which units of the join.
 	Units int    `json:"units"`
 	Split string `json:"split"`
 	// Version is the version of nqueens that counts, as nqueens --version
@@ -69,10 +72,10 @@ type Header struct {
 	Version string `json:"version"`
 }
 
-// NewHeader returns the header of a count of cs, the constellations of a
+// NewHeader returns the header of a count of u, the work units of a
 // board of n or of shard s of it, by version.
-func NewHeader(n int, s nqueens.Shard, cs []count.Constellation, version string) Header {
-	h := Header{Format: Format, N: n, Units: len(cs), Split: count.Digest(cs), Version: version}
+func NewHeader(n int, s nqueens.Shard, u count.Units, version string) Header {
+	h := Header{Format: Format, N: n, Units: u.Len(), Split: u.Digest(), Version: version}
 	if !s.IsWhole() {
 		h.Shard = s.String()
 	}
@@ -99,8 +102,8 @@ type State struct {
 	Dropped int
 }
 
-// Open opens the state file at path for the count h of the constellations
-// cs (NewHeader), creating it (and its directory) if there is none, and
+// Open opens the state file at path for the count h of the work units u
+// (NewHeader), creating it (and its directory) if there is none, and
 // locks it for the count's life. A state of another count (another
 // header) is replaced, and State.Replaced says why; an empty file is
 // taken as a new state. A cancelled ctx stops the open and the read at
@@ -114,7 +117,7 @@ type State struct {
 // is read-only, is one of the files of a SQLite catalog (the catalog, or
 // its -wal, -shm, -journal or .lock beside it), holds anything but a count
 // state, or cannot be read or written.
-func Open(ctx context.Context, path string, h Header, cs []count.Constellation) (*State, error) {
+func Open(ctx context.Context, path string, h Header, u count.Units) (*State, error) {
 	head, err := json.Marshal(h)
 	if err != nil {
 		return nil, fmt.Errorf("state file: %w", err)
@@ -150,7 +153,7 @@ func Open(ctx context.Context, path string, h Header, cs []count.Constellation) 
 	case <-ctx.Done():
 		return nil, fmt.Errorf("state file %s: interrupted while opening it", path)
 	}
-	if err := s.read(ctx, head, h, cs); err != nil {
+	if err := s.read(ctx, head, h, u); err != nil {
 		s.f.Close()
 		return nil, err
 	}
@@ -315,7 +318,7 @@ func sameFile(f *os.File, fi fs.FileInfo) bool {
 // read reads the locked file into s.known if it is the state of h, makes
 // it the state of h (writing head) if it is empty or another count's
 // state, and refuses it otherwise.
-func (s *State) read(ctx context.Context, head []byte, h Header, cs []count.Constellation) error {
+func (s *State) read(ctx context.Context, head []byte, h Header, u count.Units) error {
 	data, err := io.ReadAll(input.Reader(ctx, s.f))
 	switch {
 	case ctx.Err() != nil:
@@ -373,9 +376,9 @@ func (s *State) read(ctx context.Context, head []byte, h Header, cs []count.Cons
 	}
 	bad := map[int]bool{} // units found twice with different solutions
 	for rec := range bytes.Lines(rest[:end]) {
-		i, sol, ok := s.parse(bytes.TrimSuffix(rec, []byte("\n")), cs)
+		i, sol, ok := s.parse(bytes.TrimSuffix(rec, []byte("\n")), u.Len())
 		if ok && bound > 0 {
-			hi, lo := bits.Mul64(sol, uint64(cs[i].Orbit()))
+			hi, lo := bits.Mul64(sol, u.Orbit(i))
 			ok = hi == 0 && lo <= bound
 		}
 		switch prev, dup := s.known[i]; {
@@ -404,8 +407,8 @@ func (s *State) start(head []byte) error {
 }
 
 // parse reads a record, "index solutions checksum", and reports whether
-// its checksum is right and its index that of one of cs.
-func (s *State) parse(rec []byte, cs []count.Constellation) (int, uint64, bool) {
+// its checksum is right and its index that of one of units units.
+func (s *State) parse(rec []byte, units int) (int, uint64, bool) {
 	k := bytes.LastIndexByte(rec, ' ')
 	if k < 0 {
 		return 0, 0, false
@@ -417,13 +420,13 @@ func (s *State) parse(rec []byte, cs []count.Constellation) (int, uint64, bool) 
 	a, b, ok := bytes.Cut(rec[:k], []byte(" "))
 	i, err1 := strconv.Atoi(string(a))
 	sol, err2 := strconv.ParseUint(string(b), 10, 64)
-	if !ok || err1 != nil || err2 != nil || i < 0 || i >= len(cs) {
+	if !ok || err1 != nil || err2 != nil || i < 0 || i >= units {
 		return 0, 0, false
 	}
 	return i, sol, true
 }
 
-// Known returns the solutions of the constellations the state holds, by
+// Known returns the solutions of the work units the state holds, by
 // index. The map is the caller's.
 func (s *State) Known() map[int]uint64 {
 	out := make(map[int]uint64, len(s.known))
@@ -436,7 +439,7 @@ func (s *State) Known() map[int]uint64 {
 // Path returns the file's path.
 func (s *State) Path() string { return s.path }
 
-// Record appends the solutions of constellation i, with its checksum, in
+// Record appends the solutions of work unit i, with its checksum, in
 // one write. Calls must not overlap.
 func (s *State) Record(i int, solutions uint64) error {
 	b := strconv.AppendInt(s.buf[:0], int64(i), 10)
@@ -454,7 +457,7 @@ func (s *State) Record(i int, solutions uint64) error {
 	return nil
 }
 
-// Len returns the number of constellations the state holds.
+// Len returns the number of work units the state holds.
 func (s *State) Len() int { return len(s.known) }
 
 // Close closes the file, which stays for the count to resume, and

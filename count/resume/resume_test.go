@@ -21,12 +21,12 @@ import (
 )
 
 func header(n int, version string) resume.Header {
-	return resume.NewHeader(n, nqueens.Shard{}, count.Constellations(n), version)
+	return resume.NewHeader(n, nqueens.Shard{}, count.ConstellationUnits(count.Constellations(n)), version)
 }
 
 func open(t *testing.T, path string, h resume.Header) *resume.State {
 	t.Helper()
-	s, err := resume.Open(context.Background(), path, h, count.Constellations(h.N))
+	s, err := resume.Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(h.N)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestResumeDropsBadLines(t *testing.T) {
 func TestResumeOtherCount(t *testing.T) {
 	dir := t.TempDir()
 	h := header(8, "v1")
-	sharded := resume.NewHeader(8, nqueens.Shard{Index: 1, Count: 2}, count.Constellations(8)[:3], "v1")
+	sharded := resume.NewHeader(8, nqueens.Shard{Index: 1, Count: 2}, count.ConstellationUnits(count.Constellations(8)[:3]), "v1")
 	for name, tc := range map[string]struct {
 		old  resume.Header
 		want string
@@ -170,14 +170,14 @@ func TestResumeOtherCount(t *testing.T) {
 		"shard": {sharded, "holds the state of another count, of n=8 shard 1/2 (1 work unit kept)"},
 	} {
 		path := filepath.Join(dir, name)
-		s, err := resume.Open(context.Background(), path, tc.old, count.Constellations(8))
+		s, err := resume.Open(context.Background(), path, tc.old, count.ConstellationUnits(count.Constellations(8)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.Record(0, 1)
 		s.Close()
 		before, _ := os.ReadFile(path)
-		if _, err := resume.Open(context.Background(), path, h, count.Constellations(8)); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := resume.Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(8))); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: Open = %v, want an error saying %q", name, err, tc.want)
 		}
 		if after, _ := os.ReadFile(path); string(after) != string(before) {
@@ -194,7 +194,7 @@ func TestResumeOtherCount(t *testing.T) {
 		"version": {header(8, "v0"), "nqueens v0"},
 	} {
 		path := filepath.Join(dir, name)
-		s, err := resume.Open(context.Background(), path, tc.old, count.Constellations(8))
+		s, err := resume.Open(context.Background(), path, tc.old, count.ConstellationUnits(count.Constellations(8)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +273,7 @@ func TestOpenRefuses(t *testing.T) {
 		if before.Mode().IsRegular() {
 			data, _ = os.ReadFile(tc.path)
 		}
-		_, err := resume.Open(context.Background(), tc.path, h, count.Constellations(8))
+		_, err := resume.Open(context.Background(), tc.path, h, count.ConstellationUnits(count.Constellations(8)))
 		if err == nil || !strings.Contains(err.Error(), tc.path+" "+tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v; want one line saying %q", tc.path, err, tc.want)
 		}
@@ -301,7 +301,7 @@ func TestOpenLocks(t *testing.T) {
 	h := header(8, "v1")
 	s := open(t, path, h)
 	s.Record(1, 4)
-	_, err := resume.Open(context.Background(), path, h, count.Constellations(8))
+	_, err := resume.Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(8)))
 	if want := "state file " + path + " is in use by process " + strconv.Itoa(os.Getpid()); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("second open: %v; want %q", err, want)
 	}
@@ -321,7 +321,7 @@ func TestOpenInterrupted(t *testing.T) {
 	s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := resume.Open(ctx, path, h, count.Constellations(8)); err == nil || !strings.Contains(err.Error(), "interrupted while opening it") {
+	if _, err := resume.Open(ctx, path, h, count.ConstellationUnits(count.Constellations(8))); err == nil || !strings.Contains(err.Error(), "interrupted while opening it") {
 		t.Errorf("open with a cancelled context: %v", err)
 	}
 	if got := open(t, path, h).Known(); !reflect.DeepEqual(got, map[int]uint64{1: 4}) {
@@ -339,7 +339,7 @@ func TestKeeperEnd(t *testing.T) {
 	cs := count.Constellations(8)
 	start := func() *resume.Keeper {
 		k := &resume.Keeper{Path: path, N: 8, Version: "v1"}
-		if _, err := k.Resume(ctx, cs); err != nil {
+		if _, err := k.Resume(ctx, count.ConstellationUnits(cs)); err != nil {
 			t.Fatal(err)
 		}
 		k.Keep(0, 1)
@@ -385,7 +385,7 @@ func TestKeeperOptional(t *testing.T) {
 	var said []string
 	k := &resume.Keeper{Path: filepath.Join(file, "nqueens", "count-8.state"), N: 8, Version: "v1", Optional: true,
 		Log: func(msg string) { said = append(said, msg) }}
-	known, err := k.Resume(ctx, cs)
+	known, err := k.Resume(ctx, count.ConstellationUnits(cs))
 	if err != nil || known != nil || len(said) != 1 || !strings.Contains(said[0], "the work is not kept for a resume") {
 		t.Errorf("optional keeper under a file: %v, %v, said %q; want nothing kept, said once", known, err, said)
 	}
@@ -394,11 +394,11 @@ func TestKeeperOptional(t *testing.T) {
 		t.Errorf("End of a keeper that keeps nothing: %v, %d kept", err, k.Len())
 	}
 	named := &resume.Keeper{Path: k.Path, N: 8, Version: "v1"}
-	if _, err := named.Resume(ctx, cs); err == nil {
+	if _, err := named.Resume(ctx, count.ConstellationUnits(cs)); err == nil {
 		t.Error("a named state that cannot be made: no error")
 	}
 	refused := &resume.Keeper{Path: file, N: 8, Version: "v1", Optional: true}
-	if _, err := refused.Resume(ctx, cs); err == nil || !strings.Contains(err.Error(), "not a count state") {
+	if _, err := refused.Resume(ctx, count.ConstellationUnits(cs)); err == nil || !strings.Contains(err.Error(), "not a count state") {
 		t.Errorf("an optional keeper of a file that is no state: %v, want the refusal", err)
 	}
 }

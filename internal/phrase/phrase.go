@@ -62,3 +62,17 @@ func MissingShards(k int, present func(i int) bool) string {
 	}
 	return s
 }
+
+// Bytes writes a size in bytes with a binary unit: "2.4 GiB", "512 B".
+func Bytes(b uint64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	div, exp := uint64(unit), 0
+	for n := b / unit; n >= unit; n /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
+}

@@ -1,0 +1,64 @@
+package estimate
+
+import (
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/phrase"
+)
+
+// The join of half boards (count.Join) has no search tree to estimate:
+// its time is measured. joinCoreSeconds are the seconds one core of the
+// reference machine, a 2-core AMD EPYC that searches refRate nodes a
+// second on a core (MeasureRate), took to count each n by the join, n =
+// 1..25: measured to n = 20, and above it the last measured n of the same
+// parity times its measured growth (each odd n about 10.5 times the even
+// n below it, each even n about 2.2 times the odd n below). An estimate
+// of the join scales them by the rate of this machine against the
+// reference's, as measured on the constellations: the two searches differ,
+// but both are bound by the same core's speed.
+var joinCoreSeconds = [...]float64{
+	0,
+	1e-5, 1e-5, 1e-5, 4e-5, 4e-5, 6e-5, 7e-5, 9e-5, // n = 1..8
+	1.7e-4, 2.9e-4, 2.2e-3, 2.3e-3, 1.6e-2, 1.7e-2, 0.19, 0.27, // 9..16
+	3.3, 7.2, 75, 165, // 17..20
+	165 * 10.5, 165 * 10.5 * 2.2, 165 * 10.5 * 2.2 * 10.5, 165 * 10.5 * 2.2 * 10.5 * 2.2, // 21..24
+	165 * 10.5 * 2.2 * 10.5 * 2.2 * 10.5, // 25
+}
+
+// refRate is the constellation rate of one core of the reference machine
+// of joinCoreSeconds, in nodes a second.
+const refRate = 7e7
+
+// joinShortMax is the largest n whose count by the join is short (not
+// Long) at MinRate even on one core: 18 (36 s at MinRate); 19 takes
+// about 10 times longer.
+const joinShortMax = 18
+
+// JoinWork returns the work of counting a board of n by the join, in
+// nodes of the constellation search that take the same time (so that a
+// Rate divides it as it divides Nodes): joinCoreSeconds[n] times the
+// reference's rate. It panics if n is outside 1..25.
+func JoinWork(n int) float64 {
+	if n < 1 || n >= len(joinCoreSeconds) {
+		panic("estimate: the join counts n from 1 to 25")
+	}
+	return joinCoreSeconds[n] * refRate
+}
+
+// ForJoin returns the estimate of counting a board of n by the join at
+// rate r: JoinWork(n) at r, the memory it takes (count.JoinMemory) and
+// Engine "join". It panics if n is outside 1..25.
+func (r Rate) ForJoin(n int) Result {
+	if err := nqueens.CheckN(n); err != nil {
+		panic("estimate: " + err.Error())
+	}
+	e := r.estimate(n, JoinWork(n))
+	e.Engine, e.Bytes = "join", count.JoinMemory(n, r.Workers)
+	return e
+}
+
+// joinText is the parenthesis of a join's estimate: "(the join, 70.4 MiB
+// of memory)".
+func joinText(e Result) string {
+	return "(the join, " + phrase.Bytes(uint64(e.Bytes)) + " of memory)"
+}

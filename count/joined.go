@@ -1,0 +1,118 @@
+package count
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/nqueens/nqueens/count/join"
+	"github.com/nqueens/nqueens/internal/phrase"
+)
+
+// Join is the engine of the join of half boards (count/join) on Workers
+// goroutines (all cores when less than 1): the fastest on the CPU from
+// n = 16 (JoinFaster). It counts whole boards by units of its own
+// (JoinUnits), not constellations: Board and parts.Make count with it,
+// and its Search returns ErrWholeBoards. Its memory grows with n
+// (JoinMemory).
+type Join struct{ Workers int }
+
+// Search returns ErrWholeBoards.
+func (Join) Search(context.Context, []Constellation, func(int, uint64)) error {
+	return ErrWholeBoards
+}
+
+// Name returns "join".
+func (Join) Name() string { return "join" }
+
+// Device returns what CPU's Device does for the same workers.
+func (j Join) Device() string { return CPU(j).Device() }
+
+// JoinFaster reports whether the join counts a board of n faster than
+// the constellations on the CPU: every n from 16, and the even n from 6
+// (measured on 2 cores; below 16 both take milliseconds).
+func JoinFaster(n int) bool { return n >= 16 || n >= 6 && n%2 == 0 }
+
+// JoinMemory returns the bytes a count of n by the join takes on workers
+// goroutines (join.Memory): about 70 MiB for n = 20 and 21, 530 MiB for
+// 22 and 23, 4.8 GiB for 24 and 25.
+func JoinMemory(n, workers int) int64 { return join.Memory(n, workers) }
+
+// JoinFits returns nil if the join can count a board of n on workers
+// goroutines within available bytes of memory (available < 0: not
+// known, and any n the join counts fits); otherwise an error that says
+// what it would take: "the join of n=24 needs about 4.7 GiB of memory,
+// more than the 3.1 GiB available", or for n above 25 that the join
+// counts n up to 25.
+func JoinFits(n, workers int, available int64) error {
+	if n > join.MaxN {
+		return fmt.Errorf("the join counts n up to %d (its memory grows about 9 times for each 2 n)", join.MaxN)
+	}
+	if need := join.Memory(n, workers); available >= 0 && need > available {
+		return fmt.Errorf("the join of n=%d needs about %s of memory, more than the %s available",
+			n, phrase.Bytes(uint64(need)), phrase.Bytes(uint64(available)))
+	}
+	return nil
+}
+
+// JoinUnitsOf returns the units of the join of a whole board of n.
+func JoinUnitsOf(n int) JoinUnits {
+	u := JoinUnits{N: n, Total: join.UnitsOf(n)}
+	u.Of = make([]int, u.Total)
+	for i := range u.Of {
+		u.Of[i] = i
+	}
+	return u
+}
+
+// SearchJoin returns the number of solutions in units u of the join of a
+// board of u.N, counted on o.Workers goroutines, with o's hooks and
+// keeper as Search calls them: the units o.Keeper knows are added, not
+// counted, and each one counted is handed to it. It returns ctx.Err()
+// with a partial total if ctx is cancelled first, the keeper's error if
+// it fails, and ErrOverflow if the total does not fit in 64 bits. A
+// caller with a Keeper ends it (Options.End).
+func (o Options) SearchJoin(ctx context.Context, u JoinUnits) (uint64, error) {
+	var known map[int]uint64
+	if o.Keeper != nil {
+		var err error
+		if known, err = o.Keeper.Resume(ctx, u); err != nil {
+			return 0, err
+		}
+	}
+	var sum Sum
+	var todo, of []int
+	for i, unit := range u.Of {
+		if s, ok := known[i]; ok {
+			sum.add(1, s)
+		} else {
+			todo = append(todo, i)
+			of = append(of, unit)
+		}
+	}
+	if o.Start != nil {
+		o.Start(len(todo))
+	}
+	if len(todo) == 0 {
+		return sum.Total()
+	}
+	b, err := join.New(u.N)
+	if err != nil {
+		return 0, fmt.Errorf("join: %w", err)
+	}
+	if b.Units() != u.Total {
+		return 0, fmt.Errorf("join: n=%d has %d units, not %d", u.N, b.Units(), u.Total)
+	}
+	err = b.Count(ctx, of, o.Workers, func(j int, s uint64) {
+		sum.add(1, s)
+		if o.Keeper != nil {
+			o.Keeper.Keep(todo[j], s)
+		}
+		if o.Progress != nil {
+			o.Progress()
+		}
+	})
+	if err != nil {
+		return sum.total, err
+	}
+	return sum.Total()
+}

@@ -227,14 +227,19 @@ func (b *Board) count(u int, c *Counter, stop *parallel.Stop) (uint64, bool) {
 	return total, true
 }
 
-// item returns the weighted solutions of item i.
-func (b *Board) item(i int, c *Counter) uint64 {
+// decode returns the middle queens and the east rows of item i.
+func (b *Board) decode(i int) (*middle, uint32) {
 	ci := 0
 	for b.items[ci+1] <= i {
 		ci++
 	}
 	m := &b.cfgs[ci]
-	rows := unrank(i-b.items[ci], m.k, m.rows)
+	return m, unrank(i-b.items[ci], m.k, m.rows)
+}
+
+// item returns the weighted solutions of item i.
+func (b *Board) item(i int, c *Counter) uint64 {
+	m, rows := b.decode(i)
 	weight, clean := m.orbit, keep
 	switch {
 	case b.n%2 == 0:

@@ -15,7 +15,7 @@ import "math/bits"
 // those every key of the block has.
 
 // maxCuts is the most cut bits of a sieve.
-const maxCuts = 10
+const maxCuts = 12
 
 // chunk is the bits of a key each table of a block answers for.
 const chunk = 6
@@ -77,11 +77,53 @@ func (c *cuts) of(key uint64) uint {
 }
 
 // block is 64 keys of the table, or fewer, of one weight: from lo to hi
-// in the sorted table; and the cut bits they all hold.
+// in the sorted table; and the cut bits of its keys: the distinct ones,
+// cuts[:n], or if there are more than fit, n = 0 and in cuts[0] those
+// that every key holds.
 type block struct {
 	lo, hi int32
-	all    uint16
+	cuts   [6]uint16
+	n      uint8
 	weight uint8
+}
+
+// newBlock returns the block of keys lo to hi of sorted, of weight w,
+// whose cut bits are cut(key), all of them all.
+func newBlock(lo, hi int32, w int, sorted []uint64, cut func(uint64) uint16, all uint16) block {
+	bl := block{lo: lo, hi: hi, weight: uint8(w)}
+	full := false
+	for _, key := range sorted[lo:hi] {
+		c := cut(key)
+		all &= c
+		// The keys are sorted by cut bits: a new one follows the last.
+		if full || bl.n > 0 && bl.cuts[bl.n-1] == c {
+			continue
+		}
+		if int(bl.n) == len(bl.cuts) {
+			full = true
+			continue
+		}
+		bl.cuts[bl.n] = c
+		bl.n++
+	}
+	if full {
+		bl.n, bl.cuts[0] = 0, all
+	}
+	return bl
+}
+
+// meets reports whether every key of bl shares a cut bit with cut: then
+// none is disjoint from an item with those cut bits.
+func (bl *block) meets(cut uint16) bool {
+	if bl.n == 0 {
+		return bl.cuts[0]&cut != 0
+	}
+	for _, c := range bl.cuts[:bl.n] {
+		if c&cut == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // group is the items lo to hi of the sorted items, those with cut bits
@@ -145,11 +187,7 @@ func (m *matcher) count(b *Board, east, west []uint64) uint64 {
 		end := pos[(w+1)*ng-1]
 		for lo := start; lo < end; lo += 64 {
 			hi := min(lo+64, end)
-			all := uint16(ng - 1)
-			for _, key := range sorted[lo:hi] {
-				all &= uint16(b.cuts.of(key) >> drop)
-			}
-			blocks = append(blocks, block{lo, hi, all, uint8(w)})
+			blocks = append(blocks, newBlock(lo, hi, w, sorted, func(key uint64) uint16 { return uint16(b.cuts.of(key) >> drop) }, uint16(ng-1)))
 		}
 		start = end
 	}
@@ -185,7 +223,7 @@ func (m *matcher) count(b *Board, east, west []uint64) uint64 {
 		m.slices(keys, width)
 		var sum uint64
 		for _, g := range groups {
-			if g.cut&bl.all == 0 {
+			if !bl.meets(g.cut) {
 				sum += m.match(grouped[g.lo:g.hi], width)
 			}
 		}

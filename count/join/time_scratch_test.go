@@ -14,9 +14,21 @@ func TestScratchTime(t *testing.T) {
 		t.Skip()
 	}
 	w, _ := strconv.Atoi(os.Getenv("JW"))
+	every, _ := strconv.Atoi(os.Getenv("JEVERY"))
+	every = max(every, 1)
 	t0 := time.Now()
-	got, err := Total(context.Background(), n, w)
-	t.Logf("n=%d total=%d err=%v %v", n, got, err, time.Since(t0))
+	b, err := New(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t1 := time.Now()
+	var units []int
+	for u := 0; u < b.Units(); u += every {
+		units = append(units, u)
+	}
+	var total uint64
+	err = b.Count(context.Background(), units, w, func(_ int, s uint64) { total += s })
+	t.Logf("n=%d every=%d total=%d err=%v table %v count %v", n, every, total, err, t1.Sub(t0), time.Since(t1))
 }
 
 func init() {

@@ -3,6 +3,7 @@ package join
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -223,5 +224,50 @@ func TestMemory(t *testing.T) {
 	}
 	if m := Memory(20, 2); m < 60<<20 || m > 100<<20 {
 		t.Errorf("Memory(20, 2) = %d, want about 80 MiB", m)
+	}
+}
+
+// TestWideMatchesBlocks counts n = 4..16 with the wide sieve and block by
+// block (the pure Go path, the only one where there is no AVX-512): the
+// same totals, the published ones.
+func TestWideMatchesBlocks(t *testing.T) {
+	defer func(w bool, m int) { hasWide, minWide = w, m }(hasWide, minWide)
+	for _, wide := range []bool{false, true} {
+		// Every run of blocks wide, however short, where it is used.
+		hasWide, minWide = wide, 1
+		for n := 4; n <= 16; n++ {
+			got, err := Total(context.Background(), n, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k, _ := nqueens.KnownCounts(n); got != k.Total {
+				t.Errorf("n=%d wide=%t: %d solutions, want %d", n, wide, got, k.Total)
+			}
+		}
+	}
+}
+
+// TestMatchWide checks matchWide, in AVX-512 where the processor has it,
+// against matchWideGo on random tables and items, for 6, 7 and 8 tables.
+func TestMatchWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 8))
+	var tab wideTable
+	for c := range tab {
+		for v := range tab[c] {
+			for lane := range tab[c][v] {
+				tab[c][v][lane] = rng.Uint64() | rng.Uint64() // dense, as tables are
+			}
+		}
+	}
+	items := make([]uint64, 1000)
+	for i := range items {
+		items[i] = rng.Uint64() >> 16
+	}
+	for _, nt := range []int{6, 7, 8} {
+		for _, k := range []int{0, 1, 7, 1000} {
+			if got, want := matchWide(&tab, items[:k], nt), matchWideGo(&tab, items[:k], nt); got != want {
+				t.Errorf("%d tables, %d items: matchWide %d, matchWideGo %d", nt, k, got, want)
+			}
+		}
 	}
 }

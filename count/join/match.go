@@ -127,15 +127,17 @@ func (bl *block) meets(cut uint16) bool {
 }
 
 // group is the items lo to hi of the sorted items, those with cut bits
-// cut.
+// cut and weight weight.
 type group struct {
 	lo, hi int32
 	cut    uint16
+	weight uint8
 }
 
 // matcher is a Counter's sieve: its tables and its sorted lists.
 type matcher struct {
 	tab          [8][1 << chunk]uint64
+	wide         wideTable
 	slice        [8 * chunk]uint64
 	table, items []uint64
 	cut          []uint16
@@ -159,77 +161,79 @@ func (m *matcher) count(b *Board, east, west []uint64) uint64 {
 		k++
 	}
 	drop := uint(maxCuts - k)
+	cutOf := func(key uint64) uint16 { return uint16(b.cuts.of(key) >> drop) }
 	ng := 1 << uint(k)
 
-	// The table, sorted by weight and cut bits, in blocks.
-	pos := sized(&m.pos, 4*ng+1)
-	clear(pos)
-	cut := sized(&m.cut, len(table))
-	for i, key := range table {
-		g := uint16(b.cuts.of(key)>>drop) | uint16(key>>weightShift)<<uint(k)
-		cut[i] = g
-		pos[g+1]++
-	}
-	for i := 1; i < len(pos); i++ {
-		pos[i] += pos[i-1]
-	}
-	sorted := sized(&m.table, len(table))
-	for i, key := range table {
-		g := cut[i]
-		sorted[pos[g]] = key & keyMask
-		cut[i] = 0
-		pos[g]++
-	}
-	// pos[g] is now the end of group g.
+	// The table, sorted by weight and cut bits, in blocks of one weight.
+	sorted, ends := m.sort(table, cutOf, k, &m.table)
 	blocks := m.blocks[:0]
 	start := int32(0)
 	for w := range 4 {
-		end := pos[(w+1)*ng-1]
+		end := ends[(w+1)*ng-1]
 		for lo := start; lo < end; lo += 64 {
-			hi := min(lo+64, end)
-			blocks = append(blocks, newBlock(lo, hi, w, sorted, func(key uint64) uint16 { return uint16(b.cuts.of(key) >> drop) }, uint16(ng-1)))
+			blocks = append(blocks, newBlock(lo, min(lo+64, end), w, sorted, cutOf, uint16(ng-1)))
 		}
 		start = end
 	}
 	m.blocks = blocks
 
-	// The items, grouped by cut bits.
-	pos = pos[:ng+1]
-	clear(pos)
-	cut = sized(&m.cut, len(items))
-	for i, key := range items {
-		g := uint16(b.cuts.of(key) >> drop)
-		cut[i] = g
-		pos[g+1]++
-	}
+	// The items, grouped by weight and cut bits.
+	grouped, ends := m.sort(items, cutOf, k, &m.items)
 	groups := m.groups[:0]
-	for g := range ng {
-		pos[g+1] += pos[g]
-		if pos[g+1] > pos[g] {
-			groups = append(groups, group{pos[g], pos[g+1], uint16(g)})
+	start = 0
+	for g, end := range ends {
+		if end > start {
+			groups = append(groups, group{start, end, uint16(g & (ng - 1)), uint8(g >> uint(k))})
 		}
+		start = end
 	}
 	m.groups = groups
-	grouped := sized(&m.items, len(items))
-	for i, key := range items {
-		grouped[pos[cut[i]]] = key
-		pos[cut[i]]++
-	}
 
 	width := 4*b.h - 2
+	if hasWide {
+		return m.countWide(blocks, sorted, groups, grouped, width)
+	}
+	return m.countBlocks(blocks, sorted, groups, grouped, width)
+}
+
+// countBlocks is count's loop over the blocks, one at a time: each is
+// matched against a group of items if one of its keys may be disjoint
+// from the group's (block.meets).
+func (m *matcher) countBlocks(blocks []block, sorted []uint64, groups []group, grouped []uint64, width int) uint64 {
 	var total uint64
 	for _, bl := range blocks {
-		keys := sorted[bl.lo:bl.hi]
-		m.slices(keys, width)
-		var sum uint64
+		m.slices(sorted[bl.lo:bl.hi], width)
 		for _, g := range groups {
 			if !bl.meets(g.cut) {
-				sum += m.match(grouped[g.lo:g.hi], width)
+				total += m.match(grouped[g.lo:g.hi], width) << (bl.weight + g.weight)
 			}
 		}
-		total += sum << bl.weight
 	}
 	return total
+}
+
+// sort returns keys sorted by weight, then by cut bits (cut), into *out,
+// their weights cleared, and the end of each group of them in the sorted
+// list, by weight<<k | cut bits: a counting sort, in the order of keys
+// within a group.
+func (m *matcher) sort(keys []uint64, cut func(uint64) uint16, k int, out *[]uint64) ([]uint64, []int32) {
+	ng := 4 << uint(k)
+	pos := sized(&m.pos, ng+1)
+	clear(pos)
+	g := sized(&m.cut, len(keys))
+	for i, key := range keys {
+		g[i] = cut(key) | uint16(key>>weightShift)<<uint(k)
+		pos[g[i]+1]++
+	}
+	for i := 1; i <= ng; i++ {
+		pos[i] += pos[i-1]
+	}
+	sorted := sized(out, len(keys))
+	for i, key := range keys {
+		sorted[pos[g[i]]] = key & keyMask
+		pos[g[i]]++
+	}
+	return sorted, pos[:ng]
 }
 
 // slices makes the block's tables from its keys.
@@ -263,7 +267,7 @@ func tables(width int) int {
 }
 
 // match returns the number of pairs of items and the block's keys that
-// share no bit, each weighted by its item's weight.
+// share no bit.
 func (m *matcher) match(items []uint64, width int) uint64 {
 	t := &m.tab
 	var sum uint64
@@ -271,17 +275,17 @@ func (m *matcher) match(items []uint64, width int) uint64 {
 	case 6:
 		for _, it := range items {
 			acc := t[0][it&63] & t[1][it>>6&63] & t[2][it>>12&63] & t[3][it>>18&63] & t[4][it>>24&63] & t[5][it>>30&63]
-			sum += uint64(bits.OnesCount64(acc)) << (it >> weightShift)
+			sum += uint64(bits.OnesCount64(acc))
 		}
 	case 7:
 		for _, it := range items {
 			acc := t[0][it&63] & t[1][it>>6&63] & t[2][it>>12&63] & t[3][it>>18&63] & t[4][it>>24&63] & t[5][it>>30&63] & t[6][it>>36&63]
-			sum += uint64(bits.OnesCount64(acc)) << (it >> weightShift)
+			sum += uint64(bits.OnesCount64(acc))
 		}
 	default:
 		for _, it := range items {
 			acc := t[0][it&63] & t[1][it>>6&63] & t[2][it>>12&63] & t[3][it>>18&63] & t[4][it>>24&63] & t[5][it>>30&63] & t[6][it>>36&63] & t[7][it>>42&63]
-			sum += uint64(bits.OnesCount64(acc)) << (it >> weightShift)
+			sum += uint64(bits.OnesCount64(acc))
 		}
 	}
 	return sum

@@ -36,3 +36,9 @@ func init() {
 		minGroup = g
 	}
 }
+
+func init() {
+	if g, err := strconv.Atoi(os.Getenv("MINWIDE")); err == nil {
+		minWide = g
+	}
+}

@@ -183,4 +183,3 @@ func CheckBuild(ns []int, shard nqueens.Shard, limit int) error {
 	}
 	return nil
 }
-

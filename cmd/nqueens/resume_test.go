@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,11 +28,12 @@ func init() {
 }
 
 // startPausedCount starts nqueens count n on one worker with its state in
-// state, and returns once the state holds units work units and the count
-// has paused. It fails t if the count ends first.
-func startPausedCount(t *testing.T, state, n string, units int) *pausedBuild {
+// state, and more flags if given, and returns once the state holds units
+// work units and the count has paused. It fails t if the count ends
+// first.
+func startPausedCount(t *testing.T, state, n string, units int, flags ...string) *pausedBuild {
 	t.Helper()
-	cmd := command(t, filepath.Dir(state), "count", n, "--workers", "1", "--state", state)
+	cmd := command(t, filepath.Dir(state), append([]string{"count", n, "--workers", "1", "--state", state}, flags...)...)
 	return startPaused(t, cmd, pauseCountEnv, pausedCountLine, units)
 }
 
@@ -49,18 +51,33 @@ func records(t *testing.T, path string) int {
 // paused in the middle of its work, then stops the next run with SIGINT:
 // each run keeps every work unit it found in its state file and the next
 // resumes from them; the last run counts the rest, prints the published
-// counts and removes the state.
+// counts and removes the state. The join and the constellations each
+// keep their own units.
 func TestStoppedCountResumes(t *testing.T) {
 	t.Parallel()
+	for _, engine := range []string{"join", "cpu"} {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			total := len(count.Constellations(16))
+			if engine == "join" {
+				total = count.JoinUnitsOf(16).Total
+			}
+			stoppedCountResumes(t, total, "--engine", engine)
+		})
+	}
+}
+
+// stoppedCountResumes is TestStoppedCountResumes for the count of 16 with
+// flags, of total work units.
+func stoppedCountResumes(t *testing.T, total int, flags ...string) {
 	state := filepath.Join(t.TempDir(), "count-16.state")
-	total := len(count.Constellations(16))
-	b := startPausedCount(t, state, "16", total/4)
+	b := startPausedCount(t, state, "16", total/4, flags...)
 	b.stop()
 	if got := records(t, state); got != total/4 {
 		t.Fatalf("after the kill at %d work units the state holds %d", total/4, got)
 	}
 
-	b = startPausedCount(t, state, "16", total/2)
+	b = startPausedCount(t, state, "16", total/2, flags...)
 	if want := fmt.Sprintf("count n=16: resuming with %d of %d work units kept in %s", total/4, total, state); !strings.Contains(b.stderr.String(), want) {
 		t.Errorf("the second run did not say %q:\n%s", want, b.stderr)
 	}
@@ -77,7 +94,7 @@ func TestStoppedCountResumes(t *testing.T) {
 		t.Errorf("SIGINT: stderr does not end with %q:\n%s", want, b.stderr)
 	}
 
-	last := command(t, filepath.Dir(state), "count", "16", "--state", state)
+	last := command(t, filepath.Dir(state), append([]string{"count", "16", "--state", state}, flags...)...)
 	var stderr bytes.Buffer
 	last.Stderr = &stderr
 	out, err := last.Output()
@@ -89,6 +106,36 @@ func TestStoppedCountResumes(t *testing.T) {
 	}
 	if !bytes.Contains(out, []byte("14772512  1846955")) {
 		t.Errorf("last run's counts:\n%s", out)
+	}
+	if _, err := os.Stat(state); !os.IsNotExist(err) {
+		t.Errorf("the state of a finished count is still there: %v", err)
+	}
+}
+
+// TestJoinKilledAtRandomResumes kills the join's count of 16 with SIGKILL
+// at work units drawn at random, 12 times over, each run resuming from
+// the state the last left; then a last run counts the rest: every kill
+// leaves the units found in the state, and the end is the published
+// counts, the state removed.
+func TestJoinKilledAtRandomResumes(t *testing.T) {
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "count-16.state")
+	total := count.JoinUnitsOf(16).Total
+	rng := rand.New(rand.NewPCG(16, 40))
+	kept := 0
+	for round := range 12 {
+		at := kept + 1 + rng.IntN((total-kept)/4)
+		b := startPausedCount(t, state, "16", at, "--engine", "join")
+		b.stop()
+		if got := records(t, state); got < at {
+			t.Fatalf("round %d: killed at %d work units, the state holds %d", round, at, got)
+		}
+		kept = records(t, state)
+	}
+	out, stderr, status := runChild(t, filepath.Dir(state), "count", "16", "--engine", "join", "--state", state)
+	checkPublished(t, "16", out, stderr, status)
+	if want := fmt.Sprintf("resuming with %d of %d work units kept", kept, total); !strings.Contains(stderr, want) {
+		t.Errorf("last run did not say %q:\n%s", want, stderr)
 	}
 	if _, err := os.Stat(state); !os.IsNotExist(err) {
 		t.Errorf("the state of a finished count is still there: %v", err)

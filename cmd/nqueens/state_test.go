@@ -42,11 +42,12 @@ func runChild(t *testing.T, dir string, args ...string) (stdout, stderr string, 
 	return out.String(), errOut.String(), exitStatus(err)
 }
 
-// published matches the row of the published counts of n = 12 or 13 in
-// count's table.
+// published matches the row of the published counts of n = 12, 13 or 16
+// in count's table.
 var published = map[string]*regexp.Regexp{
 	"12": regexp.MustCompile(`(?m)^ +12 +14200 +1787 `),
 	"13": regexp.MustCompile(`(?m)^ +13 +73712 +9233 `),
+	"16": regexp.MustCompile(`(?m)^ +16 +14772512 +1846955 `),
 }
 
 // checkPublished fails t unless a count of n exited 0 and printed the
@@ -60,10 +61,10 @@ func checkPublished(t *testing.T, n, stdout, stderr string, status int) {
 
 // killedState returns the path of the state of count n killed with SIGKILL
 // once its state held units work units.
-func killedState(t *testing.T, n string, units int) string {
+func killedState(t *testing.T, n string, units int, flags ...string) string {
 	t.Helper()
 	state := filepath.Join(t.TempDir(), "count-"+n+".state")
-	b := startPausedCount(t, state, n, units)
+	b := startPausedCount(t, state, n, units, flags...)
 	b.stop()
 	if got := records(t, state); got != units {
 		t.Fatalf("the state of the count killed at %d work units holds %d", units, got)
@@ -204,7 +205,7 @@ func TestTornLineCostsItsUnit(t *testing.T) {
 // .bad and exits 3.
 func TestEditedStateRecord(t *testing.T) {
 	t.Parallel()
-	state := killedState(t, "12", 100)
+	state := killedState(t, "12", 100, "--engine", "cpu")
 	data, _ := os.ReadFile(state)
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	i, sol, _ := bytes.Cut(lines[50], []byte(" "))
@@ -212,7 +213,7 @@ func TestEditedStateRecord(t *testing.T) {
 	v, _ := strconv.ParseUint(string(sol[:k]), 10, 64)
 	lines[50] = fmt.Appendf(nil, "%s %d%s", i, v+1, sol[k:])
 	os.WriteFile(state, bytes.Join(lines, nil), 0o644)
-	out, stderr, status := runChild(t, filepath.Dir(state), "count", "12", "--state", state)
+	out, stderr, status := runChild(t, filepath.Dir(state), "count", "12", "--engine", "cpu", "--state", state)
 	checkPublished(t, "12", out, stderr, status)
 	if want := "resuming with 99 of 730 work units"; !strings.Contains(stderr, want) {
 		t.Errorf("the resume did not say %q:\n%s", want, stderr)
@@ -236,7 +237,7 @@ func TestEditedStateRecord(t *testing.T) {
 	}
 	st.Close()
 	before, _ := os.ReadFile(state)
-	out, stderr, status = runChild(t, filepath.Dir(state), "count", "12", "--state", state)
+	out, stderr, status = runChild(t, filepath.Dir(state), "count", "12", "--engine", "cpu", "--state", state)
 	want := fmt.Sprintf("nqueens: count n=12: total 14208, unique 1788; OEIS A000170/A002562 say 14200, 1787; counted with the state in %s, set aside as %s.bad\n", state, state)
 	if status != exitMismatch || out != "" || !strings.HasSuffix(stderr, want) {
 		t.Errorf("edited unit %d: status %d, stdout %q, stderr %q; want status %d, nothing printed, %q", edited, status, out, stderr, exitMismatch, want)

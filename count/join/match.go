@@ -22,7 +22,7 @@ const chunk = 6
 
 // minGroup is the fewest keys of the table a cut bit leaves, on average,
 // in each group.
-var minGroup = 32
+const minGroup = 32
 
 // cuts are a board's cut bits: the diagonals nearest the middle, in each
 // direction, in order of how many pairs of halves they part.

@@ -59,9 +59,9 @@ func (CPU) Name() string { return "cpu" }
 // returns ErrWholeBoards.
 type Classes struct{ Workers int }
 
-// ErrWholeBoards is Classes.Search's error: the class search counts whole
-// boards (Board), not constellations.
-var ErrWholeBoards = errors.New("count: the class search counts whole boards, not constellations")
+// ErrWholeBoards is the Search error of Classes and Join: the class
+// search and the join count whole boards (Board), not constellations.
+var ErrWholeBoards = errors.New("count: this engine counts whole boards, not constellations")
 
 // Search returns ErrWholeBoards.
 func (Classes) Search(context.Context, []Constellation, func(int, uint64)) error {
@@ -148,18 +148,43 @@ func (s Sum) Total() (uint64, error) {
 // cores count the board's symmetric solutions meanwhile, for TallyTotal,
 // if cs are all of the board's constellations.
 func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error) {
+	return o.run(ctx, ConstellationUnits(cs), func(todo []int, found func(j int, solutions uint64)) error {
+		sub := make([]Constellation, len(todo))
+		for j, i := range todo {
+			sub[j] = cs[i]
+		}
+		e := o.Engine
+		if e == nil {
+			e = CPU{Workers: o.Workers}
+		}
+		if _, cpu := e.(CPU); !cpu {
+			// The cores are free while another device searches: they
+			// count the symmetric solutions for TallyTotal meanwhile.
+			searchBeside(ctx, cs, o.Workers)
+		}
+		return e.Search(ctx, sub, found)
+	})
+}
+
+// run is the loop of Search and SearchJoin over the units u: it adds the
+// solutions of those o.Keeper knows, calls o.Start with the number of
+// the others, todo, and has search count them, calling found with the
+// index in todo of each unit counted and its solutions, one call at a
+// time; found adds them, hands them to o.Keeper and calls o.Progress. It
+// returns the total, partial with search's error if it fails.
+func (o Options) run(ctx context.Context, u Units, search func(todo []int, found func(j int, solutions uint64)) error) (uint64, error) {
 	var known map[int]uint64
 	if o.Keeper != nil {
 		var err error
-		if known, err = o.Keeper.Resume(ctx, ConstellationUnits(cs)); err != nil {
+		if known, err = o.Keeper.Resume(ctx, u); err != nil {
 			return 0, err
 		}
 	}
 	var sum Sum
-	todo := make([]int, 0, len(cs))
-	for i, c := range cs {
+	todo := make([]int, 0, u.Len())
+	for i := range u.Len() {
 		if s, ok := known[i]; ok {
-			sum.Add(c, s)
+			sum.add(u.Orbit(i), s)
 		} else {
 			todo = append(todo, i)
 		}
@@ -167,21 +192,8 @@ func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error)
 	if o.Start != nil {
 		o.Start(len(todo))
 	}
-	sub := make([]Constellation, len(todo))
-	for j, i := range todo {
-		sub[j] = cs[i]
-	}
-	e := o.Engine
-	if e == nil {
-		e = CPU{Workers: o.Workers}
-	}
-	if _, cpu := e.(CPU); !cpu {
-		// The cores are free while another device searches: they count
-		// the symmetric solutions for TallyTotal meanwhile.
-		searchBeside(ctx, cs, o.Workers)
-	}
-	err := e.Search(ctx, sub, func(j int, s uint64) {
-		sum.Add(sub[j], s)
+	err := search(todo, func(j int, s uint64) {
+		sum.add(u.Orbit(todo[j]), s)
 		if o.Keeper != nil {
 			o.Keeper.Keep(todo[j], s)
 		}

@@ -33,8 +33,8 @@ func (j Join) Device() string { return CPU(j).Device() }
 func JoinFaster(n int) bool { return n >= 16 || n >= 6 && n%2 == 0 }
 
 // JoinMemory returns the bytes a count of n by the join takes on workers
-// goroutines (join.Memory): about 70 MiB for n = 20 and 21, 530 MiB for
-// 22 and 23, 4.8 GiB for 24 and 25.
+// goroutines (join.Memory): on 2, about 102 MiB for n = 20 and 21, 566
+// MiB for 22 and 23, 4.8 GiB for 24 and 25.
 func JoinMemory(n, workers int) int64 { return join.Memory(n, workers) }
 
 // JoinFits returns nil if the join can count a board of n on workers
@@ -72,47 +72,21 @@ func JoinUnitsOf(n int) JoinUnits {
 // it fails, and ErrOverflow if the total does not fit in 64 bits. A
 // caller with a Keeper ends it (Options.End).
 func (o Options) SearchJoin(ctx context.Context, u JoinUnits) (uint64, error) {
-	var known map[int]uint64
-	if o.Keeper != nil {
-		var err error
-		if known, err = o.Keeper.Resume(ctx, u); err != nil {
-			return 0, err
+	return o.run(ctx, u, func(todo []int, found func(j int, solutions uint64)) error {
+		if len(todo) == 0 {
+			return nil
 		}
-	}
-	var sum Sum
-	var todo, of []int
-	for i, unit := range u.Of {
-		if s, ok := known[i]; ok {
-			sum.add(1, s)
-		} else {
-			todo = append(todo, i)
-			of = append(of, unit)
+		b, err := join.New(u.N)
+		if err != nil {
+			return fmt.Errorf("join: %w", err)
 		}
-	}
-	if o.Start != nil {
-		o.Start(len(todo))
-	}
-	if len(todo) == 0 {
-		return sum.Total()
-	}
-	b, err := join.New(u.N)
-	if err != nil {
-		return 0, fmt.Errorf("join: %w", err)
-	}
-	if b.Units() != u.Total {
-		return 0, fmt.Errorf("join: n=%d has %d units, not %d", u.N, b.Units(), u.Total)
-	}
-	err = b.Count(ctx, of, o.Workers, func(j int, s uint64) {
-		sum.add(1, s)
-		if o.Keeper != nil {
-			o.Keeper.Keep(todo[j], s)
+		if b.Units() != u.Total {
+			return fmt.Errorf("join: n=%d has %d units, not %d", u.N, b.Units(), u.Total)
 		}
-		if o.Progress != nil {
-			o.Progress()
+		of := make([]int, len(todo))
+		for j, i := range todo {
+			of[j] = u.Of[i]
 		}
+		return b.Count(ctx, of, o.Workers, found)
 	})
-	if err != nil {
-		return sum.total, err
-	}
-	return sum.Total()
 }

@@ -93,7 +93,7 @@ func (a *app) addCompletions(root *cobra.Command) {
 			cmd.ValidArgsFunction = completeN(17)
 		case "count":
 			cmd.ValidArgsFunction = completeN(nqueens.MaxN)
-			completeValues(cmd, "engine", "cpu", "gpu", "classes")
+			completeValues(cmd, "engine", "join", "cpu", "gpu", "classes")
 		case "export", "show":
 			cmd.ValidArgsFunction = a.completeBuilt
 			completeValues(cmd, "symmetry", "none", "rot180", "rot90", "full")

@@ -169,11 +169,19 @@ type engines struct {
 }
 
 // openEngines returns the engines of a count of ns whose --engine flag is
-// name ("" for none): the GPU is opened here, once. Without a GPU, gpu
-// is an error of one line that says what was looked for and that the
-// CPU's engines are the default.
+// name ("" for none): the GPU is opened here, once, and a join named is
+// refused before anything is counted if one of ns would not fit
+// (engines.of). Without a GPU, gpu is an error of one line that says what
+// was looked for and that the CPU's engines are the default.
 func (a *app) openEngines(name string, ns []int) (*engines, error) {
 	es := &engines{named: name, close: func() {}, a: a}
+	if name == "join" {
+		for _, n := range ns {
+			if _, err := es.of(n, a.cfg.Workers); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if name != "gpu" {
 		return es, nil
 	}

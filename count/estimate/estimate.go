@@ -213,7 +213,7 @@ func (e Result) Time() string { return phrase.About(e.Seconds) + " on " + coresT
 
 // String returns e in words: its Time and, in parentheses, its nodes,
 // "about 10 hours on 2 cores (3.7e11 nodes)", or for the join the memory
-// it takes, "about 3 minutes on 2 cores (the join, 70.4 MiB of memory)". Durations speak in the
+// it takes, "about 3 minutes on 2 cores (the join, 101.5 MiB of memory)". Durations speak in the
 // largest unit they reach ("about 3 hours", "about 9 months", "about 270
 // million years"), adding the next smaller one when there are fewer than
 // 3 of the first ("about 1 hour 20 minutes"); they are rounded to whole

@@ -1,6 +1,7 @@
 package estimate
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
@@ -28,6 +29,24 @@ func TestShortMax(t *testing.T) {
 		if long := MinRate(1).For(n).Long(); long == Short(n) {
 			t.Errorf("n=%d: Short says %t, the estimate at MinRate on one core says long %t", n, Short(n), long)
 		}
+	}
+}
+
+// TestJoinShortMax checks joinShortMax as TestShortMax checks shortMax,
+// and that the join's estimates grow with n.
+func TestJoinShortMax(t *testing.T) {
+	for _, n := range []int{joinShortMax, joinShortMax + 1} {
+		if long := MinRate(1).ForJoin(n).Long(); long != (n > joinShortMax) {
+			t.Errorf("n=%d: joinShortMax is %d, the join's estimate at MinRate on one core says long %t", n, joinShortMax, long)
+		}
+	}
+	for n := 2; n <= 25; n++ {
+		if JoinWork(n) < JoinWork(n-1) {
+			t.Errorf("JoinWork(%d) = %g, less than JoinWork(%d) = %g", n, JoinWork(n), n-1, JoinWork(n-1))
+		}
+	}
+	if e := MinRate(2).ForJoin(20); e.Engine != "join" || e.Bytes != count.JoinMemory(20, 2) || !strings.Contains(e.String(), "(the join, ") {
+		t.Errorf("ForJoin(20) = %+v, %q", e, e)
 	}
 }
 

@@ -20,18 +20,18 @@ var joinCoreSeconds = [...]float64{
 	0,
 	1e-5, 1e-5, 1e-5, 4e-5, 4e-5, 6e-5, 7e-5, 9e-5, // n = 1..8
 	1.7e-4, 2.9e-4, 2.2e-3, 2.3e-3, 1.6e-2, 1.7e-2, 0.19, 0.27, // 9..16
-	3.3, 7.2, 75, 165, // 17..20
-	165 * 10.5, 165 * 10.5 * 2.2, 165 * 10.5 * 2.2 * 10.5, 165 * 10.5 * 2.2 * 10.5 * 2.2, // 21..24
-	165 * 10.5 * 2.2 * 10.5 * 2.2 * 10.5, // 25
+	3.2, 5.2, 65, 195, // 17..20
+	195 * 12, 195 * 12 * 3, 195 * 12 * 3 * 12, 195 * 12 * 3 * 12 * 3, // 21..24
+	195 * 12 * 3 * 12 * 3 * 12, // 25
 }
 
 // refRate is the constellation rate of one core of the reference machine
-// of joinCoreSeconds, in nodes a second.
-const refRate = 7e7
+// of joinCoreSeconds, in nodes a second, measured with it.
+const refRate = 1.5e8
 
 // joinShortMax is the largest n whose count by the join is short (not
-// Long) at MinRate even on one core: 18 (36 s at MinRate); 19 takes
-// about 10 times longer.
+// Long) at MinRate even on one core: 18 (56 s at MinRate); 19 takes
+// about 12 times longer.
 const joinShortMax = 18
 
 // JoinWork returns the work of counting a board of n by the join, in
@@ -57,7 +57,7 @@ func (r Rate) ForJoin(n int) Result {
 	return e
 }
 
-// joinText is the parenthesis of a join's estimate: "(the join, 70.4 MiB
+// joinText is the parenthesis of a join's estimate: "(the join, 101.5 MiB
 // of memory)".
 func joinText(e Result) string {
 	return "(the join, " + phrase.Bytes(uint64(e.Bytes)) + " of memory)"

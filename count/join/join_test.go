@@ -222,8 +222,9 @@ func TestMemory(t *testing.T) {
 			t.Errorf("h=%d: %d pieces, pieceCounts says %d", h, len(q.pieces), pieceCounts[h])
 		}
 	}
-	if m := Memory(20, 2); m < 60<<20 || m > 100<<20 {
-		t.Errorf("Memory(20, 2) = %d, want about 80 MiB", m)
+	// The peak measured for a count of 20 on 2 cores: 95 MiB.
+	if m := Memory(20, 2); m < 95<<20 || m > 130<<20 {
+		t.Errorf("Memory(20, 2) = %d, want about 100 MiB", m)
 	}
 }
 

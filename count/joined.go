@@ -76,9 +76,26 @@ func (o Options) SearchJoin(ctx context.Context, u JoinUnits) (uint64, error) {
 		if len(todo) == 0 {
 			return nil
 		}
-		b, err := join.New(u.N)
-		if err != nil {
-			return fmt.Errorf("join: %w", err)
+		// The quarters' pieces take a minute to list for n = 24 and 25:
+		// a cancelled count does not wait for them.
+		type made struct {
+			b   *join.Board
+			err error
+		}
+		ready := make(chan made, 1)
+		go func() {
+			b, err := join.New(u.N)
+			ready <- made{b, err}
+		}()
+		var b *join.Board
+		select {
+		case m := <-ready:
+			if m.err != nil {
+				return fmt.Errorf("join: %w", m.err)
+			}
+			b = m.b
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 		if b.Units() != u.Total {
 			return fmt.Errorf("join: n=%d has %d units, not %d", u.N, b.Units(), u.Total)

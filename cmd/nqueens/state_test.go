@@ -250,6 +250,49 @@ func TestEditedStateRecord(t *testing.T) {
 	}
 }
 
+// TestEditedJoinState is TestEditedStateRecord's second half for the
+// join's units: a record of a join's state edited with a checksum made for
+// it gives counts that are not the published ones; count prints none,
+// names both and the state, sets the state aside and exits 3.
+func TestEditedJoinState(t *testing.T) {
+	t.Parallel()
+	killed := killedState(t, "12", 100, "--engine", "join")
+	data, _ := os.ReadFile(killed)
+	u := count.JoinUnitsOf(12)
+	state := filepath.Join(t.TempDir(), "edited")
+	st, err := resume.Open(context.Background(), state, resume.NewHeader(12, nqueens.Shard{}, u, version(commit)), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := -1
+	for _, line := range bytes.Split(data, []byte("\n"))[1:] {
+		f := strings.Fields(string(line))
+		if len(f) != 3 {
+			continue
+		}
+		i, _ := strconv.Atoi(f[0])
+		s, _ := strconv.ParseUint(f[1], 10, 64)
+		if edited < 0 && s > 0 {
+			edited, s = i, s+1
+		}
+		st.Record(i, s)
+	}
+	st.Close()
+	if edited < 0 {
+		t.Fatal("no unit of the killed count has solutions")
+	}
+	out, stderr, status := runChild(t, filepath.Dir(state), "count", "12", "--engine", "join", "--state", state)
+	// One solution more forms no whole classes, which the error says too.
+	said := "nqueens: count n=12: total 14201; OEIS A000170/A002562 say 14200, 1787 ("
+	want := fmt.Sprintf("; counted with the state in %s, set aside as %s.bad\n", state, state)
+	if status != exitMismatch || out != "" || !strings.Contains(stderr, said) || !strings.HasSuffix(stderr, want) {
+		t.Errorf("edited unit %d: status %d, stdout %q, stderr %q; want status %d, nothing printed, %q ... %q", edited, status, out, stderr, exitMismatch, said, want)
+	}
+	if _, err := os.Stat(state + ".bad"); err != nil {
+		t.Errorf("the state was not set aside: %v", err)
+	}
+}
+
 // TestStateRefusesOtherFiles points --state at what is no state: a
 // catalog and its lock file, a read-only file, a symbolic link, /dev/null,
 // /dev/stdout (as root, a node and a link of their own) and a FIFO. Each count exits 1 at once with one line and

@@ -124,7 +124,7 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
-	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations), gpu (CUDA), or classes (the class search, to check); default: join from n = 16 and for even n from 6, cpu for the rest")
+	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations), gpu (CUDA), or classes (the class search, to check); default: join from n = 16 and for even n from 8, cpu for the rest")
 	cmd.Flags().StringVar(&state, "state", "", "keep the count's finished work in this file to resume (default: in the user cache directory for long counts; off: none)")
 	return cmd
 }

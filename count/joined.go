@@ -34,8 +34,8 @@ func (j Join) Device() string { return CPU(j).Device() }
 func JoinFaster(n int) bool { return n >= 16 || n >= 8 && n%2 == 0 }
 
 // JoinMemory returns the bytes a count of n by the join takes on workers
-// goroutines (join.Memory): on 2, about 102 MiB for n = 20 and 21, 566
-// MiB for 22 and 23, 4.8 GiB for 24 and 25.
+// goroutines (join.Memory): on 2, about 102 MiB for n = 20 and 21, 646
+// MiB for 22 and 23, 5.6 GiB for 24 and 25.
 func JoinMemory(n, workers int) int64 { return join.Memory(n, workers) }
 
 // JoinFits returns nil if the join can count a board of n on workers

@@ -8,21 +8,22 @@ import (
 
 // The join of half boards (count.Join) has no search tree to estimate:
 // its time is measured. joinCoreSeconds are the seconds one core of the
-// reference machine, a 2-core AMD EPYC that searches refRate nodes a
-// second on a core (MeasureRate), took to count each n by the join, n =
-// 1..25: measured to n = 20, and above it the last measured n of the same
-// parity times its measured growth (each odd n about 10.5 times the even
-// n below it, each even n about 2.2 times the odd n below). An estimate
-// of the join scales them by the rate of this machine against the
-// reference's, as measured on the constellations: the two searches differ,
-// but both are bound by the same core's speed.
+// reference machine, a 2-core AMD EPYC with AVX-512 that searches refRate
+// nodes a second on a core (MeasureRate), took to count each n by the
+// join, n = 1..25: measured to n = 20 (from n = 17 as twice the wall time
+// on both cores), for 21 and 22 from a sample of their units (16 of 21's,
+// 8 of 22's: each unit is a stride of the whole, so they cost alike), and
+// above 22 extrapolated from the growth measured from 19 to 22, each odd n
+// about 10 times the even n below it and each even n about 8 times the
+// odd n below. An estimate of the join scales them by the rate of this
+// machine against the reference's, as measured on the constellations: the
+// two searches differ, but both are bound by the same core's speed.
 var joinCoreSeconds = [...]float64{
 	0,
 	1e-5, 1e-5, 1e-5, 4e-5, 4e-5, 6e-5, 7e-5, 9e-5, // n = 1..8
 	1.7e-4, 2.9e-4, 2.2e-3, 2.3e-3, 1.6e-2, 1.7e-2, 0.19, 0.27, // 9..16
-	3.2, 5.2, 65, 195, // 17..20
-	195 * 12, 195 * 12 * 3, 195 * 12 * 3 * 12, 195 * 12 * 3 * 12 * 3, // 21..24
-	195 * 12 * 3 * 12 * 3 * 12, // 25
+	3.2, 5.2, 65, 195, 1980, 16000, // 17..22
+	16000 * 10, 16000 * 10 * 8, 16000 * 10 * 8 * 10, // 23..25
 }
 
 // refRate is the constellation rate of one core of the reference machine

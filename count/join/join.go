@@ -334,18 +334,25 @@ func (b *Board) pairs(m *middle, rows uint32, clean int, c *Counter) uint64 {
 }
 
 // Memory returns the bytes a count of n by the join takes on workers
-// goroutines (all cores when workers < 1): its quarters' pieces, 8 MiB
-// for each worker's lists, and 24 MiB for the rest of the process (the
-// search for symmetric solutions among it); 0 if n is outside 1..MaxN.
-// The peak measured for n = 20 on 2 cores, 95 MiB, is under the 101 MiB it
-// gives.
+// goroutines (all cores when workers < 1): its quarters' pieces, each
+// worker's lists of halves (workerBytes), and 24 MiB for the rest of the
+// process (the search for symmetric solutions among it); 0 if n is
+// outside 1..MaxN. The peak measured for n = 20 on 2 cores, 95 MiB, is
+// under the 101 MiB it gives.
 func Memory(n, workers int) int64 {
 	if n < 1 || n > MaxN {
 		return 0
 	}
 	h := n / 2
-	return pieceCounts[h]*8 + 4<<(2*h) + int64(parallel.Workers(workers))*8<<20 + 24<<20
+	return pieceCounts[h]*8 + 4<<(2*h) + int64(parallel.Workers(workers))*workerBytes[h] + 24<<20
 }
+
+// workerBytes is, by h = n/2, a bound on the memory a worker's lists of
+// halves take: the longest lists of a sample of units measured 3 MB for n
+// = 20, 2 MB for 21 and 16 MB for 22, each n 2 up about 6 times the one
+// before; the bounds leave room for the longest units of all.
+var workerBytes = [...]int64{8 << 20, 8 << 20, 8 << 20, 8 << 20, 8 << 20, 8 << 20, 8 << 20,
+	8 << 20, 8 << 20, 8 << 20, 8 << 20, 48 << 20, 384 << 20}
 
 // pieceCounts is the number of pieces of a quarter of side h, h = 0..12.
 var pieceCounts = [...]int64{1, 2, 5, 18, 87, 462, 2635, 16870, 118969, 915442, 7535369, 66807234, 633443407}

@@ -26,7 +26,7 @@ func TestWarnLong(t *testing.T) {
 		{n: 20, quiet: true},
 		{n: 16}, // short even at estimate.MinRate: no line, no measurement
 		{n: 12},
-		{n: 21, engine: "join", want: "count 21: about 10 hours on 2 cores; --shard splits it\n"},
+		{n: 21, engine: "join", want: "count 21: about 8 hours on 2 cores; --shard splits it\n"},
 		{n: 18, engine: "join"}, // short by the join
 	}
 	for _, tt := range tests {

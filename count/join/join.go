@@ -131,7 +131,7 @@ func UnitsOf(n int) int {
 func (b *Board) N() int { return b.n }
 
 // Units returns the number of units the board's work is cut into: one
-// for each item up to 4096 (n = 15 and every n above 15 have 4096).
+// for each item, up to 4096 (as n = 13 and every n from 15 have).
 func (b *Board) Units() int { return b.units }
 
 // Items returns the number of items of the board's work, which its units

@@ -28,10 +28,10 @@ func (Join) Name() string { return "join" }
 func (j Join) Device() string { return CPU(j).Device() }
 
 // JoinFaster reports whether the join counts a board of n faster than
-// the constellations on the CPU: every n from 16, and the even n from 8
-// (measured on 2 cores; below 16 both take milliseconds, and below 8
-// microseconds).
-func JoinFaster(n int) bool { return n >= 16 || n >= 8 && n%2 == 0 }
+// the constellations on the CPU: every n from 16 to 25, the largest the
+// join counts, and the even n from 8 (measured on 2 cores; below 16 both
+// take milliseconds, and below 8 microseconds).
+func JoinFaster(n int) bool { return n <= join.MaxN && (n >= 16 || n >= 8 && n%2 == 0) }
 
 // JoinMemory returns the bytes a count of n by the join takes on workers
 // goroutines (join.Memory): on 2, about 102 MiB for n = 20 and 21, 646

@@ -100,7 +100,7 @@ func TestJoinFits(t *testing.T) {
 
 // TestJoinFaster checks where the join is the default.
 func TestJoinFaster(t *testing.T) {
-	for n, want := range map[int]bool{1: false, 5: false, 6: false, 7: false, 8: true, 15: false, 16: true, 17: true, 25: true} {
+	for n, want := range map[int]bool{1: false, 5: false, 6: false, 7: false, 8: true, 15: false, 16: true, 17: true, 25: true, 26: false, 32: false} {
 		if count.JoinFaster(n) != want {
 			t.Errorf("JoinFaster(%d) = %t, want %t", n, !want, want)
 		}

@@ -124,7 +124,7 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
-	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations), gpu (CUDA), or classes (the class search, to check); default: join from n = 16 and for even n from 8, cpu for the rest")
+	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations), gpu (CUDA), or classes (the class search, to check); default: join from n = 16 to 25 and for even n from 8, cpu for the rest")
 	cmd.Flags().StringVar(&state, "state", "", "keep the count's finished work in this file to resume (default: in the user cache directory for long counts; off: none)")
 	return cmd
 }
@@ -169,13 +169,12 @@ type engines struct {
 }
 
 // openEngines returns the engines of a count of ns whose --engine flag is
-// name ("" for none): the GPU is opened here, once, and a join named is
-// refused before anything is counted if one of ns would not fit
-// (engines.of). Without a GPU, gpu is an error of one line that says what
+// name ("" for none): the GPU is opened here, once, and a join is refused
+// before anything is counted if one of ns would not fit (engines.of). Without a GPU, gpu is an error of one line that says what
 // was looked for and that the CPU's engines are the default.
 func (a *app) openEngines(name string, ns []int) (*engines, error) {
 	es := &engines{named: name, close: func() {}, a: a}
-	if name == "join" {
+	if name == "join" || name == "" {
 		for _, n := range ns {
 			if _, err := es.of(n, a.cfg.Workers); err != nil {
 				return nil, err
@@ -200,11 +199,11 @@ func (a *app) openEngines(name string, ns []int) (*engines, error) {
 	return es, nil
 }
 
-// of returns the engine that counts n on workers goroutines. The join
-// needs memory that grows with n (count.JoinFits): where it was named and
-// would not fit, of returns an error of one line that says so and names
-// the engine to use; where it was not named, n is counted by
-// constellations instead, and the log says why.
+// of returns the engine that counts n on workers goroutines: the one
+// named, or the default of n (the join where count.JoinFaster says so,
+// constellations otherwise), which depends on n alone. The join needs
+// memory that grows with n (count.JoinFits): where it would not fit, of
+// returns an error of one line that says so and names the engine to use.
 func (es *engines) of(n, workers int) (count.Engine, error) {
 	switch es.named {
 	case "cpu":
@@ -222,9 +221,11 @@ func (es *engines) of(n, workers int) (count.Engine, error) {
 	if !count.JoinFaster(n) {
 		return count.CPU{Workers: workers}, nil
 	}
+	// The default engine of n is the same on every run and every machine,
+	// so that a count resumes its own state and shards combine: where the
+	// join would not fit, the count is refused rather than moved.
 	if err := count.JoinFits(n, workers, availableMemory()); err != nil {
-		es.a.logf("count n=%d: %v: counting by constellations (--engine cpu)", n, err)
-		return count.CPU{Workers: workers}, nil
+		return nil, fmt.Errorf("count %d: %w: count it by constellations with --engine cpu, or free memory", n, err)
 	}
 	return count.Join{Workers: workers}, nil
 }

@@ -100,7 +100,7 @@ func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, e
 		all := count.JoinUnitsOf(n)
 		var err error
 		if _, idx, err = balance.Shard(all.Of, s, sameCost); err != nil {
-			return Part{}, fmt.Errorf("n=%d: %w", n, err)
+			return Part{}, fmt.Errorf("n=%d: %w of the join (by constellations, --engine cpu, it has %d)", n, err, len(count.Constellations(n)))
 		}
 		u := count.JoinUnits{N: n, Total: all.Total, Of: idx}
 		units, search = u, func() (uint64, error) { return o.SearchJoin(ctx, u) }
@@ -368,7 +368,7 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 	}
 	for i, p := range parts {
 		if count.IsJoinDigest(p.UnitsDigest) != count.IsJoinDigest(first.UnitsDigest) {
-			return count.Result{}, fmt.Errorf("%s and %s were counted by different engines (one by the join, one by constellations): give the parts of one count", names[0], names[i])
+			return count.Result{}, fmt.Errorf("%s and %s were counted by different engines (one by the join, one by constellations): count every shard with one --engine, join or cpu", names[0], names[i])
 		}
 	}
 	digests, units, all, err := split(first.N, first.Shards, first.UnitsDigest)

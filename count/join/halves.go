@@ -74,7 +74,9 @@ func (hs *halves) build(b *Board, sd side) []uint64 {
 			weighs = true
 		}
 	}
-	f := e1>>s | e2>>s<<32 // the middle's diagonals, as a south piece's
+	// The middle's diagonals, as a south piece's own (a piece's are 2h-1 <
+	// 32 bits each way).
+	f := e1>>s&(1<<32-1) | e2>>s<<32
 	keys := hs.keys[:0]
 	k := bits.OnesCount32(sd.north)
 	for cols := sd.cols; ; cols = (cols - 1) & sd.cols {

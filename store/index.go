@@ -98,6 +98,10 @@ func prefixKey(u enumerate.Unit) string {
 	return b.String()
 }
 
+// minEntryBytes is the fewest bytes an entry takes in a block's data: the
+// count of rows it shares with the entry before, and two uvarints.
+const minEntryBytes = 3
+
 // appendEntries appends the encoding of entries to buf (see the
 // migration's description of index_blocks.data).
 func appendEntries(buf []byte, entries []indexEntry) []byte {
@@ -132,6 +136,12 @@ func (r blockRow) decode(n, depth int) (indexBlock, error) {
 	}
 	if r.FirstEntry < 0 || r.Entries < 1 || r.ClassesBefore < 0 || r.SolutionsBefore < 0 {
 		return fail("records %d prefixes from prefix %d, after %d classes and %d solutions, which cannot be", r.Entries, r.FirstEntry, r.ClassesBefore, r.SolutionsBefore)
+	}
+	// A prefix takes 3 bytes of data at least (the rows it shares with the
+	// one before, and two numbers): a block that records more than its
+	// data can hold is refused before anything is allocated for them.
+	if r.Entries > int64(len(r.Data)/minEntryBytes) {
+		return fail("records %d prefixes, more than its %d bytes of data can hold", r.Entries, len(r.Data))
 	}
 	b.entries = make([]indexEntry, 0, r.Entries)
 	data := r.Data

@@ -113,9 +113,13 @@ func TestTamperedIndexRefused(t *testing.T) {
 		{"totals not OEIS", `UPDATE builds SET total = total + 8, unique_count = unique_count + 1, orbit8 = orbit8 + 1 WHERE n = 12`,
 			[]string{"show-first", "show-last", "export", "symmetric", "lookup"}, "the build records total 14208, unique 1788, which differ from OEIS"},
 		{"data cut", `UPDATE index_blocks SET data = substr(data, 1, 20) WHERE n = 12 AND block = 0`,
+			[]string{"show-first", "export"}, "index block 0 records 64 prefixes, more than its 20 bytes of data can hold"},
+		{"data cut within a prefix", `UPDATE index_blocks SET data = substr(data, 1, length(data) - 1) WHERE n = 12 AND block = 0`,
 			[]string{"show-first", "export"}, "index block 0 does not decode"},
 		{"prefix count changed", `UPDATE index_blocks SET data = X'00000000' || substr(data, 5) WHERE n = 12 AND block = 0`,
 			[]string{"show-first", "export"}, "index block 0"},
+		{"entries 10^12", `UPDATE index_blocks SET entries = 1000000000000 WHERE n = 12 AND block = 0`,
+			[]string{"show-first", "export"}, "index block 0 records 1000000000000 prefixes, more than its"},
 		{"symmetric class changed", `UPDATE index_symmetric SET orbit = 4 WHERE n = 12 AND orbit = 2 AND class = (SELECT min(class) FROM index_symmetric WHERE n = 12 AND orbit = 2)`,
 			[]string{"symmetric"}, "has orbit 4 recorded, but its orbit is 2"},
 	} {

@@ -12,7 +12,7 @@ import "math/bits"
 // item, 64 pairs a word; tables of the ANDs of each 6 slices make that 8
 // lookups or fewer. The other list, the items, is grouped by its cut
 // bits, and a group is matched against a block only if its cut bits miss
-// those every key of the block has.
+// those of one of the block's keys at least (block.meets).
 
 // maxCuts is the most cut bits of a sieve.
 const maxCuts = 12

@@ -306,7 +306,7 @@ func makeV1(t *testing.T, path string) {
 }
 
 // latestSchema is the schema version of this program's catalogs.
-const latestSchema = 5
+const latestSchema = 6
 
 // schemaVersion reads the schema version of the catalog at path.
 func schemaVersion(t *testing.T, path string) int64 {

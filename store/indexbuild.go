@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
+	"github.com/nqueens/nqueens/store/internal/indexblock"
 )
 
 // ErrFormMismatch: the catalog holds n in the other form (rows, or an
@@ -27,16 +28,14 @@ var ErrFormMismatch = errors.New("built in the other form")
 type indexWriter struct {
 	n       int
 	next    IndexPrefix // the counts before the prefix to come; Index numbers it
-	counts  nqueens.Counts
-	block   int64 // the number of the block being gathered
-	units   int   // work units added to it
-	entries []indexEntry
+	block   int64       // the number of the block being gathered
+	units   int         // work units added to it
+	entries []indexblock.Entry
 	first   IndexPrefix // the counts before the block being gathered
 	// done holds the finished blocks not yet written, sym their symmetric
 	// classes.
 	done []blockRow
 	sym  []nqueens.Layout
-	buf  []byte
 }
 
 // add adds the tallies of the prefixes of the next work unit, in order.
@@ -45,7 +44,7 @@ func (w *indexWriter) add(tallies []canonical.Tally) {
 		w.first = w.next
 	}
 	for _, t := range tallies {
-		w.entries = append(w.entries, indexEntry{unit: t.Unit, classes: t.Counts.Unique, solutions: t.Counts.Total})
+		w.entries = append(w.entries, indexblock.Entry{Unit: t.Unit, Classes: t.Counts.Unique, Solutions: t.Counts.Total})
 		for _, l := range t.Symmetric {
 			l.Class += int64(w.next.ClassesBefore)
 			w.sym = append(w.sym, l)
@@ -53,7 +52,6 @@ func (w *indexWriter) add(tallies []canonical.Tally) {
 		w.next.Index++
 		w.next.ClassesBefore += t.Counts.Unique
 		w.next.SolutionsBefore += t.Counts.Total
-		w.counts.Merge(t.Counts)
 	}
 	w.units++
 	if w.units == blockUnits {
@@ -67,10 +65,9 @@ func (w *indexWriter) close() {
 		return
 	}
 	if len(w.entries) > 0 {
-		w.buf = appendEntries(w.buf[:0], w.entries)
-		w.done = append(w.done, blockRow{Block: w.block, FirstEntry: int64(w.first.Index), Entries: int64(len(w.entries)),
-			ClassesBefore: int64(w.first.ClassesBefore), SolutionsBefore: int64(w.first.SolutionsBefore),
-			FirstPrefix: prefixKey(w.entries[0].unit), Data: append([]byte(nil), w.buf...)})
+		h, data := indexblock.Encode(w.n, w.block, w.first.Index, w.first.ClassesBefore, w.first.SolutionsBefore, w.entries)
+		w.done = append(w.done, blockRow{Block: h.Block, FirstEntry: h.FirstEntry, Entries: h.Entries,
+			ClassesBefore: h.ClassesBefore, SolutionsBefore: h.SolutionsBefore, FirstPrefix: h.FirstPrefix, Checksum: h.Checksum, Data: data})
 	}
 	w.block++
 	w.units = 0
@@ -89,8 +86,8 @@ func (w *indexWriter) pending() uint64 {
 // into tx, and forgets them.
 func (w *indexWriter) write(ctx context.Context, tx *sqlx.Tx) error {
 	for _, r := range w.done {
-		_, err := tx.ExecContext(ctx, `INSERT INTO index_blocks (n, block, first_entry, entries, classes_before, solutions_before, first_prefix, data)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, w.n, r.Block, r.FirstEntry, r.Entries, r.ClassesBefore, r.SolutionsBefore, r.FirstPrefix, r.Data)
+		_, err := tx.ExecContext(ctx, `INSERT INTO index_blocks (n, block, first_entry, entries, classes_before, solutions_before, first_prefix, checksum, data)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, w.n, r.Block, r.FirstEntry, r.Entries, r.ClassesBefore, r.SolutionsBefore, r.FirstPrefix, r.Checksum, r.Data)
 		if err != nil {
 			return fmt.Errorf("insert index block: %w", dbfile.Translate(err))
 		}
@@ -133,10 +130,24 @@ func (db *DB) runIndex(ctx context.Context, n int, shard nqueens.Shard, units []
 	if err != nil {
 		return st, err
 	}
-	w := &indexWriter{n: n, counts: st.Counts, block: int64(st.UnitsDone / blockUnits)}
+	w := &indexWriter{n: n, block: int64(st.UnitsDone / blockUnits)}
 	w.next.ClassesBefore, w.next.SolutionsBefore = st.Unique, st.Total
-	if err := h.DB.GetContext(wctx, &w.next.Index, `SELECT coalesce(max(first_entry + entries), 0) FROM index_blocks WHERE n = ?`, n); err != nil {
-		return st, fmt.Errorf("build n=%d: %w", n, dbfile.Translate(err))
+	// The prefixes to come follow the last block written, checked.
+	c := db.blockCursor(st)
+	switch err := c.seekLast(wctx); {
+	case errors.Is(err, errNoBlock) && (st.Unique != 0 || st.Total != 0):
+		return st, fmt.Errorf("build n=%d: %w", n, &IndexError{N: n, Block: -1,
+			Problem: fmt.Sprintf("has no block, the build records %d classes and %d solutions", st.Unique, st.Total)})
+	case errors.Is(err, errNoBlock):
+	case err != nil:
+		return st, fmt.Errorf("build n=%d: %w", n, err)
+	default:
+		entry, classes, solutions := c.Block().End()
+		if classes != st.Unique || solutions != st.Total {
+			return st, fmt.Errorf("build n=%d: %w", n, &IndexError{N: n, Block: c.Block().Block,
+				Problem: fmt.Sprintf("ends after %d classes and %d solutions, the build records %d and %d", classes, solutions, st.Unique, st.Total)})
+		}
+		w.next.Index = entry
 	}
 	from := st.UnitsDone
 	if opts.Start != nil {

@@ -339,7 +339,10 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 	}
 	if db.h.Version >= 4 {
 		objects = append(objects, []struct{ kind, name string }{{"table", "index_blocks"}, {"table", "index_symmetric"},
-			{"index", "index_blocks_classes"}, {"index", "index_blocks_solutions"}, {"index", "index_blocks_prefix"}}...)
+			{"index", "index_blocks_classes"}, {"index", "index_blocks_prefix"}}...)
+	}
+	if db.h.Version == 4 || db.h.Version == 5 {
+		objects = append(objects, struct{ kind, name string }{"index", "index_blocks_solutions"})
 	}
 	if db.h.Version >= 5 {
 		// SQL users read the boards through it.

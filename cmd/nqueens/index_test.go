@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -99,7 +100,26 @@ func TestTamperedIndexRefused(t *testing.T) {
 		"export":     {"export", "12", "--format", "csv"},
 		"symmetric":  {"export", "12", "--symmetry", "rot180"},
 		"lookup":     {"lookup", "4", "9", "1", "6", "11", "7", "2", "0", "3", "10", "8", "5"},
+		// Class 1, of block 0, turned a half turn.
+		"lookup-first": {"lookup", "8", "3", "5", "10", "1", "6", "0", "2", "4", "7", "9", "11"},
 	}
+	// reseal recomputes every block's checksum after an edit, as one who
+	// knows the format would: what each block tells is then checked.
+	const reseal = `; UPDATE index_blocks SET checksum = nqueens_block_checksum(n, block, first_entry, entries, classes_before, solutions_before, first_prefix, data) WHERE n = 12`
+	depth := indexDepth(t, orig, 12)
+	// moved moves one class from the first prefix of block 0 to its
+	// second: the sums of the block and of the index still agree.
+	moved := editBlocks(t, orig, func(blocks map[int64][]byte) {
+		blocks[0] = addClasses(blocks[0], depth, map[int]int{0: -1, 1: +1})
+	})
+	// across moves one class from the first prefix of block 1 to the last
+	// of block 0, and block 1's classes before with it.
+	across := editBlocks(t, orig, func(blocks map[int64][]byte) {
+		blocks[0] = addClasses(blocks[0], depth, map[int]int{-1: +1})
+		blocks[1] = addClasses(blocks[1], depth, map[int]int{0: -1})
+	}) + `; UPDATE index_blocks SET classes_before = classes_before + 1 WHERE n = 12 AND block = 1`
+	// flipped flips a bit of block 0's tenth byte.
+	flipped := editBlocks(t, orig, func(blocks map[int64][]byte) { blocks[0][9] ^= 4 })
 	for _, tt := range []struct {
 		name    string
 		sql     string
@@ -107,19 +127,35 @@ func TestTamperedIndexRefused(t *testing.T) {
 		verify  string
 	}{
 		{"counts not increasing", `UPDATE index_blocks SET classes_before = classes_before + 3 WHERE n = 12 AND block = ` + last,
+			[]string{"show-last", "export", "lookup"}, "does not match its checksum"},
+		{"counts not increasing, resealed", `UPDATE index_blocks SET classes_before = classes_before + 3 WHERE n = 12 AND block = ` + last + reseal,
 			[]string{"show-last", "export", "lookup"}, "the counts are not increasing in turn"},
-		{"counts shifted", `UPDATE index_blocks SET classes_before = classes_before + 3, solutions_before = solutions_before + 24 WHERE n = 12 AND block > 0`,
+		{"counts shifted, resealed", `UPDATE index_blocks SET classes_before = classes_before + 3, solutions_before = solutions_before + 24 WHERE n = 12 AND block > 0` + reseal,
 			[]string{"show-first", "export"}, "the counts are not increasing in turn"},
 		{"totals not OEIS", `UPDATE builds SET total = total + 8, unique_count = unique_count + 1, orbit8 = orbit8 + 1 WHERE n = 12`,
 			[]string{"show-first", "show-last", "export", "symmetric", "lookup"}, "the build records total 14208, unique 1788, which differ from OEIS"},
 		{"data cut", `UPDATE index_blocks SET data = substr(data, 1, 20) WHERE n = 12 AND block = 0`,
+			[]string{"show-first", "export"}, "index block 0 does not match its checksum"},
+		{"data cut, resealed", `UPDATE index_blocks SET data = substr(data, 1, 20) WHERE n = 12 AND block = 0` + reseal,
 			[]string{"show-first", "export"}, "index block 0 records 64 prefixes, more than its 20 bytes of data can hold"},
-		{"data cut within a prefix", `UPDATE index_blocks SET data = substr(data, 1, length(data) - 1) WHERE n = 12 AND block = 0`,
+		{"data cut within a prefix, resealed", `UPDATE index_blocks SET data = substr(data, 1, length(data) - 1) WHERE n = 12 AND block = 0` + reseal,
 			[]string{"show-first", "export"}, "index block 0 does not decode"},
 		{"prefix count changed", `UPDATE index_blocks SET data = X'00000000' || substr(data, 5) WHERE n = 12 AND block = 0`,
 			[]string{"show-first", "export"}, "index block 0"},
+		{"a bit flipped", flipped,
+			[]string{"show-first", "export", "lookup-first"}, "index block 0 does not match its checksum"},
+		{"a class moved within a block", moved,
+			[]string{"show-first", "export", "lookup-first"}, "index block 0 does not match its checksum"},
+		{"a class moved across two blocks", across,
+			[]string{"show-first", "export", "lookup-first"}, "does not match its checksum"},
 		{"entries 10^12", `UPDATE index_blocks SET entries = 1000000000000 WHERE n = 12 AND block = 0`,
+			[]string{"show-first", "export"}, "index block 0 does not match its checksum"},
+		{"entries 10^12, resealed", `UPDATE index_blocks SET entries = 1000000000000 WHERE n = 12 AND block = 0` + reseal,
 			[]string{"show-first", "export"}, "index block 0 records 1000000000000 prefixes, more than its"},
+		{"entries 2^63-1 on the last block", `UPDATE index_blocks SET entries = 9223372036854775807 WHERE n = 12 AND block = ` + last,
+			[]string{"show-last", "export", "lookup"}, "does not match its checksum"},
+		{"entries 2^63-1 on the last block, resealed", `UPDATE index_blocks SET entries = 9223372036854775807 WHERE n = 12 AND block = ` + last + reseal,
+			[]string{"show-last", "export", "lookup"}, "prefixes, more than its"},
 		{"symmetric class changed", `UPDATE index_symmetric SET orbit = 4 WHERE n = 12 AND orbit = 2 AND class = (SELECT min(class) FROM index_symmetric WHERE n = 12 AND orbit = 2)`,
 			[]string{"symmetric"}, "has orbit 4 recorded, but its orbit is 2"},
 	} {
@@ -182,4 +218,89 @@ func TestIndexExportsAsRows(t *testing.T) {
 			t.Errorf("%v: the index gives %d bytes (%v), the rows %d (%v), or others", c, len(got), err2, len(want), err1)
 		}
 	}
+}
+
+// indexDepth reads the rows a prefix of the index of n fixes in the
+// catalog at path.
+func indexDepth(t *testing.T, path string, n int) int {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var depth int
+	if err := raw.QueryRow(`SELECT index_depth FROM builds WHERE n = ?`, n).Scan(&depth); err != nil {
+		t.Fatal(err)
+	}
+	return depth
+}
+
+// editBlocks reads the data of the index blocks of n = 12 in the catalog at
+// path, lets edit change them, and returns the SQL that writes the changed
+// blocks back (their checksums as they were).
+func editBlocks(t *testing.T, path string, edit func(blocks map[int64][]byte)) string {
+	t.Helper()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	rows, err := raw.Query(`SELECT block, data FROM index_blocks WHERE n = 12`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, orig := map[int64][]byte{}, map[int64]string{}
+	for rows.Next() {
+		var k int64
+		var data []byte
+		if err := rows.Scan(&k, &data); err != nil {
+			t.Fatal(err)
+		}
+		blocks[k], orig[k] = data, string(data)
+	}
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	edit(blocks)
+	var q []string
+	for k, data := range blocks {
+		if string(data) != orig[k] {
+			q = append(q, fmt.Sprintf("UPDATE index_blocks SET data = X'%x' WHERE n = 12 AND block = %d", data, k))
+		}
+	}
+	return strings.Join(q, "; ")
+}
+
+// addClasses adds to the classes that the prefixes of a block's data
+// record, by prefix (-1 for the last), keeping the solutions each lacks:
+// the block's data as the store encodes it (see store/internal/indexblock).
+func addClasses(data []byte, depth int, add map[int]int) []byte {
+	type entry struct {
+		head             []byte
+		classes, missing uint64
+	}
+	var entries []entry
+	for len(data) > 0 {
+		k := 1 + depth - int(data[0])
+		e := entry{head: data[:k]}
+		data = data[k:]
+		var m int
+		e.classes, m = binary.Uvarint(data)
+		data = data[m:]
+		e.missing, m = binary.Uvarint(data)
+		data = data[m:]
+		entries = append(entries, e)
+	}
+	var out []byte
+	for i, e := range entries {
+		d, ok := add[i]
+		if !ok && i == len(entries)-1 {
+			d = add[-1]
+		}
+		out = append(out, e.head...)
+		out = binary.AppendUvarint(out, uint64(int(e.classes)+d))
+		out = binary.AppendUvarint(out, e.missing)
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -164,9 +165,15 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	}
 	var chunk []nqueens.Layout
 	chunkSize := int64(s.opts.ExportChunk)
-	for from := int64(1); from <= int64(b.Unique); from += chunkSize {
+	// Each read takes the next chunkSize classes the filter selects, from
+	// the class after the last read: a page whose first class the store
+	// finds by arithmetic over the symmetric classes when the filter is by
+	// symmetry, so that a filter that selects few classes is read in few
+	// reads.
+	to := cmp.Or(f.To, int64(b.Unique))
+	for from, more := max(f.From, 1), true; more && from <= to; {
 		sel := store.Selection{Filter: f, All: all}
-		sel.From, sel.To = from, min(from+chunkSize-1, int64(b.Unique))
+		sel.From, sel.To, sel.Limit = from, to, chunkSize
 		err := s.cat.Read(ctx, func(db *store.DB) error {
 			chunk = chunk[:0]
 			now, err := db.Complete(ctx, b.N)
@@ -191,11 +198,17 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return fail(err)
 		}
+		classes := int64(0)
 		for _, l := range chunk {
+			if l.Class >= from {
+				classes++
+				from = l.Class + 1
+			}
 			if err := ew.Write(l); err != nil {
 				return fail(err)
 			}
 		}
+		more = classes == chunkSize
 	}
 	if err := ew.Close(); err != nil {
 		return fail(err)

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
@@ -39,6 +42,23 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 	}
 	if from > to {
 		return c, nil
+	}
+	if (f.Offset > 0 || f.Limit > 0) && f.Square == nil && h.Version >= 3 {
+		// A page of the classes of a symmetry: the range from its first
+		// class to its last, found by arithmetic over the symmetric list.
+		first, err := db.nth(ctx, b, f, from, to, f.Offset)
+		if err != nil || first == 0 {
+			return c, err
+		}
+		last := to
+		if f.Limit > 0 {
+			if last, err = db.nth(ctx, b, f, first, to, f.Limit-1); err != nil {
+				return c, err
+			} else if last == 0 {
+				last = to
+			}
+		}
+		from, to, f.Offset, f.Limit = first, last, 0, 0
 	}
 	if (h.Version < 3 && b.Form == FormRows) || f.Offset > 0 || f.Limit > 0 {
 		f.From, f.To = from, to
@@ -120,4 +140,60 @@ func (db *DB) squareTally(ctx context.Context, b Build, f Filter, from, to int64
 		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
 	}
 	return c, nil
+}
+
+// nth returns the number of the class that is o-th (from 0) among those
+// of the build b numbered from to to that f selects by symmetry (f has a
+// Symmetry and no Square), or 0 if there are no more than o: arithmetic
+// over the short list of symmetric classes (index_symmetric, or the
+// classes_symmetric index of the rows), never a walk of the classes
+// before it. Of the symmetric classes alone it is a seek in their list; of
+// the classes of no symmetry (and maybe some symmetric ones) it counts off
+// the symmetric classes f leaves out, reading their numbers one by one.
+func (db *DB) nth(ctx context.Context, b Build, f Filter, from, to, o int64) (int64, error) {
+	list := "classes INDEXED BY classes_symmetric WHERE n = ? AND orbit <> 8"
+	if b.Form == FormIndex {
+		list = "index_symmetric WHERE n = ?"
+	}
+	var orbits []any
+	for _, s := range f.Symmetry {
+		if s.Orbit() != 8 {
+			orbits = append(orbits, s.Orbit())
+		}
+	}
+	in := "(" + strings.Repeat("?,", len(orbits)) + "0)"
+	args := append([]any{b.N, from, to}, orbits...)
+	if !f.hasOrbit(8) {
+		var k int64
+		err := db.h.DB.GetContext(ctx, &k, `SELECT class FROM `+list+` AND class >= ? AND class <= ? AND orbit IN `+in+` ORDER BY class LIMIT 1 OFFSET ?`, append(args, o)...)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil
+		} else if err != nil {
+			return 0, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
+		}
+		return k, nil
+	}
+	rows, err := db.h.DB.QueryContext(ctx, `SELECT class FROM `+list+` AND class >= ? AND class <= ? AND orbit NOT IN `+in+` ORDER BY class`, args...)
+	if err != nil {
+		return 0, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	defer rows.Close()
+	k := from + o
+	for rows.Next() && k <= to {
+		var skipped int64
+		if err := rows.Scan(&skipped); err != nil {
+			return 0, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
+		}
+		if skipped > k {
+			break
+		}
+		k++
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	if k > to {
+		return 0, nil
+	}
+	return k, nil
 }

@@ -190,7 +190,9 @@ func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64) iter.Seq2
 
 // indexClasses is Classes of an index: the classes of the build b that f
 // selects. Those of a symmetry are read from index_symmetric when f leaves
-// out the classes of none; the others are searched (searchFrom).
+// out the classes of none (symmetricClasses); the others are searched
+// (searchFrom). An offset among the classes of a symmetry has become a
+// class number (Classes, nth).
 func (db *DB) indexClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqueens.Layout, error] {
 	if len(f.Symmetry) > 0 && !f.hasOrbit(8) {
 		return db.symmetricClasses(ctx, b, f)
@@ -230,47 +232,121 @@ func (db *DB) indexClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqu
 	}
 }
 
+// maxSymmetric returns the most symmetric classes the build b can have: a
+// symmetric class lacks 4 solutions at least of the 8 a class of no
+// symmetry has, so there are (8 x classes - solutions) / 4 of them at most
+// (n = 1's one class lacks 7). A reader of the list reads no more rows.
+func maxSymmetric(b Build) int64 {
+	if 8*b.Unique < b.Total {
+		return 0
+	}
+	return int64((8*b.Unique - b.Total) / 4)
+}
+
 // symmetricClasses reads the symmetric classes of the index of b that f
-// selects, checking each row as Classes checks the rows of classes.
+// selects, checking each row as Classes checks the rows of classes, and
+// against the prefixes of the index (checkSymmetric). The rows are read
+// first, at most maxSymmetric of them, and checked once they are closed.
 func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqueens.Layout, error] {
 	where, args := f.where(b.N)
-	q := `SELECT class, placement, orbit FROM index_symmetric WHERE ` + where + ` ORDER BY class`
-	if f.Limit > 0 || f.Offset > 0 {
-		limit := f.Limit
-		if limit == 0 {
-			limit = -1
-		}
-		q += ` LIMIT ? OFFSET ?`
-		args = append(args, limit, f.Offset)
+	q := `SELECT class, placement, orbit FROM index_symmetric WHERE ` + where + ` ORDER BY class LIMIT ? OFFSET ?`
+	most := maxSymmetric(b)
+	limit := most + 1 // one more than there can be, to tell a list too long
+	if f.Limit > 0 {
+		limit = min(limit, f.Limit)
 	}
+	args = append(args, limit, f.Offset)
 	return func(yield func(nqueens.Layout, error) bool) {
+		type row struct {
+			k     int64
+			key   string
+			orbit int
+		}
+		var list []row
 		rows, err := db.h.DB.QueryContext(ctx, q, args...)
 		if err != nil {
 			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err)))
 			return
 		}
-		defer rows.Close()
-		seq := sequence{N: b.N}
-		var k int64
-		var key string
-		var orbit int
 		for rows.Next() {
-			if err := rows.Scan(&k, &key, &orbit); err != nil {
+			var r row
+			if err := rows.Scan(&r.k, &r.key, &r.orbit); err != nil {
+				rows.Close()
 				yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err)))
 				return
 			}
-			l, err := decodeClass(b.N, k, key, orbit)
-			err = seq.Check(l, key, err)
-			if err == nil && (k < 1 || uint64(k) > b.Unique || l.Symmetry == nqueens.SymNone) {
-				err = &RowError{N: b.N, Layout: l, Key: key, Problems: []string{fmt.Sprintf("is listed as a symmetric class of the index, numbered 1 to %d", b.Unique)}}
+			list = append(list, r)
+		}
+		if err := rows.Close(); err != nil {
+			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err)))
+			return
+		}
+		if int64(len(list)) > most {
+			yield(nqueens.Layout{}, &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists more symmetric classes than the %d its counts allow", most)})
+			return
+		}
+		seq := sequence{N: b.N}
+		check := db.symmetricChecker(b)
+		for _, r := range list {
+			l, err := decodeClass(b.N, r.k, r.key, r.orbit)
+			err = seq.Check(l, r.key, err)
+			if err == nil && (r.k < 1 || uint64(r.k) > b.Unique || l.Symmetry == nqueens.SymNone) {
+				err = &RowError{N: b.N, Layout: l, Key: r.key, Problems: []string{fmt.Sprintf("is listed as a symmetric class of the index, numbered 1 to %d", b.Unique)}}
+			}
+			if err == nil {
+				err = check(ctx, l)
 			}
 			if !yield(l, err) {
 				return
 			}
 		}
-		if err := rows.Err(); err != nil {
-			yield(nqueens.Layout{}, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err)))
+	}
+}
+
+// symmetricChecker returns a check of the symmetric classes of the index
+// of b, read from its list, against the prefixes of the index they lie
+// under: the class must be numbered among that prefix's classes, and the
+// symmetric classes listed under a prefix must lack the solutions the
+// prefix records them lacking (8 x classes - solutions, the sum of 8 -
+// orbit over them). A class moved, added, dropped or renumbered in the list
+// fails one of them; a fault is an *IndexError. The check walks one cursor
+// (classes in order mostly share blocks) and reads each prefix's list once.
+func (db *DB) symmetricChecker(b Build) func(context.Context, nqueens.Layout) error {
+	c := db.blockCursor(b)
+	checked := map[string]bool{}
+	return func(ctx context.Context, l nqueens.Layout) error {
+		if b.IndexDepth < 1 || b.IndexDepth > l.Placement.N() {
+			return &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("has prefixes of %d rows", b.IndexDepth)}
 		}
+		key := l.Placement.Key()[:b.IndexDepth]
+		blk := c.Block()
+		if blk.Block < 0 || key < blk.FirstPrefix || (c.after != nil && key >= c.after.FirstPrefix) {
+			if err := c.seekPrefix(ctx, key); errors.Is(err, errNoBlock) {
+				return &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, before the first block", l.Class, l.Placement, key)}
+			} else if err != nil {
+				return err
+			}
+		}
+		e, before, ok := c.prefixAt(key)
+		switch {
+		case !ok:
+			return &IndexError{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, which the index does not hold", l.Class, l.Placement, key)}
+		case uint64(l.Class) <= before || uint64(l.Class) > before+e.Classes:
+			return &IndexError{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, whose classes are %d to %d", l.Class, l.Placement, key, before+1, before+e.Classes)}
+		case checked[key]:
+			return nil
+		}
+		var lacking sql.NullInt64
+		err := db.h.DB.GetContext(ctx, &lacking, `SELECT sum(8 - orbit) FROM index_symmetric WHERE n = ? AND class > ? AND class <= ?`, b.N, before, before+e.Classes)
+		if err != nil {
+			return fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
+		}
+		if uint64(lacking.Int64) != 8*e.Classes-e.Solutions {
+			return &IndexError{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric classes lacking %d solutions under prefix %s, which records %d classes of %d solutions",
+				lacking.Int64, key, e.Classes, e.Solutions)}
+		}
+		checked[key] = true
+		return nil
 	}
 }
 

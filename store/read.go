@@ -33,6 +33,20 @@ import (
 func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
 	return func(yield func(nqueens.Layout, error) bool) {
 		b, index, err := db.index(ctx, n)
+		if err == nil && f.Offset > 0 && len(f.Symmetry) > 0 && f.Square == nil && db.h.Version >= 3 && b.N == n {
+			// An offset among the classes of a symmetry becomes the number
+			// of the first class of the page: arithmetic over the list of
+			// symmetric classes, not a walk of the classes before it.
+			var k int64
+			to := f.To
+			if to == 0 {
+				to = int64(b.Unique)
+			}
+			if k, err = db.nth(ctx, b, f, max(f.From, 1), to, f.Offset); err == nil && k == 0 {
+				return
+			}
+			f.From, f.Offset = k, 0
+		}
 		switch {
 		case err != nil:
 			yield(nqueens.Layout{}, err)

@@ -70,6 +70,9 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 		}
 		return c, nil
 	}
+	if f.Square != nil && b.Form == FormIndex {
+		return db.indexSquareTally(ctx, b, f, from, to)
+	}
 	if f.Square != nil {
 		return db.squareTally(ctx, b, f, from, to)
 	}
@@ -196,4 +199,71 @@ func (db *DB) nth(ctx context.Context, b Build, f Filter, from, to, o int64) (in
 		return 0, nil
 	}
 	return k, nil
+}
+
+// indexSquareTally is squareTally of an index: where the prefixes fix the
+// square's row, the classes under the prefixes with a queen on it, counted
+// from the index, and the symmetric ones among them from its list; below
+// them, the classes of the range searched.
+func (db *DB) indexSquareTally(ctx context.Context, b Build, f Filter, from, to int64) (nqueens.Counts, error) {
+	var c nqueens.Counts
+	sq := *f.Square
+	if sq.Row >= b.IndexDepth {
+		f.From, f.To = from, to
+		for l, err := range db.Classes(ctx, b.N, f) {
+			if err != nil {
+				return c, err
+			}
+			c.Add(l.Symmetry)
+		}
+		return c, nil
+	}
+	var unique uint64
+	cur := db.blockCursor(b)
+	err := cur.seekClass(ctx, from)
+	for more := true; more; more, err = cur.Next(ctx) {
+		if err != nil {
+			return c, err
+		}
+		blk := cur.Block()
+		k := uint64(blk.ClassesBefore)
+		if k >= uint64(to) {
+			break
+		}
+		for _, e := range blk.Prefixes {
+			lo, hi := max(k+1, uint64(from)), min(k+e.Classes, uint64(to))
+			if e.Unit.Queen(sq.Row) == sq.Col && lo <= hi {
+				unique += hi - lo + 1
+			}
+			k += e.Classes
+		}
+	}
+	rows, err := db.h.DB.QueryContext(ctx, `SELECT orbit, count(*) FROM index_symmetric
+		WHERE n = ? AND class >= ? AND class <= ? AND substr(placement, ?, 1) = ? GROUP BY orbit`, b.N, from, to, sq.Row+1, sq.KeyDigit())
+	if err != nil {
+		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	defer rows.Close()
+	var symmetric uint64
+	for rows.Next() {
+		var orbit int
+		var k uint64
+		if err := rows.Scan(&orbit, &k); err != nil {
+			return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+		}
+		symmetric += k
+		if s, err := nqueens.SymmetryOfOrbit(orbit); err == nil && f.hasOrbit(orbit) {
+			c.AddN(s, k)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	if symmetric > unique {
+		return c, &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists %d symmetric classes with a queen on %s among classes %d to %d, its prefixes hold %d", symmetric, sq, from, to, unique)}
+	}
+	if f.hasOrbit(8) {
+		c.AddN(nqueens.SymNone, unique-symmetric)
+	}
+	return c, nil
 }

@@ -134,10 +134,12 @@ func (db *DB) indexRank(ctx context.Context, b Build, p nqueens.Placement) (int6
 
 // searchFrom returns an iterator over the classes of the index of b from
 // class from to class to, in order, numbered, found by the class search
-// below each prefix in turn (on all cores). A prefix whose subtree holds
-// another number of classes than the index records is yielded as an
-// *IndexError and ends it, as does a read error.
-func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64) iter.Seq2[nqueens.Layout, error] {
+// below each prefix in turn (on all cores), but for the prefixes that skip
+// (if not nil) reports hold none of the classes the caller wants, which
+// are not searched. A prefix whose subtree holds another number of classes
+// than the index records is yielded as an *IndexError and ends it, as does
+// a read error.
+func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64, skip func(indexblock.Entry) bool) iter.Seq2[nqueens.Layout, error] {
 	return func(yield func(nqueens.Layout, error) bool) {
 		if from > to {
 			return
@@ -157,12 +159,30 @@ func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64) iter.Seq2
 				k += int64(blk.Prefixes[first].Classes)
 				first++
 			}
-			units := make([]enumerate.Unit, 0, len(blk.Prefixes)-first)
-			for _, e := range blk.Prefixes[first:] {
-				units = append(units, e.Unit)
+			// The prefixes to the one that holds class to, and which of
+			// them to search.
+			type pick struct {
+				e      indexblock.Entry
+				search bool
 			}
-			for i, batch := range canonical.UnitClasses(ctx, units, 0, 0) {
-				e := blk.Prefixes[first+i]
+			var picks []pick
+			var units []enumerate.Unit
+			for end, i := k, first; i < len(blk.Prefixes) && end < to; i++ {
+				e := blk.Prefixes[i]
+				p := pick{e: e, search: skip == nil || !skip(e)}
+				if p.search {
+					units = append(units, e.Unit)
+				}
+				picks = append(picks, p)
+				end += int64(e.Classes)
+			}
+			j := 0 // the pick of the next batch
+			for _, batch := range canonical.UnitClasses(ctx, units, 0, 0) {
+				for ; !picks[j].search; j++ {
+					k += int64(picks[j].e.Classes)
+				}
+				e := picks[j].e
+				j++
 				if uint64(len(batch)) != e.Classes {
 					yield(nqueens.Layout{}, c.short(e))
 					return
@@ -202,7 +222,13 @@ func (db *DB) indexClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqu
 		to = min(f.To, to)
 	}
 	offset, limit := f.Offset, f.Limit
-	if len(f.Symmetry) == 0 {
+	// A square on a row the prefixes fix is decided by the prefix: the
+	// others' classes are not searched.
+	var skip func(indexblock.Entry) bool
+	if sq := f.Square; sq != nil && sq.Row < b.IndexDepth {
+		skip = func(e indexblock.Entry) bool { return e.Unit.Queen(sq.Row) != sq.Col }
+	}
+	if !f.sparse() {
 		from += offset
 		if limit > 0 {
 			to = min(to, from+limit-1)
@@ -211,12 +237,12 @@ func (db *DB) indexClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqu
 	}
 	return func(yield func(nqueens.Layout, error) bool) {
 		var matched, yielded int64
-		for l, err := range db.searchFrom(ctx, b, from, to) {
+		for l, err := range db.searchFrom(ctx, b, from, to, skip) {
 			if err != nil {
 				yield(l, err)
 				return
 			}
-			if !f.hasOrbit(l.Symmetry.Orbit()) {
+			if !f.hasOrbit(l.Symmetry.Orbit()) || (f.Square != nil && !f.Square.Holds(l.Placement)) {
 				continue
 			}
 			if matched++; matched <= offset {

@@ -42,8 +42,6 @@ func (f Filter) Check(b Build) error {
 		return classError(fmt.Sprintf("n=%d has %s, no class %d", b.N, phrase.Plural(b.Unique, "class"), max(f.From, f.To)))
 	case f.Offset < 0 || f.Limit < 0:
 		return fmt.Errorf("n=%d: offset %d, limit %d: want 0 or more", b.N, f.Offset, f.Limit)
-	case f.Square != nil && b.Form == FormIndex:
-		return fmt.Errorf("n=%d is stored as an index, with no row per class: a filter by square reads the rows (build it without --index to filter it by square)", b.N)
 	case f.Square != nil:
 		return f.Square.Check(b.N)
 	}

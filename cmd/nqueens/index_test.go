@@ -168,8 +168,8 @@ func TestTamperedIndexRefused(t *testing.T) {
 				if err != nil {
 					msg = err.Error()
 				}
-				if err == nil || strings.Contains(msg, "\n") || !strings.Contains(msg, "n=12") || !strings.Contains(msg, "nqueens verify") {
-					t.Errorf("%s: err %q, want one line naming n=12 and verify", name, msg)
+				if exitCode(err) != exitMismatch || strings.Contains(msg, "\n") || !strings.Contains(msg, "n=12") || !strings.Contains(msg, "nqueens verify") {
+					t.Errorf("%s: exit %d, err %q, want %d and one line naming n=12 and verify", name, exitCode(err), msg, exitMismatch)
 				}
 			}
 			stdout, _, err := runCLI(t, "--db", db, "verify", "12")

@@ -100,7 +100,9 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ue):
 		return exitUsage
-	case errors.Is(err, errMismatch), errors.As(err, new(*nqueens.KnownError)):
+	case errors.Is(err, errMismatch), errors.As(err, new(*nqueens.KnownError)), errors.Is(err, store.ErrBadRow):
+		// A count that differs from the published one, and a catalog that
+		// is not what it promises, whatever command read it.
 		return exitMismatch
 	}
 	return exitError

@@ -120,7 +120,7 @@ func TestSampleTamperedRefused(t *testing.T) {
 				if err != nil {
 					msg = err.Error()
 				}
-				if exitCode(err) != exitError || strings.Contains(msg, "\n") || !strings.Contains(msg, "n=8") || !strings.Contains(msg, "nqueens verify") {
+				if exitCode(err) != exitMismatch || strings.Contains(msg, "\n") || !strings.Contains(msg, "n=8") || !strings.Contains(msg, "nqueens verify") {
 					t.Errorf("%s: exit %d, err %q, want one line naming n=8 and verify", strings.Join(args, " "), exitCode(err), msg)
 				}
 				if strings.Contains(stdout, "1 3 5 7 2 0 4 6") {

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
+	"iter"
 
 	"github.com/jmoiron/sqlx"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
-	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/indexblock"
 )
@@ -74,14 +73,6 @@ func (w *indexWriter) close() {
 	w.entries = w.entries[:0]
 }
 
-// pending returns the classes in the finished blocks not yet written.
-func (w *indexWriter) pending() uint64 {
-	if len(w.done) == 0 {
-		return 0
-	}
-	return w.first.ClassesBefore - uint64(w.done[0].ClassesBefore)
-}
-
 // write inserts the finished blocks, and the symmetric classes in them,
 // into tx, and forgets them.
 func (w *indexWriter) write(ctx context.Context, tx *sqlx.Tx) error {
@@ -113,174 +104,102 @@ func (w *indexWriter) write(ctx context.Context, tx *sqlx.Tx) error {
 	return nil
 }
 
-// runIndex is Run for the index form: it builds the index of n, or of the
-// shard whose work units are units, into the catalog.
-func (db *DB) runIndex(ctx context.Context, n int, shard nqueens.Shard, units []enumerate.Unit, opts RunOptions) (Build, error) {
-	h := &db.h
-	if h.ReadOnly {
-		return Build{}, fmt.Errorf("build n=%d: %w: %s was opened for reading only", n, dbfile.ErrReadOnly, h.Path)
-	}
-	unlock, err := dbfile.Lock(h.LockPath)
-	if err != nil {
-		return Build{}, fmt.Errorf("build n=%d: %w", n, err)
-	}
-	defer unlock()
-	wctx := context.WithoutCancel(ctx) // writes finish
-	st, err := db.startIndex(wctx, n, shard, len(units))
-	if err != nil {
-		return st, err
-	}
-	w := &indexWriter{n: n, block: int64(st.UnitsDone / blockUnits)}
-	w.next.ClassesBefore, w.next.SolutionsBefore = st.Unique, st.Total
-	// The prefixes to come follow the last block written, checked.
+// indexForm is the index form of a build (FormIndex), for the build
+// loop (buildRun): it gathers each work unit's tallies into blocks
+// (indexWriter) and writes the finished ones when the loop commits, which
+// it lets the loop do at the end of a block only.
+type indexForm struct {
+	w     indexWriter
+	depth int // the rows its prefixes fix
+	total int // the work units of the build: the last closes its block
+}
+
+// newIndexForm returns the index form of the build of n, or of a shard of
+// it, whose search has unitsTotal work units, with prefixes of
+// canonical.IndexDepth(n) rows.
+func newIndexForm(n, unitsTotal int) *indexForm {
+	return &indexForm{w: indexWriter{n: n}, depth: canonical.IndexDepth(n), total: unitsTotal}
+}
+
+func (f *indexForm) fresh(b Build) Build { b.Form, b.IndexDepth = FormIndex, f.depth; return b }
+
+// resumable reports whether st stopped at the end of a block (or of its
+// units): the blocks are written whole.
+func (f *indexForm) resumable(st Build) bool {
+	return st.UnitsDone%blockUnits == 0 || st.UnitsDone == st.UnitsTotal
+}
+
+func (f *indexForm) drop(ctx context.Context, tx *sqlx.Tx, n int) error { return dropIndex(ctx, tx, n) }
+
+// resume makes the prefixes to come follow the last block written,
+// checked: it must end where the build's counts say, or the index is
+// refused with an *IndexError.
+func (f *indexForm) resume(ctx context.Context, db *DB, st Build) error {
+	w := &f.w
+	w.block = int64(st.UnitsDone / blockUnits)
+	w.next = IndexPrefix{ClassesBefore: st.Unique, SolutionsBefore: st.Total}
 	c := db.blockCursor(st)
-	switch err := c.seekLast(wctx); {
+	switch err := c.seekLast(ctx); {
 	case errors.Is(err, errNoBlock) && (st.Unique != 0 || st.Total != 0):
-		return st, fmt.Errorf("build n=%d: %w", n, &IndexError{N: n, Block: -1,
-			Problem: fmt.Sprintf("has no block, the build records %d classes and %d solutions", st.Unique, st.Total)})
+		return &IndexError{N: w.n, Block: -1,
+			Problem: fmt.Sprintf("has no block, the build records %d classes and %d solutions", st.Unique, st.Total)}
 	case errors.Is(err, errNoBlock):
-	case err != nil:
-		return st, fmt.Errorf("build n=%d: %w", n, err)
-	default:
-		entry, classes, solutions := c.Block().End()
-		if classes != st.Unique || solutions != st.Total {
-			return st, fmt.Errorf("build n=%d: %w", n, &IndexError{N: n, Block: c.Block().Block,
-				Problem: fmt.Sprintf("ends after %d classes and %d solutions, the build records %d and %d", classes, solutions, st.Unique, st.Total)})
-		}
-		w.next.Index = entry
-	}
-	from := st.UnitsDone
-	if opts.Start != nil {
-		opts.Start(from, len(units), st.Unique)
-	}
-	runStart := time.Now()
-	lastCommit := runStart
-	// commit writes the finished blocks and records the work units they
-	// cover, marking n complete if complete is set.
-	commit := func(complete bool) error {
-		done := st
-		done.UnitsDone = int(w.block) * blockUnits
-		if complete {
-			done.UnitsDone = len(units)
-		}
-		done.Counts = nqueens.Counts{}
-		done.Total, done.Unique = w.first.SolutionsBefore, w.first.ClassesBefore
-		if complete || w.units == 0 {
-			done.Total, done.Unique = w.next.SolutionsBefore, w.next.ClassesBefore
-		}
-		now := time.Now()
-		done.Seconds += now.Sub(runStart).Seconds()
-		if complete {
-			done.Complete, done.FinishedAt = true, now.UTC()
-		}
-		tx, err := h.DB.BeginTxx(wctx, nil)
-		if err != nil {
-			return fmt.Errorf("build n=%d: %w", n, dbfile.Translate(err))
-		}
-		defer tx.Rollback()
-		if err := w.write(wctx, tx); err != nil {
-			return fmt.Errorf("build n=%d: %w", n, err)
-		}
-		// The orbits of the classes so far: the symmetric ones are listed.
-		if err := tx.QueryRowContext(wctx, `SELECT count(*) FILTER (WHERE orbit = 4), count(*) FILTER (WHERE orbit = 2),
-			count(*) FILTER (WHERE orbit = 1) FROM index_symmetric WHERE n = ?`, n).Scan(&done.Orbit4, &done.Orbit2, &done.Orbit1); err != nil {
-			return fmt.Errorf("build n=%d: %w", n, dbfile.Translate(err))
-		}
-		done.Orbit8 = done.Unique - done.Orbit4 - done.Orbit2 - done.Orbit1
-		if err := saveBuild(wctx, tx, done, complete); err != nil {
-			return fmt.Errorf("build n=%d: record progress: %w", n, dbfile.Translate(err))
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("build n=%d: commit: %w", n, dbfile.Translate(err))
-		}
-		st, runStart, lastCommit = done, now, now
 		return nil
+	case err != nil:
+		return err
 	}
-	for i, tallies := range canonical.Tallies(ctx, units, from, st.IndexDepth, opts.Workers) {
-		w.add(tallies)
-		if i+1 == len(units) {
-			w.close()
-		}
-		if len(w.done) > 0 && w.units == 0 && (time.Since(lastCommit) >= commitEvery || (opts.CommitRows > 0 && w.pending() >= uint64(opts.CommitRows))) {
-			if err := commit(false); err != nil {
-				return st, err
-			}
-		}
-		if opts.Progress != nil {
-			opts.Progress(i+1, len(units))
-		}
+	entry, classes, solutions := c.Block().End()
+	if classes != st.Unique || solutions != st.Total {
+		return &IndexError{N: w.n, Block: c.Block().Block,
+			Problem: fmt.Sprintf("ends after %d classes and %d solutions, the build records %d and %d", classes, solutions, st.Unique, st.Total)}
 	}
-	if ctx.Err() != nil {
-		// The finished blocks are kept; the units of the block being
-		// gathered are searched again when the build resumes.
-		if err := commit(false); err != nil {
-			return st, err
-		}
-		return st, fmt.Errorf("interrupted: n=%d stopped after %d of %d work units with %s indexed; run the same build again to resume",
-			n, st.UnitsDone, st.UnitsTotal, phrase.Plural(st.Unique, "class"))
+	w.next.Index = entry
+	return nil
+}
+
+func (f *indexForm) search(ctx context.Context, units []enumerate.Unit, from, workers int) iter.Seq2[int, []canonical.Tally] {
+	return canonical.Tallies(ctx, units, from, f.depth, workers)
+}
+
+// add gathers the tallies of work unit i, closing the block at the last
+// unit, and returns their counts.
+func (f *indexForm) add(i int, tallies []canonical.Tally) (nqueens.Counts, error) {
+	var c nqueens.Counts
+	for _, t := range tallies {
+		c.Merge(t.Counts)
 	}
-	if err := commit(true); err != nil {
+	f.w.add(tallies)
+	if i+1 == f.total {
+		f.w.close()
+	}
+	return c, nil
+}
+
+// ready reports whether no block is being gathered.
+func (f *indexForm) ready() bool { return f.w.units == 0 }
+
+func (f *indexForm) begin(*sqlx.Tx, Build) {}
+
+// flush writes the finished blocks and their symmetric classes into tx,
+// and counts the orbits of the classes so far from the symmetric ones
+// listed.
+func (f *indexForm) flush(ctx context.Context, tx *sqlx.Tx, st Build) (Build, error) {
+	if err := f.w.write(ctx, tx); err != nil {
 		return st, err
 	}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE orbit = 4), count(*) FILTER (WHERE orbit = 2),
+		count(*) FILTER (WHERE orbit = 1) FROM index_symmetric WHERE n = ?`, f.w.n).Scan(&st.Orbit4, &st.Orbit2, &st.Orbit1); err != nil {
+		return st, dbfile.Translate(err)
+	}
+	st.Orbit8 = st.Unique - st.Orbit4 - st.Orbit2 - st.Orbit1
 	return st, nil
 }
 
-// startIndex reads or starts the builds row of the index of n, of shard,
-// with unitsTotal work units, in one transaction, and returns it. It
-// refuses as BeginShard does, and refuses a catalog that holds n as rows
-// (ErrFormMismatch). An index begun with other work units or prefixes is
-// dropped and begun again.
-func (db *DB) startIndex(ctx context.Context, n int, shard nqueens.Shard, unitsTotal int) (Build, error) {
-	h := &db.h
-	depth := canonical.IndexDepth(n)
-	tx, err := h.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return Build{}, fmt.Errorf("build n=%d: %w", n, dbfile.Translate(err))
-	}
-	defer tx.Rollback()
-	fresh := Build{N: n, UnitsTotal: unitsTotal, StartedAt: time.Now().UTC(), Shard: shard, Form: FormIndex, IndexDepth: depth}
-	st, err := getBuild(ctx, tx, h.Version, n)
-	switch {
-	case errors.Is(err, ErrNotBuilt):
-		var orphans int64
-		if err := tx.GetContext(ctx, &orphans, `SELECT count(*) FROM classes WHERE n = ?`, n); err != nil {
-			return Build{}, fmt.Errorf("build n=%d: %w", n, dbfile.Translate(err))
-		}
-		if orphans > 0 {
-			return Build{}, fmt.Errorf("build n=%d: %w: the catalog holds %d classes of n=%d but no record of their build (its builds row was deleted?); %s",
-				n, ErrOrphans, orphans, n, orphanFix(h.Path, n))
-		}
-		st = fresh
-		if err = dropIndex(ctx, tx, n); err == nil {
-			err = startBuild(ctx, tx, st)
-		}
-	case err != nil:
-		return st, err
-	case st.Shard != shard:
-		return st, fmt.Errorf("n=%d: %w: the catalog holds %s, not %s", n, ErrShardMismatch, st.Shard.Describe(), shard.Describe())
-	case st.Form != FormIndex:
-		return st, fmt.Errorf("n=%d: %w: the catalog holds %s of its rows, not an index", n, ErrFormMismatch, st.Describe())
-	case st.Complete:
-		return st, fmt.Errorf("n=%d: %w", n, ErrComplete)
-	case st.UnitsTotal != unitsTotal || st.IndexDepth != depth || st.UnitsDone%blockUnits != 0:
-		// Split otherwise than this build splits it: start again.
-		fresh.StartedAt, fresh.Seconds = st.StartedAt, st.Seconds
-		st = fresh
-		if err = dropIndex(ctx, tx, n); err == nil {
-			err = saveBuild(ctx, tx, st, false)
-		}
-		if err == nil {
-			_, err = tx.ExecContext(ctx, `UPDATE builds SET index_depth = ? WHERE n = ?`, depth, n)
-		}
-	}
-	if err != nil {
-		return st, fmt.Errorf("build n=%d: %w", n, dbfile.Translate(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return st, fmt.Errorf("build n=%d: %w", n, dbfile.Translate(err))
-	}
-	return st, nil
-}
+func (f *indexForm) committed() {}
+
+// abandon does nothing: after a failed write the build loop writes no
+// more, and the next run resumes from the last block committed.
+func (f *indexForm) abandon() {}
 
 // dropIndex deletes the index of n in tx.
 func dropIndex(ctx context.Context, tx *sqlx.Tx, n int) error {

@@ -236,6 +236,12 @@ func (db *DB) indexClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqu
 		offset, limit = 0, 0
 	}
 	return func(yield func(nqueens.Layout, error) bool) {
+		if from == to && !f.sparse() {
+			// One class: the search of its prefix stops at it (indexClass).
+			l, err := db.indexClass(ctx, b, from)
+			yield(l, err)
+			return
+		}
 		var matched, yielded int64
 		for l, err := range db.searchFrom(ctx, b, from, to, skip) {
 			if err != nil {

@@ -29,6 +29,7 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 	if err := f.Check(b); err != nil {
 		return c, err
 	}
+	form := db.form(b, b.N)
 	from, to := max(f.From, 1), int64(b.Unique)
 	if f.To > 0 {
 		to = f.To
@@ -46,13 +47,13 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 	if (f.Offset > 0 || f.Limit > 0) && f.Square == nil && h.Version >= 3 {
 		// A page of the classes of a symmetry: the range from its first
 		// class to its last, found by arithmetic over the symmetric list.
-		first, err := db.nth(ctx, b, f, from, to, f.Offset)
+		first, err := db.nth(ctx, b, form, f, from, to, f.Offset)
 		if err != nil || first == 0 {
 			return c, err
 		}
 		last := to
 		if f.Limit > 0 {
-			if last, err = db.nth(ctx, b, f, first, to, f.Limit-1); err != nil {
+			if last, err = db.nth(ctx, b, form, f, first, to, f.Limit-1); err != nil {
 				return c, err
 			} else if last == 0 {
 				last = to
@@ -70,17 +71,11 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 		}
 		return c, nil
 	}
-	if f.Square != nil && b.Form == FormIndex {
-		return db.indexSquareTally(ctx, b, f, from, to)
-	}
 	if f.Square != nil {
-		return db.squareTally(ctx, b, f, from, to)
+		return form.squareTally(ctx, f, from, to)
 	}
-	query := tallySQL
-	if b.Form == FormIndex {
-		query = tallyIndexSQL
-	}
-	rows, err := h.DB.QueryContext(ctx, query, b.N, from, to)
+	// The symmetric classes of the range, by orbit: the rest have none.
+	rows, err := h.DB.QueryContext(ctx, tallySQL(form), b.N, from, to)
 	if err != nil {
 		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
 	}
@@ -107,31 +102,27 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 }
 
 // tallySQL counts the symmetric classes of n numbered from one number to
-// another, by orbit.
-const tallySQL = `SELECT orbit, count(*) FROM classes INDEXED BY classes_symmetric
-	WHERE n = ? AND class >= ? AND class <= ? AND orbit <> 8 GROUP BY orbit`
-
-// tallyIndexSQL counts the symmetric classes of an index of n numbered
-// from one number to another, by orbit.
-const tallyIndexSQL = `SELECT orbit, count(*) FROM index_symmetric
-	WHERE n = ? AND class >= ? AND class <= ? GROUP BY orbit`
+// another, by orbit, in the list of the form.
+func tallySQL(form readForm) string {
+	return `SELECT orbit, count(*) FROM ` + form.symmetricList() + ` AND class >= ? AND class <= ? GROUP BY orbit`
+}
 
 // squareTally counts the classes of b numbered from to to that f, which
 // has a square, selects, by orbit: one scan of the range.
-func (db *DB) squareTally(ctx context.Context, b Build, f Filter, from, to int64) (nqueens.Counts, error) {
+func (db *DB) squareTally(ctx context.Context, n int, f Filter, from, to int64) (nqueens.Counts, error) {
 	var c nqueens.Counts
 	f.From, f.To = from, to
-	where, args := f.where(b.N)
+	where, args := f.where(n)
 	rows, err := db.h.DB.QueryContext(ctx, `SELECT orbit, count(*) FROM classes WHERE `+where+` GROUP BY orbit`, args...)
 	if err != nil {
-		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+		return c, fmt.Errorf("count classes n=%d: %w", n, dbfile.Translate(err))
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var orbit int
 		var k uint64
 		if err := rows.Scan(&orbit, &k); err != nil {
-			return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+			return c, fmt.Errorf("count classes n=%d: %w", n, dbfile.Translate(err))
 		}
 		// A row of an orbit no class has is yielded as an error where it is
 		// read, as tallySQL's are.
@@ -140,7 +131,7 @@ func (db *DB) squareTally(ctx context.Context, b Build, f Filter, from, to int64
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+		return c, fmt.Errorf("count classes n=%d: %w", n, dbfile.Translate(err))
 	}
 	return c, nil
 }
@@ -148,16 +139,12 @@ func (db *DB) squareTally(ctx context.Context, b Build, f Filter, from, to int64
 // nth returns the number of the class that is o-th (from 0) among those
 // of the build b numbered from to to that f selects by symmetry (f has a
 // Symmetry and no Square), or 0 if there are no more than o: arithmetic
-// over the short list of symmetric classes (index_symmetric, or the
-// classes_symmetric index of the rows), never a walk of the classes
+// over the short list of symmetric classes (form.symmetricList), never a walk of the classes
 // before it. Of the symmetric classes alone it is a seek in their list; of
 // the classes of no symmetry (and maybe some symmetric ones) it counts off
 // the symmetric classes f leaves out, reading their numbers one by one.
-func (db *DB) nth(ctx context.Context, b Build, f Filter, from, to, o int64) (int64, error) {
-	list := "classes INDEXED BY classes_symmetric WHERE n = ? AND orbit <> 8"
-	if b.Form == FormIndex {
-		list = "index_symmetric WHERE n = ?"
-	}
+func (db *DB) nth(ctx context.Context, b Build, form readForm, f Filter, from, to, o int64) (int64, error) {
+	list := form.symmetricList()
 	var orbits []any
 	for _, s := range f.Symmetry {
 		if s.Orbit() != 8 {

@@ -19,6 +19,7 @@ import (
 type Finder struct {
 	db     *DB
 	b      Build
+	form   readForm
 	memo   map[int64]nqueens.Placement
 	probes int
 }
@@ -30,7 +31,7 @@ const maxMemo = 1 << 20
 // complete and of the whole board: the classes of an incomplete build are
 // those of its first work units, so a placement's class may be missing.
 func (db *DB) Finder(b Build) *Finder {
-	return &Finder{db: db, b: b, memo: map[int64]nqueens.Placement{}}
+	return &Finder{db: db, b: b, form: db.form(b, b.N), memo: map[int64]nqueens.Placement{}}
 }
 
 // Find returns the number of the class whose canonical placement is c, or
@@ -40,9 +41,12 @@ func (f *Finder) Find(ctx context.Context, c nqueens.Placement) (int64, error) {
 	if c.N() != f.b.N {
 		return 0, fmt.Errorf("placement of n=%d in a finder of n=%d", c.N(), f.b.N)
 	}
-	if f.b.Form == FormIndex {
-		return f.db.indexRank(ctx, f.b, c)
-	}
+	return f.form.rank(ctx, f, c)
+}
+
+// bisect is Find of the rows: a bisection on the class numbers, reading
+// the classes through the memo.
+func (f *Finder) bisect(ctx context.Context, c nqueens.Placement) (int64, error) {
 	lo, hi := int64(1), int64(f.b.Unique)
 	for lo <= hi {
 		if hi-lo < finderBlock {
@@ -106,8 +110,7 @@ func (f *Finder) class(ctx context.Context, k int64) (nqueens.Placement, error) 
 	l, err := f.db.rowClass(ctx, f.b.N, k)
 	if errors.Is(err, ErrNoClass) {
 		// The build records f.b.Unique classes, numbered from 1.
-		return nqueens.Placement{}, &RowError{N: f.b.N, Layout: nqueens.Layout{Class: k},
-			Problems: []string{fmt.Sprintf("is missing: the build records classes 1 to %d", f.b.Unique)}}
+		return nqueens.Placement{}, missing(f.b, k)
 	}
 	if err != nil {
 		return nqueens.Placement{}, err
@@ -126,14 +129,19 @@ func (f *Finder) class(ctx context.Context, k int64) (nqueens.Placement, error) 
 // wrapping ErrNoClass if the catalog lacks p's class. For many lookups,
 // use a Finder.
 func (db *DB) Lookup(ctx context.Context, b Build, p nqueens.Placement) (nqueens.Layout, error) {
+	return db.lookup(ctx, db.Finder(b), p)
+}
+
+// lookup is Lookup through the Finder fi.
+func (db *DB) lookup(ctx context.Context, fi *Finder, p nqueens.Placement) (nqueens.Layout, error) {
 	if err := p.Valid(); err != nil {
 		return nqueens.Layout{}, fmt.Errorf("lookup %s: %w", p, err)
 	}
-	if p.N() != b.N {
-		return nqueens.Layout{}, fmt.Errorf("lookup %s: a board of n=%d, not %d", p, p.N(), b.N)
+	if p.N() != fi.b.N {
+		return nqueens.Layout{}, fmt.Errorf("lookup %s: a board of n=%d, not %d", p, p.N(), fi.b.N)
 	}
 	c := canonical.Fold(p)
-	k, err := db.Finder(b).Find(ctx, c)
+	k, err := fi.Find(ctx, c)
 	if err != nil {
 		return nqueens.Layout{}, fmt.Errorf("lookup %s: %w", p, err)
 	}

@@ -27,7 +27,7 @@ func TestSymmetricQueriesReadTheIndex(t *testing.T) {
 	for name, query := range map[string]struct {
 		sql  string
 		args []any
-	}{"classes": {q, args}, "tally": {tallySQL, []any{10, 1, 92}}} {
+	}{"classes": {q, args}, "tally": {tallySQL(rowsRead{}), []any{10, 1, 92}}} {
 		rows, err := db.h.DB.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query.sql, query.args...)
 		if err != nil {
 			t.Fatal(err)

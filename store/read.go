@@ -32,43 +32,46 @@ import (
 // *IndexError.
 func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.Layout, error] {
 	return func(yield func(nqueens.Layout, error) bool) {
-		b, index, err := db.index(ctx, n)
-		if err == nil && f.Offset > 0 && len(f.Symmetry) > 0 && f.Square == nil && db.h.Version >= 3 && b.N == n {
+		b, form, err := db.formOf(ctx, n)
+		if err != nil {
+			yield(nqueens.Layout{}, err)
+			return
+		}
+		db.classes(ctx, b, form, f)(yield)
+	}
+}
+
+// classes is Classes of the build b of n (the zero Build for none), read
+// through its form.
+func (db *DB) classes(ctx context.Context, b Build, form readForm, f Filter) iter.Seq2[nqueens.Layout, error] {
+	return func(yield func(nqueens.Layout, error) bool) {
+		if b.Complete && f.To > int64(b.Unique) {
+			// No class is numbered past the build's: a range that runs past
+			// them ends with them, of either form.
+			if b.Unique == 0 {
+				return
+			}
+			f.To = int64(b.Unique)
+		}
+		if f.Offset > 0 && len(f.Symmetry) > 0 && f.Square == nil && db.h.Version >= 3 && b.N != 0 {
 			// An offset among the classes of a symmetry becomes the number
 			// of the first class of the page: arithmetic over the list of
 			// symmetric classes, not a walk of the classes before it.
-			var k int64
 			to := f.To
 			if to == 0 {
 				to = int64(b.Unique)
 			}
-			if k, err = db.nth(ctx, b, f, max(f.From, 1), to, f.Offset); err == nil && k == 0 {
+			k, err := db.nth(ctx, b, form, f, max(f.From, 1), to, f.Offset)
+			if err != nil {
+				yield(nqueens.Layout{}, err)
+				return
+			} else if k == 0 {
 				return
 			}
 			f.From, f.Offset = k, 0
 		}
-		switch {
-		case err != nil:
-			yield(nqueens.Layout{}, err)
-		case index:
-			db.indexClasses(ctx, b, f)(yield)
-		default:
-			db.rowClasses(ctx, n, f)(yield)
-		}
+		form.classes(ctx, f)(yield)
 	}
-}
-
-// index returns the build of n and whether it is an index; a catalog
-// with no build of n is not.
-func (db *DB) index(ctx context.Context, n int) (Build, bool, error) {
-	if db.h.Version < 4 {
-		return Build{}, false, nil
-	}
-	b, err := getBuild(ctx, db.h.DB, db.h.Version, n)
-	if errors.Is(err, ErrNotBuilt) {
-		return b, false, nil
-	}
-	return b, err == nil && b.Form == FormIndex, err
 }
 
 // rowClasses is Classes of the rows of n.
@@ -276,12 +279,11 @@ func (db *DB) classesV2(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.
 // catalog holds no class k of n, a *RowError if the row is not what the
 // catalog promises, and an *IndexError if the index is not.
 func (db *DB) Class(ctx context.Context, n int, k int64) (nqueens.Layout, error) {
-	if b, index, err := db.index(ctx, n); err != nil {
+	_, form, err := db.formOf(ctx, n)
+	if err != nil {
 		return nqueens.Layout{}, err
-	} else if index {
-		return db.indexClass(ctx, b, k)
 	}
-	return db.rowClass(ctx, n, k)
+	return form.class(ctx, k)
 }
 
 // rowClass is Class of the rows of n.

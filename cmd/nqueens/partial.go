@@ -378,7 +378,7 @@ func (a *app) drawSource(ctx context.Context, n int, command string) (sample.Sou
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", command, err)
 	}
-	b, err := db.Complete(ctx, n)
+	r, err := db.Reader(ctx, n)
 	if err != nil {
 		db.Close()
 		if !errors.Is(err, store.ErrNotBuilt) && !errors.Is(err, store.ErrIncomplete) {
@@ -386,5 +386,6 @@ func (a *app) drawSource(ctx context.Context, n int, command string) (sample.Sou
 		}
 		return search()
 	}
-	return catalogClasses{db: db, b: b, workers: a.cfg.Workers}, func() { db.Close() }, nil
+	r.Workers = a.cfg.Workers
+	return r, func() { db.Close() }, nil
 }

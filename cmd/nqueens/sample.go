@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,11 +11,9 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
-	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/progress"
 	"github.com/nqueens/nqueens/sample"
-	"github.com/nqueens/nqueens/store"
 )
 
 func (a *app) sampleCmd() *cobra.Command {
@@ -100,38 +97,4 @@ func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, se
 		return err
 	}
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(count, noun), n)
-}
-
-// catalogClasses is the sample.Source of the classes of a complete build:
-// the catalog's count of them and its class by number, a round of draws
-// read on workers goroutines (a class of an index is a search).
-type catalogClasses struct {
-	db      *store.DB
-	b       store.Build
-	workers int
-}
-
-func (c catalogClasses) Count() int64 { return int64(c.b.Unique) }
-
-// Class returns class k, 1 <= k <= Count; the catalog lacking a class its
-// build counts is a damaged row, as store.Finder words it.
-func (c catalogClasses) Class(ctx context.Context, k int64) (nqueens.Layout, error) {
-	l, err := c.db.Class(ctx, c.b.N, k)
-	if errors.Is(err, store.ErrNoClass) && k >= 1 && uint64(k) <= c.b.Unique {
-		return l, &store.RowError{N: c.b.N, Layout: nqueens.Layout{Class: k},
-			Problems: []string{fmt.Sprintf("is missing: the build records classes 1 to %d", c.b.Unique)}}
-	}
-	return l, err
-}
-
-func (c catalogClasses) ClassesAt(ctx context.Context, ks []int64) ([]nqueens.Layout, error) {
-	ls := make([]nqueens.Layout, len(ks))
-	errs := make([]error, len(ks))
-	err := parallel.Each(ctx, len(ks), c.workers, func(i int, _ *parallel.Stop) {
-		ls[i], errs[i] = c.Class(ctx, ks[i])
-	})
-	if err := cmp.Or(append(errs, err)...); err != nil {
-		return nil, err
-	}
-	return ls, nil
 }

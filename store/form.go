@@ -185,7 +185,9 @@ func (r *Reader) Classes(ctx context.Context, f Filter) iter.Seq2[nqueens.Layout
 }
 
 // Finder returns a Finder of the reader's build.
-func (r *Reader) Finder() *Finder { return &Finder{db: r.db, b: r.b, form: r.form, memo: map[int64]nqueens.Placement{}} }
+func (r *Reader) Finder() *Finder {
+	return &Finder{db: r.db, b: r.b, form: r.form, memo: map[int64]nqueens.Placement{}}
+}
 
 // Lookup returns the class of the solution p, as DB.Lookup does.
 func (r *Reader) Lookup(ctx context.Context, p nqueens.Placement) (nqueens.Layout, error) {

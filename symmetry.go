@@ -124,6 +124,21 @@ func (c *Counts) AddN(s Symmetry, k uint64) {
 	}
 }
 
+// Of returns the number of classes of symmetry s.
+func (c Counts) Of(s Symmetry) uint64 {
+	switch s {
+	case SymNone:
+		return c.Orbit8
+	case SymRot180:
+		return c.Orbit4
+	case SymRot90:
+		return c.Orbit2
+	case SymFull:
+		return c.Orbit1
+	}
+	return 0
+}
+
 // Merge adds the tallies of o to c.
 func (c *Counts) Merge(o Counts) {
 	c.Total += o.Total

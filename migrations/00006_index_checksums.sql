@@ -1,13 +1,16 @@
--- Sealed index blocks, version 6.
+-- Sealed indexes, version 6.
 --
 -- index_blocks.checksum: the CRC-32C of the block's row (n, block,
 -- first_entry, entries, classes_before, solutions_before, first_prefix and
 -- data; see nqueens's store/internal/indexblock for the exact bytes), so
 -- that a reader refuses a block changed since it was written: a flipped
--- bit, a count moved between prefixes, a row renumbered. The blocks of a
--- catalog written before this version are sealed as they are when it is
--- migrated (nqueens_block_checksum is a function nqueens gives SQLite);
--- nqueens verify checks what they hold.
+-- bit, a count moved between prefixes, a row renumbered.
+-- index_symmetric.checksum: the same of a symmetric class's row (n, class,
+-- orbit, placement): a class renumbered or edited is refused.
+-- The rows of a catalog written before this version are sealed as they
+-- are when it is migrated (nqueens_block_checksum and
+-- nqueens_symmetric_checksum are functions nqueens gives SQLite); nqueens
+-- verify checks what they hold.
 --
 -- The index on solutions_before goes: no reader seeks a block by its
 -- solutions.
@@ -16,7 +19,10 @@
 ALTER TABLE index_blocks ADD COLUMN checksum INTEGER NOT NULL DEFAULT 0;
 UPDATE index_blocks SET checksum = nqueens_block_checksum(n, block, first_entry, entries, classes_before, solutions_before, first_prefix, data);
 DROP INDEX index_blocks_solutions;
+ALTER TABLE index_symmetric ADD COLUMN checksum INTEGER NOT NULL DEFAULT 0;
+UPDATE index_symmetric SET checksum = nqueens_symmetric_checksum(n, class, placement, orbit);
 
 -- +goose Down
+ALTER TABLE index_symmetric DROP COLUMN checksum;
 CREATE INDEX index_blocks_solutions ON index_blocks (n, solutions_before, block);
 ALTER TABLE index_blocks DROP COLUMN checksum;

@@ -68,7 +68,7 @@ func TestIndexBitFlips(t *testing.T) {
 			_, err = raw.Exec(`UPDATE index_blocks SET data = ? WHERE n = 12 AND block = ?`, d, block)
 		} else {
 			col := columns[r.IntN(len(columns))]
-				// A bit flipped: (a | bit) - (a & bit), as SQLite has no XOR.
+			// A bit flipped: (a | bit) - (a & bit), as SQLite has no XOR.
 			bit := int64(1) << r.IntN(63)
 			_, err = raw.Exec(`UPDATE index_blocks SET `+col+` = (`+col+` | ?) - (`+col+` & ?) WHERE n = 12 AND block = ?`, bit, bit, block)
 		}

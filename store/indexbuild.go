@@ -93,8 +93,9 @@ func (w *indexWriter) write(ctx context.Context, tx *sqlx.Tx) error {
 			kept = append(kept, l)
 			continue
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO index_symmetric (n, class, placement, orbit) VALUES (?, ?, ?, ?)`,
-			w.n, l.Class, l.Placement.Key(), l.Symmetry.Orbit())
+		key := l.Placement.Key()
+		_, err := tx.ExecContext(ctx, `INSERT INTO index_symmetric (n, class, placement, orbit, checksum) VALUES (?, ?, ?, ?, ?)`,
+			w.n, l.Class, key, l.Symmetry.Orbit(), indexblock.SymmetricSum(w.n, l.Class, key, int64(l.Symmetry.Orbit())))
 		if err != nil {
 			return fmt.Errorf("insert symmetric class: %w", dbfile.Translate(err))
 		}

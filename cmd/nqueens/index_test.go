@@ -158,6 +158,12 @@ func TestTamperedIndexRefused(t *testing.T) {
 			[]string{"show-last", "export", "lookup"}, "prefixes, more than its"},
 		{"symmetric class changed", `UPDATE index_symmetric SET orbit = 4 WHERE n = 12 AND orbit = 2 AND class = (SELECT min(class) FROM index_symmetric WHERE n = 12 AND orbit = 2)`,
 			[]string{"symmetric"}, "has orbit 4 recorded, but its orbit is 2"},
+		{"symmetric class renumbered", `UPDATE index_symmetric SET class = class + 1 WHERE n = 12 AND class = (SELECT min(class) FROM index_symmetric WHERE n = 12 AND orbit = 4)`,
+			[]string{"symmetric"}, "symmetric"},
+		{"symmetric class dropped", `DELETE FROM index_symmetric WHERE n = 12 AND class = (SELECT min(class) FROM index_symmetric WHERE n = 12 AND orbit = 4)`,
+			[]string{"symmetric"}, "symmetric"},
+		{"symmetric class moved to another prefix", `UPDATE index_symmetric SET class = 1 WHERE n = 12 AND class = (SELECT max(class) FROM index_symmetric WHERE n = 12 AND orbit = 4)`,
+			[]string{"symmetric"}, "symmetric"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			db := tamperedCopy(t, orig, tt.sql)

@@ -9,12 +9,35 @@ import (
 	"github.com/nqueens/nqueens/store/internal/indexblock"
 )
 
-// The migration that seals index blocks (version 6) computes each block's
-// checksum in SQL: nqueens_block_checksum(n, block, first_entry, entries,
+// The migration that seals an index (version 6) computes the checksums of
+// its rows in SQL: nqueens_block_checksum(n, block, first_entry, entries,
 // classes_before, solutions_before, first_prefix, data) is indexblock.Sum
-// of the row.
+// of a block's row, nqueens_symmetric_checksum(n, class, placement, orbit)
+// indexblock.SymmetricSum of a symmetric class's.
 func init() {
 	sqlite.MustRegisterDeterministicScalarFunction("nqueens_block_checksum", 8, blockChecksum)
+	sqlite.MustRegisterDeterministicScalarFunction("nqueens_symmetric_checksum", 4, symmetricChecksum)
+}
+
+// symmetricChecksum is nqueens_symmetric_checksum(n, class, placement,
+// orbit): indexblock.SymmetricSum of a row of index_symmetric.
+func symmetricChecksum(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	n, ok1 := args[0].(int64)
+	class, ok2 := args[1].(int64)
+	orbit, ok3 := args[3].(int64)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, fmt.Errorf("nqueens_symmetric_checksum: n, class and orbit must be integers, got %T, %T, %T", args[0], args[1], args[3])
+	}
+	var placement string
+	switch v := args[2].(type) {
+	case string:
+		placement = v
+	case []byte:
+		placement = string(v)
+	default:
+		return nil, fmt.Errorf("nqueens_symmetric_checksum: placement is %T, not text", args[2])
+	}
+	return indexblock.SymmetricSum(int(n), class, placement, orbit), nil
 }
 
 func blockChecksum(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {

@@ -158,6 +158,21 @@ func Sum(h Header, data []byte) int64 {
 	return int64(crc32.Update(c, castagnoli, data))
 }
 
+// SymmetricSum returns the checksum of a row of an index's list of
+// symmetric classes: the CRC-32C of n, the class's number and orbit (each
+// 8 bytes, little-endian) and its placement as stored. A row renumbered,
+// moved to another class's place, or given another orbit or placement
+// changes it.
+func SymmetricSum(n int, class int64, placement string, orbit int64) int64 {
+	var buf [3 * 8]byte
+	b := buf[:0]
+	for _, v := range []int64{int64(n), class, orbit} {
+		b = binary.LittleEndian.AppendUint64(b, uint64(v))
+	}
+	c := crc32.Update(0, castagnoli, b)
+	return int64(crc32.Update(c, castagnoli, []byte(placement)))
+}
+
 // Decode reads the block whose header is h and whose data is data, of an
 // index whose prefixes fix depth rows, and checks what one block tells:
 // with sealed, that its checksum matches (a catalog written before blocks

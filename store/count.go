@@ -81,6 +81,7 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 	}
 	defer rows.Close()
 	var symmetric uint64
+	var all nqueens.Counts // every symmetric class of the range
 	for rows.Next() {
 		var orbit int
 		var k uint64
@@ -88,12 +89,21 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 			return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
 		}
 		symmetric += k
-		if s, err := nqueens.SymmetryOfOrbit(orbit); err == nil && f.hasOrbit(orbit) {
-			c.AddN(s, k)
+		if s, err := nqueens.SymmetryOfOrbit(orbit); err == nil {
+			all.AddN(s, k)
+			if f.hasOrbit(orbit) {
+				c.AddN(s, k)
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	if b.Complete && from == 1 && uint64(to) == b.Unique && (all.Orbit4 != b.Orbit4 || all.Orbit2 != b.Orbit2 || all.Orbit1 != b.Orbit1 || symmetric > b.Unique) {
+		// Every class counted: the symmetric ones listed must be those the
+		// build counts.
+		return c, damage(fmt.Sprintf("n=%d: the catalog lists %d, %d and %d classes of orbit 4, 2 and 1, the build counts %d, %d and %d",
+			b.N, all.Orbit4, all.Orbit2, all.Orbit1, b.Orbit4, b.Orbit2, b.Orbit1))
 	}
 	if f.hasOrbit(8) {
 		c.AddN(nqueens.SymNone, uint64(to-from+1)-symmetric)

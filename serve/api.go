@@ -80,7 +80,7 @@ func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) error 
 	err = s.cat.Read(r.Context(), func(db *store.DB) error {
 		page = classesPage{Limit: DefaultLimit}
 		items.Reset()
-		b, f, err := selection(r.Context(), db, q.Get("n"), q, func() (err error) {
+		b, f, err := s.selection(r.Context(), db, q.Get("n"), q, func() (err error) {
 			if q.Has("offset") {
 				if page.Offset, err = parseWhole("offset", q.Get("offset"), 0, maxClass); err != nil {
 					return err
@@ -166,7 +166,7 @@ func (s *Server) pathClass(r *http.Request, k string, allowed ...string) (store.
 	var b store.Build
 	var l nqueens.Layout
 	err = s.cat.Read(r.Context(), func(db *store.DB) (err error) {
-		b, _, err = selection(r.Context(), db, r.PathValue("n"), nil, nil)
+		b, _, err = s.selection(r.Context(), db, r.PathValue("n"), nil, nil)
 		if err != nil {
 			return err
 		}

@@ -69,7 +69,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	var f store.Filter
 	var table *store.ClassTable
 	err = s.cat.Read(ctx, func(db *store.DB) (err error) {
-		b, f, err = selection(ctx, db, name, q, func() error {
+		b, f, err = s.selection(ctx, db, name, q, func() error {
 			var asked *bool
 			switch q.Get("all") {
 			case "":

@@ -355,7 +355,7 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 	k := int64(0) // the class to jump to, if any
 	err = s.cat.Read(r.Context(), func(db *store.DB) (err error) {
 		d = classesPageData{Page: 1}
-		d.Build, f, err = selection(r.Context(), db, name, q, func() (err error) {
+		d.Build, f, err = s.selection(r.Context(), db, name, q, func() (err error) {
 			d.Sized, px, err = parseSize(q.Get("size"))
 			return err
 		})

@@ -54,9 +54,10 @@ func build(ctx context.Context, db *store.DB, n int) (store.Build, error) {
 // the view alone takes (read by more, if not nil), the symmetry and
 // square filters of q, and, once all of those parse, the build of n in db
 // (build), which must be able to filter by the square (store.Filter.Check:
-// a square on its board). The first error is returned, of the parameter
-// read first.
-func selection(ctx context.Context, db *store.DB, v string, q url.Values, more func() error) (store.Build, store.Filter, error) {
+// a square on its board) and, if that is a search of every class, have no
+// more classes than Options.MaxSquareSearch. The first error is returned,
+// of the parameter read first.
+func (s *Server) selection(ctx context.Context, db *store.DB, v string, q url.Values, more func() error) (store.Build, store.Filter, error) {
 	n, err := parseN(v)
 	if err == nil && more != nil {
 		err = more()
@@ -78,7 +79,24 @@ func selection(ctx context.Context, db *store.DB, v string, q url.Values, more f
 			return b, f, badParam(err)
 		}
 	}
+	if err == nil && f.Searches(b) && b.Unique > s.opts.MaxSquareSearch {
+		return b, f, squareSearch{b: b, sq: *f.Square, max: s.opts.MaxSquareSearch}
+	}
 	return b, f, err
+}
+
+// squareSearch is the error of a square filter on an index that the server
+// does not search (Options.MaxSquareSearch): answered 422, its text
+// completed with the command that gives it (Advice.Square).
+type squareSearch struct {
+	b   store.Build
+	sq  nqueens.Square
+	max uint64
+}
+
+func (e squareSearch) Error() string {
+	return fmt.Sprintf("n=%d is stored as an index whose prefixes fix rows 0 to %d: a queen on row %d is found by searching all %s, which this server does up to %s",
+		e.b.N, e.b.IndexDepth-1, e.sq.Row, phrase.Plural(e.b.Unique, "class"), phrase.Plural(e.max, "class"))
 }
 
 // params returns the query parameters of r, or an error if the query does

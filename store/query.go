@@ -48,6 +48,15 @@ func (f Filter) Check(b Build) error {
 	return nil
 }
 
+// Searches reports whether reading the classes f selects of the build b
+// is a search of every class of its range: a square on a row that the
+// prefixes of b's index do not fix (rows below them). Every other filter
+// of either form is a read of what it selects (a square on a row the
+// prefixes fix is decided by the prefixes).
+func (f Filter) Searches(b Build) bool {
+	return f.Square != nil && b.Form == FormIndex && f.Square.Row >= b.IndexDepth
+}
+
 // sparse reports whether f selects classes by what they are (symmetry or
 // square), so that those it yields are not numbered in turn and an offset
 // cannot be turned into a class number.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
@@ -71,4 +72,7 @@ var serveAdvice = serve.Advice{
 	Build: func(n int) string { return fmt.Sprintf("nqueens build %d", n) },
 	Start: func() string { return "nqueens build 1-14" },
 	Lex:   func(n int) string { return fmt.Sprintf("nqueens export %d --all --order lex", n) },
+	Square: func(n int, sq nqueens.Square) string {
+		return fmt.Sprintf("nqueens export %d --square %d,%d --format csv", n, sq.Row, sq.Col)
+	},
 }

@@ -3,6 +3,7 @@ package serve_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -86,5 +87,55 @@ func TestDamagedIndexServed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndexSquare serves n = 12 as an index and as rows: a square on a row
+// the index's prefixes fix is answered from the index at any size; one
+// below them is searched up to Options.MaxSquareSearch classes, the same
+// classes as the rows give, and above it is answered 422 naming the
+// command that gives it.
+func TestIndexSquare(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	paths := map[bool]string{false: filepath.Join(dir, "rows.db"), true: filepath.Join(dir, "index.db")}
+	for index, path := range paths {
+		db, err := store.Open(ctx, path, store.Options{Create: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Run(ctx, 12, nqueens.Shard{}, store.RunOptions{Index: index}); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+	}
+	server := func(path string, opts serve.Options) http.Handler {
+		db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return serve.New(db, opts)
+	}
+	advice := serve.Advice{Square: func(n int, sq nqueens.Square) string { return fmt.Sprintf("mk %d %d,%d", n, sq.Row, sq.Col) }}
+	rows := server(paths[false], serve.Options{})
+	index := server(paths[true], serve.Options{})
+	small := server(paths[true], serve.Options{MaxSquareSearch: 1000, Advice: advice})
+	for _, target := range []string{"/api/v1/classes?n=12&square=0,3&limit=50", "/api/v1/classes?n=12&square=1,5&offset=7&limit=5",
+		"/api/v1/classes?n=12&square=7,2&limit=50", "/api/v1/classes?n=12&square=11,0&symmetry=rot180", "/export/12.csv?square=9,4", "/n/12?square=6,6"} {
+		want := get(t, rows, http.MethodGet, target)
+		got := get(t, index, http.MethodGet, target)
+		if want.Code != http.StatusOK || got.Code != want.Code || got.Body.String() != want.Body.String() {
+			t.Errorf("GET %s: the index answers %d, the rows %d:\n%.300s\n%.300s", target, got.Code, want.Code, got.Body, want.Body)
+		}
+		deep := !strings.Contains(target, "square=0,") && !strings.Contains(target, "square=1,")
+		w := get(t, small, http.MethodGet, target)
+		switch {
+		case deep && (w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), "searching all 1787 classes") || !strings.Contains(w.Body.String(), "mk 12 ")):
+			t.Errorf("GET %s of a server that searches 1,000 classes: %d, want %d naming the search and the command:\n%.300s", target, w.Code, http.StatusUnprocessableEntity, w.Body)
+		case !deep && w.Body.String() != want.Body.String():
+			t.Errorf("GET %s of a server that searches 1,000 classes: %d, unlike the rows':\n%.300s", target, w.Code, w.Body)
+		}
 	}
 }

@@ -275,6 +275,14 @@ func ask(n int, fm form, f store.Filter, expand bool) answer {
 	if err == nil {
 		a.layouts, a.layoutsErr = gather(seq)
 	}
+	if f.Searches(fm.b) && err == nil {
+		// Layouts does not count what a search finds (0), so that it
+		// searches once: the layouts themselves are compared.
+		if total != 0 {
+			a.layoutsErr = fmt.Errorf("Layouts of a search counted %d layouts first, want 0", total)
+		}
+		a.total = uint64(len(a.layouts))
+	}
 	return a
 }
 

@@ -136,10 +136,11 @@ func (db *DB) indexRank(ctx context.Context, b Build, p nqueens.Placement) (int6
 // class from to class to, in order, numbered, found by the class search
 // below each prefix in turn (on all cores), but for the prefixes that skip
 // (if not nil) reports hold none of the classes the caller wants, which
-// are not searched. A prefix whose subtree holds another number of classes
+// are not searched; searched, if not nil, is told the classes of each
+// block's prefixes as they are passed. A prefix whose subtree holds another number of classes
 // than the index records is yielded as an *IndexError and ends it, as does
 // a read error.
-func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64, skip func(indexblock.Entry) bool) iter.Seq2[nqueens.Layout, error] {
+func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64, skip func(indexblock.Entry) bool, searched func(uint64)) iter.Seq2[nqueens.Layout, error] {
 	return func(yield func(nqueens.Layout, error) bool) {
 		if from > to {
 			return
@@ -200,6 +201,13 @@ func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64, skip func
 					}
 				}
 			}
+			if searched != nil {
+				var passed uint64
+				for _, p := range picks {
+					passed += p.e.Classes
+				}
+				searched(passed)
+			}
 			if ctx.Err() != nil {
 				yield(nqueens.Layout{}, ctx.Err())
 				return
@@ -243,7 +251,7 @@ func (db *DB) indexClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqu
 			return
 		}
 		var matched, yielded int64
-		for l, err := range db.searchFrom(ctx, b, from, to, skip) {
+		for l, err := range db.searchFrom(ctx, b, from, to, skip, f.Searched) {
 			if err != nil {
 				yield(l, err)
 				return

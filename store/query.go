@@ -27,6 +27,11 @@ type Filter struct {
 	Symmetry      []nqueens.Symmetry
 	Square        *nqueens.Square
 	Offset, Limit int64
+	// Searched, if not nil, is called as a read that searches every class
+	// of its range (Searches) passes them, with how many it passed since
+	// the last call (of the build's, numbered 1 to Unique), so that a
+	// caller can show the search's progress.
+	Searched func(classes uint64)
 }
 
 // Check returns an error if f cannot select from the classes of the build

@@ -75,6 +75,15 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 		return err
 	}
 	defer db.Close()
+	// A square below the rows an index's prefixes fix is a search of every
+	// class: said first, and metered as it goes.
+	searching := sel.Searches(b)
+	searched := progress.Nop
+	if searching {
+		searched = a.warnSquareSearch(b, *sel.Square)
+		defer searched.Done()
+		sel.Searched = func(k uint64) { searched.Add(int64(k)) }
+	}
 	layouts, want, err := db.Layouts(ctx, b, sel)
 	var estimate time.Duration
 	if err == nil && lex && store.LexSearches(want) {
@@ -91,9 +100,10 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 		return usageError{err}
 	case err != nil:
 		return err
-	case want == 0 && format.OneBoard():
+	case want == 0 && !searching && format.OneBoard():
 		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, filterWords(sel.Filter))}
 	}
+	var written uint64
 	write := func(w io.Writer) error {
 		ew := format.New(w)
 		m := progress.Nop
@@ -101,7 +111,8 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 			m = a.progressEstimated(fmt.Sprintf("export n=%d", n), 0, int64(want), "layouts", estimate)
 		}
 		defer m.Done()
-		_, err := export.WriteAll(ctx, ew, layouts, func(uint64) { m.Add(export.ProgressEvery) })
+		var err error
+		written, err = export.WriteAll(ctx, ew, layouts, func(uint64) { m.Add(export.ProgressEvery) })
 		var ce *store.CountError
 		switch {
 		case errors.As(err, &ce):
@@ -111,7 +122,29 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 		}
 		return err
 	}
+	if searching {
+		// The layouts are counted as they are written.
+		return a.writeOutput(ctx, out, write, "wrote %s of n=%d", lazy(func() string { return phrase.Plural(written, "layout") }), n)
+	}
 	return a.writeOutput(ctx, out, write, "wrote %s of n=%d", phrase.Plural(want, "layout"), n)
+}
+
+// lazy is a value whose text, as %s prints it, is made when it is printed.
+type lazy func() string
+
+func (l lazy) String() string { return l() }
+
+// warnSquareSearch writes to stderr, unless --quiet, that the classes of
+// the index b with a queen on sq are found by searching every class, and
+// returns the meter of that search, in classes, whose time left starts
+// from the time the index's build took.
+func (a *app) warnSquareSearch(b store.Build, sq nqueens.Square) progress.Meter {
+	took := time.Duration(b.Seconds * float64(time.Second)).Round(time.Second)
+	if !a.cfg.Quiet {
+		fmt.Fprintf(a.stderr, "n=%d is stored as an index whose prefixes fix rows 0 to %d: a queen on row %d is found by searching all %s (the build of its index took %s)\n",
+			b.N, b.IndexDepth-1, sq.Row, phrase.Plural(b.Unique, "class"), took)
+	}
+	return a.progressEstimated(fmt.Sprintf("search n=%d", b.N), 0, int64(b.Unique), "classes", took)
 }
 
 // lexSearchFromN is the smallest n whose lexicographic export, when it

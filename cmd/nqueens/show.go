@@ -36,7 +36,14 @@ func (a *app) show(ctx context.Context, n int, f store.Filter, limit int, ascii 
 		return err
 	}
 	defer db.Close()
-	matching, err := db.Count(ctx, b, f)
+	counted := f
+	if f.Searches(b) {
+		// Counting them is a search of every class, metered.
+		m := a.warnSquareSearch(b, *f.Square)
+		counted.Searched = func(k uint64) { m.Add(int64(k)) }
+		defer m.Done()
+	}
+	matching, err := db.Count(ctx, b, counted)
 	if errors.Is(err, store.ErrNoClass) {
 		return usageError{err}
 	} else if err != nil {

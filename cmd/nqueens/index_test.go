@@ -310,3 +310,35 @@ func addClasses(data []byte, depth int, add map[int]int) []byte {
 	}
 	return out
 }
+
+// TestSquareSearchSaid exports and shows n = 12 stored as an index by a
+// square on a row below its prefixes: the command says first that it
+// searches every class, and answers as a catalog of rows does; a square on
+// a row the prefixes fix, and --quiet, say nothing.
+func TestSquareSearchSaid(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rows, index := filepath.Join(dir, "rows.db"), filepath.Join(dir, "index.db")
+	mustRun(t, "--db", rows, "build", "12", "-q")
+	mustRun(t, "--db", index, "build", "12", "--index", "-q")
+	const said = "n=12 is stored as an index whose prefixes fix rows 0 to 2: a queen on row 7 is found by searching all 1787 classes"
+	for _, tt := range []struct {
+		args []string
+		say  bool
+	}{
+		{[]string{"export", "12", "--square", "7,2", "--format", "csv"}, true},
+		{[]string{"export", "12", "--square", "7,2", "--format", "csv", "--all"}, true},
+		{[]string{"show", "12", "--square", "7,2", "--ascii", "--limit", "3"}, true},
+		{[]string{"export", "12", "--square", "7,2", "--format", "csv", "-q"}, false},
+		{[]string{"export", "12", "--square", "1,2", "--format", "csv"}, false},
+	} {
+		want := mustRun(t, append([]string{"--db", rows}, tt.args...)...)
+		got, stderr, err := runCLI(t, append([]string{"--db", index}, tt.args...)...)
+		if err != nil || got != want {
+			t.Errorf("%v: the index gives %v and\n%.300s\nthe rows\n%.300s", tt.args, err, got, want)
+		}
+		if strings.Contains(stderr, said) != tt.say {
+			t.Errorf("%v: stderr %q; want it to say %q: %t", tt.args, stderr, said, tt.say)
+		}
+	}
+}

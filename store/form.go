@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"iter"
 
+	"github.com/jmoiron/sqlx"
+
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/parallel"
 )
@@ -35,6 +37,9 @@ type readForm interface {
 	// caller adds "AND ...": the short list that counts and pages by
 	// symmetry read (tally, nth).
 	symmetricList() string
+	// recount checks the classes of the build as the form stores them
+	// and returns what they add up to (Recount).
+	recount(ctx context.Context, o RecountOptions) (nqueens.Counts, bool, error)
 }
 
 // form returns the read side of the form of the build b of n; a catalog
@@ -44,6 +49,16 @@ func (db *DB) form(b Build, n int) readForm {
 		return indexRead{db: db, b: b}
 	}
 	return rowsRead{db: db, n: n}
+}
+
+// merger returns the merge of the shards of one n built in the form f,
+// read from their catalogs (parts) and written into tx: the other thing
+// a form does besides being read and built.
+func merger(f Form) func(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB) error {
+	if f == FormIndex {
+		return mergeIndex
+	}
+	return mergeRows
 }
 
 // formOf reads the build of n and returns it and its form's read side. A

@@ -223,41 +223,9 @@ func mergeN(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB
 			sum.StartedAt = s.StartedAt
 		}
 	}
-	if sum.Form == FormIndex {
-		if err := mergeIndex(ctx, tx, n, shards, parts); err != nil {
-			return Build{}, err
-		}
-		sum.FinishedAt = time.Now().UTC()
-		sum.Seconds += time.Since(start).Seconds()
-		if err := insertBuild(ctx, tx, sum); err != nil {
-			return Build{}, fmt.Errorf("merge n=%d: record build: %w", n, dbfile.Translate(err))
-		}
-		return sum, nil
-	}
-	ins := newClassWriter(ctx, n, nqueens.Placement{})
-	ins.Begin(tx, 0)
-	defer ins.Close()
-	// The parts' classes, each part's in order, merged into one order and
-	// numbered afresh.
-	got := make([]nqueens.Counts, len(parts))
-	for c, err := range mergeClasses(ctx, n, parts, got) {
-		if err != nil {
-			return Build{}, err
-		}
-		if err := ins.Add(c); errors.Is(err, errOrder) {
-			return Build{}, fmt.Errorf("merge n=%d: shards overlap: %v", n, err)
-		} else if err != nil {
-			return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
-		}
-	}
-	if err := ins.Flush(); err != nil {
-		return Build{}, fmt.Errorf("merge n=%d: %w", n, err)
-	}
-	for i, part := range parts {
-		if got[i] != shards[i].Counts {
-			return Build{}, fmt.Errorf("merge n=%d: %s holds %d classes (%d solutions), its build records %d (%d)",
-				n, part.h.Path, got[i].Unique, got[i].Total, shards[i].Unique, shards[i].Total)
-		}
+	// The parts' data, merged by the form that holds them.
+	if err := merger(sum.Form)(ctx, tx, n, shards, parts); err != nil {
+		return Build{}, err
 	}
 	sum.FinishedAt = time.Now().UTC()
 	sum.Seconds += time.Since(start).Seconds()
@@ -455,6 +423,38 @@ func shardSize(sizes map[[2]int][]int, n int, s nqueens.Shard) (int, error) {
 
 // nList writes a list of n as 8,10.
 func nList(ns []int) string { return strings.Trim(strings.ReplaceAll(fmt.Sprint(ns), " ", ","), "[]") }
+
+// mergeRows writes in tx the classes of n merged from the rows of parts,
+// whose builds of n are shards: each part's in order, merged into one
+// order and numbered afresh.
+func mergeRows(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB) error {
+	ins := newClassWriter(ctx, n, nqueens.Placement{})
+	ins.Begin(tx, 0)
+	defer ins.Close()
+	// The parts' classes, each part's in order, merged into one order and
+	// numbered afresh.
+	got := make([]nqueens.Counts, len(parts))
+	for c, err := range mergeClasses(ctx, n, parts, got) {
+		if err != nil {
+			return err
+		}
+		if err := ins.Add(c); errors.Is(err, errOrder) {
+			return fmt.Errorf("merge n=%d: shards overlap: %v", n, err)
+		} else if err != nil {
+			return fmt.Errorf("merge n=%d: %w", n, err)
+		}
+	}
+	if err := ins.Flush(); err != nil {
+		return fmt.Errorf("merge n=%d: %w", n, err)
+	}
+	for i, part := range parts {
+		if got[i] != shards[i].Counts {
+			return fmt.Errorf("merge n=%d: %s holds %d classes (%d solutions), its build records %d (%d)",
+				n, part.h.Path, got[i].Unique, got[i].Total, shards[i].Unique, shards[i].Total)
+		}
+	}
+	return nil
+}
 
 // mergeIndex writes in tx the index of n merged from the indexes of parts,
 // whose builds of n are shards: the parts' prefixes taken in the order of

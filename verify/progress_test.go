@@ -11,11 +11,11 @@ import (
 	"github.com/nqueens/nqueens/verify"
 )
 
-// TestOptionsProgress verifies n = 8 and 12 (1,787 classes: no multiple
-// of ProgressEvery) and n = 13 (9,233 classes: two calls of
-// ProgressEvery, then the rest) with Options that count the calls: Start
-// names each n with its classes before they are read, the Progress calls
-// add up to them, and the reports are Catalog's.
+// TestOptionsProgress verifies n = 8, 12 and 13 (9,233 classes: more than
+// one call) as rows, and n = 14 as an index, with Options that count the
+// calls: Start names each n with its classes before they are read, the
+// Progress calls add up to them, none of more than 4,096 rows, and the
+// reports are Catalog's.
 func TestOptionsProgress(t *testing.T) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "c.db"), store.Options{Create: true})
@@ -23,8 +23,8 @@ func TestOptionsProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, n := range []int{8, 12, 13} {
-		if _, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{}); err != nil {
+	for _, n := range []int{8, 12, 13, 14} {
+		if _, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{Index: n == 14}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -47,11 +47,19 @@ func TestOptionsProgress(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("reports with progress %+v, without %+v (%v)", got, want, err)
 	}
-	if w := []start{{8, 12}, {12, 1787}, {13, 9233}}; !reflect.DeepEqual(starts, w) {
+	if w := []start{{8, 12}, {12, 1787}, {13, 9233}, {14, 45752}}; !reflect.DeepEqual(starts, w) {
 		t.Errorf("Start calls %v, want %v", starts, w)
 	}
-	e := int64(verify.ProgressEvery)
-	if w := map[int][]int64{8: {12}, 12: {1787}, 13: {e, e, 9233 - 2*e}}; !reflect.DeepEqual(read, w) {
-		t.Errorf("Progress calls %v, want %v", read, w)
+	for _, s := range starts {
+		var sum int64
+		for _, k := range read[s.n] {
+			if k <= 0 || (s.n < 14 && k > 4096) {
+				t.Errorf("n=%d: a Progress call of %d", s.n, k)
+			}
+			sum += k
+		}
+		if uint64(sum) != s.classes || (s.n == 13 && len(read[s.n]) < 2) {
+			t.Errorf("n=%d: Progress calls %v, want them to add up to %d (more than one for n = 13)", s.n, read[s.n], s.classes)
+		}
 	}
 }

@@ -14,12 +14,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -81,15 +79,12 @@ type Options struct {
 	// read, with n and the number of classes its build records.
 	Start func(n int, classes uint64)
 	// Progress, if not nil, is called as the classes of the n last
-	// started are read, with the number read since its last call: every
-	// ProgressEvery classes, and once more with the rest after the last.
-	// It is called on Catalog's goroutine.
+	// started are checked, with the number checked since its last call
+	// (a few thousand rows, or the classes under a batch of an index's
+	// prefixes searched again): the calls add up to the classes Start
+	// gave. It is called on Catalog's goroutine.
 	Progress func(classes int64)
 }
-
-// ProgressEvery is how many classes are read between two calls of
-// Options.Progress.
-const ProgressEvery = 4096
 
 // Catalog is the package's Catalog, with o's options.
 func (o Options) Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
@@ -175,72 +170,49 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 	if b.UnitsDone < 0 || b.UnitsDone > b.UnitsTotal || (b.Complete && b.UnitsDone != b.UnitsTotal) {
 		problem("the build records %d of %d work units done%s, which cannot be", b.UnitsDone, b.UnitsTotal, map[bool]string{true: " and complete", false: ""}[b.Complete])
 	}
-	if b.Form == store.FormIndex {
-		err := o.checkIndex(ctx, db, b, problem)
+	// The store checks the classes as its form holds them: each row as
+	// it reads it, or an index's blocks, symmetric classes and prefixes
+	// searched again.
+	if o.Start != nil {
+		o.Start(n, b.Unique)
+	}
+	var progress func(uint64)
+	if o.Progress != nil {
+		progress = func(k uint64) {
+			if k > 0 {
+				o.Progress(int64(k))
+			}
+		}
+	}
+	got, ok, err := db.Recount(ctx, b, store.RecountOptions{Sample: o.Sample, Workers: o.Workers,
+		Progress: progress, Problem: func(p string) { problem("%s", p) }})
+	switch {
+	case ctx.Err() != nil:
+		return r, errors.New("verify interrupted")
+	case err != nil:
 		return r, err
 	}
-	// The store checks each row as it reads it (record.Decode, Sequence):
-	// a bad row comes with a *store.RowError, and the reading goes on.
-	var got nqueens.Counts
-	step, end := o.meter(n, b.Unique)
-	for l, err := range db.Classes(ctx, n, store.Filter{}) {
-		step()
-		var bad *store.RowError
-		switch {
-		case errors.As(err, &bad):
-			for _, p := range bad.Problems {
-				problem("class %d%s %s", l.Class, bad.Stored(), p)
-			}
-		case err != nil && (errors.Is(err, store.ErrCorrupt) || ctx.Err() != nil):
-			return r, err
-		case err != nil:
-			problem("unreadable row: %v", err)
-			continue
+	k, known := nqueens.KnownCounts(n)
+	switch {
+	case !ok:
+		// The counts found say nothing; the build's can still be checked.
+		if known && b.Finished() && (b.Total != k.Total || b.Unique != k.Unique) {
+			problem("the build records total %d, unique %d, which differ from OEIS A000170/A002562: %d, %d", b.Total, b.Unique, k.Total, k.Unique)
 		}
-		if l.Placement.N() != 0 {
-			got.Add(l.Symmetry)
-		}
-	}
-	end()
-	if err := ctx.Err(); err != nil {
-		return r, errors.New("verify interrupted")
-	}
-	if got != b.Counts {
+		return r, nil
+	case got != b.Counts:
 		problem("stored classes add up to total %d, unique %d (orbit 8/4/2/1: %d/%d/%d/%d), the build records total %d, unique %d (%d/%d/%d/%d)",
 			got.Total, got.Unique, got.Orbit8, got.Orbit4, got.Orbit2, got.Orbit1,
 			b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1)
 	}
-	if err := nqueens.CheckKnown(n, got); b.Finished() && err != nil {
-		problem("counts differ from OEIS: %v", err)
+	if known && b.Finished() && (got.Total != k.Total || got.Unique != k.Unique) {
+		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
+	} else if known && b.Finished() && (b.Total != k.Total || b.Unique != k.Unique) {
+		problem("the build records total %d, unique %d, which differ from OEIS A000170/A002562: %d, %d", b.Total, b.Unique, k.Total, k.Unique)
 	}
 	return r, nil
 }
 
-// meter calls o.Start for the classes of n, and returns the functions to
-// call after each class read and after the last, which report them to
-// o.Progress, ProgressEvery at a time and the rest at the end.
-func (o Options) meter(n int, classes uint64) (step, end func()) {
-	if o.Start != nil {
-		o.Start(n, classes)
-	}
-	if o.Progress == nil {
-		return func() {}, func() {}
-	}
-	var k int64
-	step = func() {
-		if k++; k == ProgressEvery {
-			o.Progress(k)
-			k = 0
-		}
-	}
-	end = func() {
-		if k > 0 {
-			o.Progress(k)
-			k = 0
-		}
-	}
-	return step, end
-}
 
 // shardUnits returns the number of work units of the class search in
 // shard s of a board of n, as a build splits them (canonical.Units, split
@@ -281,128 +253,3 @@ func Summary(reports []Report) error {
 	return nil
 }
 
-// checkIndex checks the index of the build b: every block as the store
-// reads it (store.DB.Prefixes), every prefix's counts (or o.Sample of
-// them) and symmetric classes against a new search below it, the sums
-// against the build's counts and the published ones. It names each
-// problem with problem, and returns an error when the catalog cannot be
-// read or ctx is cancelled.
-func (o Options) checkIndex(ctx context.Context, db *store.DB, b store.Build, problem func(string, ...any)) error {
-	n := b.N
-	prefixes, _, err := db.IndexSize(ctx, b)
-	var chosen map[int64]bool // nil: all
-	switch {
-	case errors.Is(err, store.ErrBadRow):
-		// The walk of the prefixes below reports the fault; a sample of
-		// an index whose size does not read searches none.
-		if o.Sample > 0 {
-			chosen = map[int64]bool{}
-		}
-	case err != nil:
-		return err
-	case o.Sample > 0 && int64(o.Sample) < prefixes:
-		chosen = map[int64]bool{}
-		for len(chosen) < o.Sample {
-			chosen[rand.Int64N(prefixes)] = true
-		}
-	}
-	// The symmetric classes the index lists, checked row by row as read.
-	var symmetric []nqueens.Layout
-	var got nqueens.Counts
-	for l, err := range db.Classes(ctx, n, store.Filter{Symmetry: []nqueens.Symmetry{nqueens.SymRot180, nqueens.SymRot90, nqueens.SymFull}}) {
-		var bad *store.RowError
-		switch {
-		case errors.As(err, &bad):
-			for _, p := range bad.Problems {
-				problem("symmetric class %d%s %s", l.Class, bad.Stored(), p)
-			}
-			continue
-		case err != nil && (errors.Is(err, store.ErrCorrupt) || ctx.Err() != nil):
-			return err
-		case err != nil:
-			problem("unreadable row: %v", err)
-			continue
-		}
-		symmetric = append(symmetric, l)
-		got.Add(l.Symmetry)
-	}
-	// The prefixes to search, in batches searched on all cores.
-	var batch []store.IndexPrefix
-	next := 0 // the first symmetric class not yet matched with a prefix
-	search := func() {
-		results := make([]canonical.Tally, len(batch))
-		parallel.Each(ctx, len(batch), o.Workers, func(i int, _ *parallel.Stop) {
-			results[i] = canonical.TallyUnit(batch[i].Unit)
-		})
-		if ctx.Err() != nil {
-			return
-		}
-		for i, p := range batch {
-			t := results[i]
-			if t.Counts.Unique != p.Classes || t.Counts.Total != p.Solutions {
-				problem("index prefix %d (%v) holds %d classes of %d solutions, the index records %d of %d",
-					p.Index, p.Unit.Prefix(), t.Counts.Unique, t.Counts.Total, p.Classes, p.Solutions)
-			}
-			// The listed symmetric classes under the prefix are the ones found.
-			for next < len(symmetric) && uint64(symmetric[next].Class) <= p.ClassesBefore {
-				next++
-			}
-			var listed []nqueens.Layout
-			for j := next; j < len(symmetric) && uint64(symmetric[j].Class) <= p.ClassesBefore+p.Classes; j++ {
-				listed = append(listed, symmetric[j])
-			}
-			for j := range t.Symmetric {
-				t.Symmetric[j].Class += int64(p.ClassesBefore)
-			}
-			if !slices.Equal(listed, t.Symmetric) {
-				problem("index prefix %d (%v) holds %d symmetric classes (%v), the index lists %d there (%v)",
-					p.Index, p.Unit.Prefix(), len(t.Symmetric), t.Symmetric, len(listed), listed)
-			}
-		}
-		batch = batch[:0]
-	}
-	var sums nqueens.Counts
-	broken := false
-	for p, err := range db.Prefixes(ctx, b) {
-		if errors.Is(err, store.ErrBadRow) {
-			// The sums of a broken chain of blocks say nothing more.
-			problem("%v", err)
-			broken = true
-			break
-		} else if err != nil {
-			return err
-		}
-		sums.Unique += p.Classes
-		sums.Total += p.Solutions
-		if chosen == nil || chosen[p.Index] {
-			batch = append(batch, p)
-			if len(batch) == 4096 {
-				search()
-			}
-		}
-	}
-	search()
-	if err := ctx.Err(); err != nil {
-		return errors.New("verify interrupted")
-	}
-	got.Orbit8 = sums.Unique - got.Orbit4 - got.Orbit2 - got.Orbit1
-	got.Unique, got.Total = sums.Unique, sums.Total
-	k, ok := nqueens.KnownCounts(n)
-	if broken {
-		if ok && b.Finished() && (b.Total != k.Total || b.Unique != k.Unique) {
-			problem("the build records total %d, unique %d, which differ from OEIS A000170/A002562: %d, %d", b.Total, b.Unique, k.Total, k.Unique)
-		}
-		return nil
-	}
-	if got != b.Counts {
-		problem("the index adds up to total %d, unique %d (orbit 8/4/2/1: %d/%d/%d/%d), the build records total %d, unique %d (%d/%d/%d/%d)",
-			got.Total, got.Unique, got.Orbit8, got.Orbit4, got.Orbit2, got.Orbit1,
-			b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1)
-	}
-	if ok && b.Finished() && (got.Total != k.Total || got.Unique != k.Unique) {
-		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
-	} else if ok && b.Finished() && (b.Total != k.Total || b.Unique != k.Unique) {
-		problem("the build records total %d, unique %d, which differ from OEIS A000170/A002562: %d, %d", b.Total, b.Unique, k.Total, k.Unique)
-	}
-	return nil
-}

@@ -213,7 +213,6 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 	return r, nil
 }
 
-
 // shardUnits returns the number of work units of the class search in
 // shard s of a board of n, as a build splits them (canonical.Units, split
 // by canonical.Cost), and 0 if n is no board size or its units do not
@@ -252,4 +251,3 @@ func Summary(reports []Report) error {
 	}
 	return nil
 }
-

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"encoding/binary"
 	"fmt"
@@ -8,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/store"
 )
 
 // dumpIndex returns the index of n in the catalog at path, every row of
@@ -340,5 +343,39 @@ func TestSquareSearchSaid(t *testing.T) {
 		if strings.Contains(stderr, said) != tt.say {
 			t.Errorf("%v: stderr %q; want it to say %q: %t", tt.args, stderr, said, tt.say)
 		}
+	}
+}
+
+// TestResumeOverRaisedBuildRefused stops `build 12 --index` part way,
+// raises its builds row by a class of 8 solutions, and runs the build
+// again: it is refused as a damaged catalog (exit 3, one line naming the
+// index), and the row stays as it was, never finished with wrong counts.
+func TestResumeOverRaisedBuildRefused(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "c.db")
+	db, err := store.Open(context.Background(), path, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, cancel := context.WithCancel(context.Background())
+	units := 0
+	_, err = db.Run(stop, 12, nqueens.Shard{}, store.RunOptions{Index: true, Progress: func(int, int) {
+		if units++; units == 150 {
+			cancel()
+		}
+	}})
+	cancel()
+	db.Close()
+	if err == nil {
+		t.Fatal("the build was not stopped")
+	}
+	raised := tamperedCopy(t, path, `UPDATE builds SET total = total + 8, unique_count = unique_count + 1, orbit8 = orbit8 + 1 WHERE n = 12`)
+	before := mustRun(t, "--db", raised, "stats")
+	_, _, err = runCLI(t, "--db", raised, "build", "12", "--index", "-q")
+	if exitCode(err) != exitMismatch || err == nil || !strings.Contains(err.Error(), "n=12 index block") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("resumed over a raised builds row: exit %d, %v; want %d naming the index block", exitCode(err), err, exitMismatch)
+	}
+	if after := mustRun(t, "--db", raised, "stats"); after != before {
+		t.Errorf("the refused build changed the catalog:\n%s\nwas\n%s", after, before)
 	}
 }

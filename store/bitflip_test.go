@@ -77,7 +77,7 @@ func TestIndexBitFlips(t *testing.T) {
 		}
 		resealed := i%2 == 1
 		if resealed {
-			_, err := raw.Exec(`UPDATE index_blocks SET checksum = nqueens_block_checksum(n, block, first_entry, entries, classes_before, solutions_before, first_prefix, data) WHERE n = 12 AND block = ?`, block)
+			_, err := raw.Exec(`UPDATE index_blocks SET checksum = nqueens_block_checksum(n, block, first_entry, entries, classes_before, solutions_before, orbit4_before, orbit2_before, orbit1_before, first_prefix, data) WHERE n = 12 AND block = ?`, block)
 			if err != nil {
 				t.Fatal(err)
 			}

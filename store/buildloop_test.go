@@ -97,9 +97,9 @@ func forgeLastBlock(t *testing.T, path string, n int) {
 	h := indexblock.Header{N: n}
 	var data []byte
 	var depth int
-	err = raw.QueryRow(`SELECT b.block, b.first_entry, b.entries, b.classes_before, b.solutions_before, b.first_prefix, b.checksum, b.data, builds.index_depth
-		FROM index_blocks b JOIN builds USING (n) WHERE n = ? ORDER BY b.block DESC LIMIT 1`, n).
-		Scan(&h.Block, &h.FirstEntry, &h.Entries, &h.ClassesBefore, &h.SolutionsBefore, &h.FirstPrefix, &h.Checksum, &data, &depth)
+	err = raw.QueryRow(`SELECT b.block, b.first_entry, b.entries, b.classes_before, b.solutions_before, b.orbit4_before, b.orbit2_before, b.orbit1_before,
+		b.first_prefix, b.checksum, b.data, builds.index_depth FROM index_blocks b JOIN builds USING (n) WHERE n = ? ORDER BY b.block DESC LIMIT 1`, n).
+		Scan(&h.Block, &h.FirstEntry, &h.Entries, &h.ClassesBefore, &h.SolutionsBefore, &h.Orbit4Before, &h.Orbit2Before, &h.Orbit1Before, &h.FirstPrefix, &h.Checksum, &data, &depth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func forgeLastBlock(t *testing.T, path string, n int) {
 	last := &blk.Prefixes[len(blk.Prefixes)-1]
 	last.Classes++
 	last.Solutions += 8
-	h, data = indexblock.Encode(n, h.Block, h.FirstEntry, uint64(h.ClassesBefore), uint64(h.SolutionsBefore), blk.Prefixes)
+	h, data = indexblock.Encode(h, blk.Prefixes)
 	if _, err := raw.Exec(`UPDATE index_blocks SET checksum = ?, data = ? WHERE n = ? AND block = ?`, h.Checksum, data, n, h.Block); err != nil {
 		t.Fatal(err)
 	}

@@ -30,16 +30,10 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 		return c, err
 	}
 	form := db.form(b, b.N)
+	f = f.paged()
 	from, to := max(f.From, 1), int64(b.Unique)
 	if f.To > 0 {
-		to = f.To
-	}
-	if !f.sparse() && (f.Offset > 0 || f.Limit > 0) {
-		from += f.Offset
-		if f.Limit > 0 {
-			to = min(to, from+f.Limit-1)
-		}
-		f.Offset, f.Limit = 0, 0
+		to = min(f.To, to)
 	}
 	if from > to {
 		return c, nil
@@ -75,6 +69,9 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 		return form.squareTally(ctx, f, from, to)
 	}
 	// The symmetric classes of the range, by orbit: the rest have none.
+	if err := form.checkList(ctx, from, to); err != nil {
+		return c, err
+	}
 	rows, err := h.DB.QueryContext(ctx, tallySQL(form), b.N, from, to)
 	if err != nil {
 		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
@@ -167,11 +164,11 @@ func (db *DB) nth(ctx context.Context, b Build, form readForm, f Filter, from, t
 		var k int64
 		err := db.h.DB.GetContext(ctx, &k, `SELECT class FROM `+list+` AND class >= ? AND class <= ? AND orbit IN `+in+` ORDER BY class LIMIT 1 OFFSET ?`, append(args, o)...)
 		if errors.Is(err, sql.ErrNoRows) {
-			return 0, nil
+			return 0, form.checkList(ctx, from, to)
 		} else if err != nil {
 			return 0, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
 		}
-		return k, nil
+		return k, form.checkList(ctx, from, k)
 	}
 	rows, err := db.h.DB.QueryContext(ctx, `SELECT class FROM `+list+` AND class >= ? AND class <= ? AND orbit NOT IN `+in+` ORDER BY class`, args...)
 	if err != nil {
@@ -192,10 +189,11 @@ func (db *DB) nth(ctx context.Context, b Build, form readForm, f Filter, from, t
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
 	}
+	rows.Close()
 	if k > to {
-		return 0, nil
+		return 0, form.checkList(ctx, from, to)
 	}
-	return k, nil
+	return k, form.checkList(ctx, from, k)
 }
 
 // indexSquareTally is squareTally of an index: where the prefixes fix the
@@ -214,6 +212,9 @@ func (db *DB) indexSquareTally(ctx context.Context, b Build, f Filter, from, to 
 			c.Add(l.Symmetry)
 		}
 		return c, nil
+	}
+	if err := db.checkSymmetric(ctx, b, from, to); err != nil {
+		return c, err
 	}
 	var unique uint64
 	cur := db.blockCursor(b)

@@ -26,7 +26,10 @@ import (
 type blockCursor struct {
 	db  *DB
 	b   Build
-	blk indexblock.Block // the block at the cursor; Block is -1 before the first
+	blk indexblock.Block // the block at the cursor, once started
+	// started is set once the cursor is at a block: before, Next moves
+	// to the first.
+	started bool
 	// after is the block after blk, read and checked; nil when blk is the
 	// last.
 	after *indexblock.Block
@@ -37,20 +40,26 @@ type blockCursor struct {
 // blockCursor returns a cursor over the index of the build b, before its
 // first block.
 func (db *DB) blockCursor(b Build) *blockCursor {
-	return &blockCursor{db: db, b: b, blk: indexblock.Block{Header: indexblock.Header{Block: -1}}}
+	return &blockCursor{db: db, b: b}
 }
 
 // blockColumns are the columns a cursor reads of a block.
-const blockColumns = `block, first_entry, entries, classes_before, solutions_before, first_prefix, checksum, data`
+const blockColumns = `block, first_entry, entries, classes_before, solutions_before, orbit4_before, orbit2_before, orbit1_before, first_prefix, checksum, data`
 
 // columns returns the columns of index_blocks the catalog has: a catalog
-// of schema 4 or 5, read without migrating it, has no checksums.
+// of schema 4 or 5, read without migrating it, has no checksums and no
+// counts of symmetric classes before a block (sealed reports which).
 func (c *blockCursor) columns() string {
-	if c.db.h.Version < 6 {
-		return `block, first_entry, entries, classes_before, solutions_before, first_prefix, 0 AS checksum, data`
+	if !c.sealed() {
+		return `block, first_entry, entries, classes_before, solutions_before, first_prefix, data`
 	}
 	return blockColumns
 }
+
+// sealed reports whether the catalog's index is sealed: its blocks and
+// symmetric classes have checksums, and its blocks the symmetric classes
+// before them (schema 6).
+func (c *blockCursor) sealed() bool { return c.db.h.Version >= 6 }
 
 // errNoBlock is seek's error when no block meets its condition.
 var errNoBlock = errors.New("no such block")
@@ -69,12 +78,12 @@ func (c *blockCursor) seekClass(ctx context.Context, k int64) error {
 // (indexblock.Key): the last whose first prefix is not after it. No such
 // block is errNoBlock.
 func (c *blockCursor) seekPrefix(ctx context.Context, key string) error {
-	return c.seek(ctx, `first_prefix <= ? ORDER BY first_prefix DESC`, key)
+	return c.seek(ctx, `first_prefix <= ? ORDER BY first_prefix DESC, block DESC`, key)
 }
 
 // seekLast moves to the last block. An index with no block is errNoBlock.
 func (c *blockCursor) seekLast(ctx context.Context) error {
-	return c.seek(ctx, `block >= 0 ORDER BY block DESC`)
+	return c.seek(ctx, `1 ORDER BY block DESC`)
 }
 
 // seek moves to the block the SQL condition cond (with its ORDER BY)
@@ -92,7 +101,7 @@ func (c *blockCursor) seek(ctx context.Context, cond string, args ...any) error 
 	if err != nil {
 		return err
 	}
-	c.blk, c.after, c.ahead = blk, nil, nil
+	c.blk, c.after, c.ahead, c.started = blk, nil, nil, true
 	return c.readAfter(ctx, 1)
 }
 
@@ -107,15 +116,21 @@ func (c *blockCursor) readAfter(ctx context.Context, rows int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := c.db.h.DB.SelectContext(ctx, &c.ahead, `SELECT `+c.columns()+` FROM index_blocks WHERE n = ? AND block > ? ORDER BY block LIMIT ?`,
+		// Before the first block, every row: one numbered below 0 is
+		// read and refused, not skipped.
+		after := "block > ?"
+		if !c.started {
+			after = "? IS NOT NULL"
+		}
+		err := c.db.h.DB.SelectContext(ctx, &c.ahead, `SELECT `+c.columns()+` FROM index_blocks WHERE n = ? AND `+after+` ORDER BY block LIMIT ?`,
 			c.b.N, c.blk.Block, rows)
 		if err != nil {
 			return fmt.Errorf("read index n=%d: %w", c.b.N, dbfile.Translate(err))
 		}
 	}
 	if len(c.ahead) == 0 {
-		if c.b.Complete && c.blk.Block >= 0 {
-			return indexError(c.b.N, c.blk.Last(c.b.Unique, c.b.Total))
+		if c.b.Complete && c.started {
+			return indexError(c.b.N, c.blk.Last(c.b.Counts, c.sealed()))
 		}
 		return nil
 	}
@@ -132,11 +147,13 @@ func (c *blockCursor) readAfter(ctx context.Context, rows int) error {
 // checked to begin the index.
 func (c *blockCursor) decode(r blockRow, prev *indexblock.Block) (indexblock.Block, error) {
 	n := c.b.N
-	blk, err := indexblock.Decode(r.header(n), r.Data, c.b.IndexDepth, c.db.h.Version >= 6)
+	blk, err := indexblock.Decode(r.header(n), r.Data, c.b.IndexDepth, c.sealed())
 	switch {
 	case err != nil:
-	case prev != nil && prev.Block >= 0:
-		err = prev.Follows(blk.Header)
+	case prev != nil && c.started:
+		if err = prev.Follows(blk.Header); err == nil && c.sealed() {
+			err = prev.Orbits(blk.Orbit4Before, blk.Orbit2Before, blk.Orbit1Before, fmt.Sprintf("block %d records", blk.Block))
+		}
 	case prev != nil || blk.Block == 0:
 		if err = blk.First(); err == nil && blk.Block != 0 {
 			err = &indexblock.Fault{Block: blk.Block, Problem: "is the first, not block 0"}
@@ -152,7 +169,7 @@ const aheadRows = 64
 // before it), and reports whether there is one; the block it moves to is
 // checked with the one after it, as a seek's is.
 func (c *blockCursor) Next(ctx context.Context) (bool, error) {
-	if c.blk.Block < 0 && c.after == nil {
+	if !c.started && c.after == nil {
 		if err := c.readAfter(ctx, aheadRows); err != nil || c.after == nil {
 			return false, err
 		}
@@ -160,7 +177,7 @@ func (c *blockCursor) Next(ctx context.Context) (bool, error) {
 	if c.after == nil {
 		return false, nil
 	}
-	c.blk = *c.after
+	c.blk, c.started = *c.after, true
 	return true, c.readAfter(ctx, aheadRows)
 }
 

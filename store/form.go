@@ -37,6 +37,11 @@ type readForm interface {
 	// caller adds "AND ...": the short list that counts and pages by
 	// symmetry read (tally, nth).
 	symmetricList() string
+	// checkList checks the list of symmetric classes between classes from
+	// and to against what the form records of it elsewhere, before a
+	// count or a page relies on it (an index's blocks count the symmetric
+	// classes before them; rows are checked as each is read).
+	checkList(ctx context.Context, from, to int64) error
 	// recount checks the classes of the build as the form stores them
 	// and returns what they add up to (Recount).
 	recount(ctx context.Context, o RecountOptions) (nqueens.Counts, bool, error)
@@ -99,6 +104,8 @@ func (r rowsRead) squareTally(ctx context.Context, f Filter, from, to int64) (nq
 	return r.db.squareTally(ctx, r.n, f, from, to)
 }
 
+func (r rowsRead) checkList(context.Context, int64, int64) error { return nil }
+
 func (r rowsRead) symmetricList() string {
 	return "classes INDEXED BY classes_symmetric WHERE n = ? AND orbit <> 8"
 }
@@ -127,6 +134,10 @@ func (r indexRead) squareTally(ctx context.Context, f Filter, from, to int64) (n
 }
 
 func (r indexRead) symmetricList() string { return "index_symmetric WHERE n = ?" }
+
+func (r indexRead) checkList(ctx context.Context, from, to int64) error {
+	return r.db.checkSymmetric(ctx, r.b, from, to)
+}
 
 // A Reader reads the classes of one complete build of one n, whichever
 // form holds it: the build is read and checked once (DB.Complete), and its

@@ -39,6 +39,9 @@ type blockRow struct {
 	Entries         int64  `db:"entries"`
 	ClassesBefore   int64  `db:"classes_before"`
 	SolutionsBefore int64  `db:"solutions_before"`
+	Orbit4Before    int64  `db:"orbit4_before"`
+	Orbit2Before    int64  `db:"orbit2_before"`
+	Orbit1Before    int64  `db:"orbit1_before"`
 	FirstPrefix     string `db:"first_prefix"`
 	Checksum        int64  `db:"checksum"`
 	Data            []byte `db:"data"`
@@ -47,7 +50,16 @@ type blockRow struct {
 // header returns the row's header, of a block of n.
 func (r blockRow) header(n int) indexblock.Header {
 	return indexblock.Header{N: n, Block: r.Block, FirstEntry: r.FirstEntry, Entries: r.Entries,
-		ClassesBefore: r.ClassesBefore, SolutionsBefore: r.SolutionsBefore, FirstPrefix: r.FirstPrefix, Checksum: r.Checksum}
+		ClassesBefore: r.ClassesBefore, SolutionsBefore: r.SolutionsBefore,
+		Orbit4Before: r.Orbit4Before, Orbit2Before: r.Orbit2Before, Orbit1Before: r.Orbit1Before,
+		FirstPrefix: r.FirstPrefix, Checksum: r.Checksum}
+}
+
+// rowOf returns the row of the block whose header is h and data data.
+func rowOf(h indexblock.Header, data []byte) blockRow {
+	return blockRow{Block: h.Block, FirstEntry: h.FirstEntry, Entries: h.Entries, ClassesBefore: h.ClassesBefore, SolutionsBefore: h.SolutionsBefore,
+		Orbit4Before: h.Orbit4Before, Orbit2Before: h.Orbit2Before, Orbit1Before: h.Orbit1Before,
+		FirstPrefix: h.FirstPrefix, Checksum: h.Checksum, Data: data}
 }
 
 // IndexError is the error of an index whose blocks are not what the
@@ -153,6 +165,9 @@ func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64, skip func
 				return
 			}
 			blk := c.Block()
+			if blk.ClassesBefore >= to {
+				return // the range ended with the block before
+			}
 			// The prefixes from the one that holds class from.
 			k := blk.ClassesBefore
 			first := 0
@@ -177,6 +192,13 @@ func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64, skip func
 				picks = append(picks, p)
 				end += int64(e.Classes)
 			}
+			if searched != nil {
+				var passed uint64
+				for _, p := range picks {
+					passed += p.e.Classes
+				}
+				searched(passed)
+			}
 			j := 0 // the pick of the next batch
 			for _, batch := range canonical.UnitClasses(ctx, units, 0, 0) {
 				for ; !picks[j].search; j++ {
@@ -200,13 +222,6 @@ func (db *DB) searchFrom(ctx context.Context, b Build, from, to int64, skip func
 						return
 					}
 				}
-			}
-			if searched != nil {
-				var passed uint64
-				for _, p := range picks {
-					passed += p.e.Classes
-				}
-				searched(passed)
 			}
 			if ctx.Err() != nil {
 				yield(nqueens.Layout{}, ctx.Err())
@@ -235,13 +250,6 @@ func (db *DB) indexClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqu
 	var skip func(indexblock.Entry) bool
 	if sq := f.Square; sq != nil && sq.Row < b.IndexDepth {
 		skip = func(e indexblock.Entry) bool { return e.Unit.Queen(sq.Row) != sq.Col }
-	}
-	if !f.sparse() {
-		from += offset
-		if limit > 0 {
-			to = min(to, from+limit-1)
-		}
-		offset, limit = 0, 0
 	}
 	return func(yield func(nqueens.Layout, error) bool) {
 		if from == to && !f.sparse() {
@@ -351,9 +359,18 @@ func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2
 				return
 			}
 		}
+		// The list between the classes asked for, checked against the
+		// blocks' counts of it: after the rows, so that a reader that goes
+		// on after a bad row (verify) sees each.
+		to := f.To
+		if to == 0 {
+			to = int64(b.Unique)
+		}
+		if err := db.checkSymmetric(ctx, b, max(f.From, 1), to); err != nil {
+			yield(nqueens.Layout{}, err)
+			return
+		}
 		if whole {
-			// After the rows, so that a reader that goes on after a bad row
-			// (verify) sees each.
 			var got nqueens.Counts
 			for _, r := range list {
 				if s, err := nqueens.SymmetryOfOrbit(r.orbit); err == nil {
@@ -368,6 +385,67 @@ func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2
 			}
 		}
 	}
+}
+
+// checkSymmetric checks the index's list of symmetric classes between the
+// blocks that hold classes from and to: the classes it lists from the
+// first of them to the end of the last, by orbit, must be those the blocks
+// count before them (sealed in each block's row; the build's counts after
+// the last block), so that a class dropped from the list, or added to it,
+// is refused by every read that counts or pages by the list (nth, tally,
+// symmetricClasses). A catalog read without migrating it to schema 6 has
+// no such counts: nothing is checked. A fault is an *IndexError.
+func (db *DB) checkSymmetric(ctx context.Context, b Build, from, to int64) error {
+	c := db.blockCursor(b)
+	if !c.sealed() || from > to || b.Unique == 0 {
+		return nil
+	}
+	from, to = max(from, 1), min(to, int64(b.Unique))
+	if err := c.seekClass(ctx, from); err != nil {
+		return err
+	}
+	first := c.Block()
+	if err := c.seekClass(ctx, to); err != nil {
+		return err
+	}
+	end, want := int64(b.Unique), [3]int64{int64(b.Orbit4), int64(b.Orbit2), int64(b.Orbit1)}
+	if a := c.after; a != nil {
+		end, want = a.ClassesBefore, [3]int64{a.Orbit4Before, a.Orbit2Before, a.Orbit1Before}
+	}
+	want[0] -= first.Orbit4Before
+	want[1] -= first.Orbit2Before
+	want[2] -= first.Orbit1Before
+	var got [3]int64
+	var other int64
+	rows, err := db.h.DB.QueryContext(ctx, `SELECT orbit, count(*) FROM index_symmetric WHERE n = ? AND class > ? AND class <= ? GROUP BY orbit`, b.N, first.ClassesBefore, end)
+	if err != nil {
+		return fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var orbit, k int64
+		if err := rows.Scan(&orbit, &k); err != nil {
+			return fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
+		}
+		switch orbit {
+		case 4:
+			got[0] = k
+		case 2:
+			got[1] = k
+		case 1:
+			got[2] = k
+		default:
+			other += k
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
+	}
+	if got != want || other != 0 {
+		return &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists %d, %d and %d symmetric classes of orbit 4, 2 and 1 (and %d of no such orbit) among classes %d to %d, its blocks count %d, %d and %d",
+			got[0], got[1], got[2], other, first.ClassesBefore+1, end, want[0], want[1], want[2])}
+	}
+	return nil
 }
 
 // symmetricChecker returns a check of the symmetric classes of the index
@@ -387,7 +465,7 @@ func (db *DB) symmetricChecker(b Build) func(context.Context, nqueens.Layout) er
 		}
 		key := l.Placement.Key()[:b.IndexDepth]
 		blk := c.Block()
-		if blk.Block < 0 || key < blk.FirstPrefix || (c.after != nil && key >= c.after.FirstPrefix) {
+		if !c.started || key < blk.FirstPrefix || (c.after != nil && key >= c.after.FirstPrefix) {
 			if err := c.seekPrefix(ctx, key); errors.Is(err, errNoBlock) {
 				return &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, before the first block", l.Class, l.Placement, key)}
 			} else if err != nil {

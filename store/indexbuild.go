@@ -31,6 +31,9 @@ type indexWriter struct {
 	units   int         // work units added to it
 	entries []indexblock.Entry
 	first   IndexPrefix // the counts before the block being gathered
+	// orbits counts the symmetric classes before the prefix to come,
+	// firstOrbits those before the block being gathered.
+	orbits, firstOrbits nqueens.Counts
 	// done holds the finished blocks not yet written, sym their symmetric
 	// classes.
 	done []blockRow
@@ -40,13 +43,14 @@ type indexWriter struct {
 // add adds the tallies of the prefixes of the next work unit, in order.
 func (w *indexWriter) add(tallies []canonical.Tally) {
 	if w.units == 0 {
-		w.first = w.next
+		w.first, w.firstOrbits = w.next, w.orbits
 	}
 	for _, t := range tallies {
 		w.entries = append(w.entries, indexblock.Entry{Unit: t.Unit, Classes: t.Counts.Unique, Solutions: t.Counts.Total})
 		for _, l := range t.Symmetric {
 			l.Class += int64(w.next.ClassesBefore)
 			w.sym = append(w.sym, l)
+			w.orbits.Add(l.Symmetry)
 		}
 		w.next.Index++
 		w.next.ClassesBefore += t.Counts.Unique
@@ -64,9 +68,10 @@ func (w *indexWriter) close() {
 		return
 	}
 	if len(w.entries) > 0 {
-		h, data := indexblock.Encode(w.n, w.block, w.first.Index, w.first.ClassesBefore, w.first.SolutionsBefore, w.entries)
-		w.done = append(w.done, blockRow{Block: h.Block, FirstEntry: h.FirstEntry, Entries: h.Entries,
-			ClassesBefore: h.ClassesBefore, SolutionsBefore: h.SolutionsBefore, FirstPrefix: h.FirstPrefix, Checksum: h.Checksum, Data: data})
+		h, data := indexblock.Encode(indexblock.Header{N: w.n, Block: w.block, FirstEntry: w.first.Index,
+			ClassesBefore: int64(w.first.ClassesBefore), SolutionsBefore: int64(w.first.SolutionsBefore),
+			Orbit4Before: int64(w.firstOrbits.Orbit4), Orbit2Before: int64(w.firstOrbits.Orbit2), Orbit1Before: int64(w.firstOrbits.Orbit1)}, w.entries)
+		w.done = append(w.done, rowOf(h, data))
 	}
 	w.block++
 	w.units = 0
@@ -77,8 +82,9 @@ func (w *indexWriter) close() {
 // into tx, and forgets them.
 func (w *indexWriter) write(ctx context.Context, tx *sqlx.Tx) error {
 	for _, r := range w.done {
-		_, err := tx.ExecContext(ctx, `INSERT INTO index_blocks (n, block, first_entry, entries, classes_before, solutions_before, first_prefix, checksum, data)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, w.n, r.Block, r.FirstEntry, r.Entries, r.ClassesBefore, r.SolutionsBefore, r.FirstPrefix, r.Checksum, r.Data)
+		_, err := tx.ExecContext(ctx, `INSERT INTO index_blocks (n, block, first_entry, entries, classes_before, solutions_before,
+			orbit4_before, orbit2_before, orbit1_before, first_prefix, checksum, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			w.n, r.Block, r.FirstEntry, r.Entries, r.ClassesBefore, r.SolutionsBefore, r.Orbit4Before, r.Orbit2Before, r.Orbit1Before, r.FirstPrefix, r.Checksum, r.Data)
 		if err != nil {
 			return fmt.Errorf("insert index block: %w", dbfile.Translate(err))
 		}
@@ -139,6 +145,7 @@ func (f *indexForm) resume(ctx context.Context, db *DB, st Build) error {
 	w := &f.w
 	w.block = int64(st.UnitsDone / blockUnits)
 	w.next = IndexPrefix{ClassesBefore: st.Unique, SolutionsBefore: st.Total}
+	w.orbits = nqueens.Counts{Orbit4: st.Orbit4, Orbit2: st.Orbit2, Orbit1: st.Orbit1}
 	c := db.blockCursor(st)
 	switch err := c.seekLast(ctx); {
 	case errors.Is(err, errNoBlock) && (st.Unique != 0 || st.Total != 0):
@@ -153,6 +160,10 @@ func (f *indexForm) resume(ctx context.Context, db *DB, st Build) error {
 	if classes != st.Unique || solutions != st.Total {
 		return &IndexError{N: w.n, Block: c.Block().Block,
 			Problem: fmt.Sprintf("ends after %d classes and %d solutions, the build records %d and %d", classes, solutions, st.Unique, st.Total)}
+	}
+	// And its symmetric classes those the build counts.
+	if err := c.Block().Last(st.Counts, c.sealed()); err != nil {
+		return indexError(w.n, err)
 	}
 	w.next.Index = entry
 	return nil

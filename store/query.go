@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/nqueens/nqueens"
@@ -28,9 +29,10 @@ type Filter struct {
 	Square        *nqueens.Square
 	Offset, Limit int64
 	// Searched, if not nil, is called as a read that searches every class
-	// of its range (Searches) passes them, with how many it passed since
-	// the last call (of the build's, numbered 1 to Unique), so that a
-	// caller can show the search's progress.
+	// of its range (Searches) comes to them, a block of the index at a
+	// time, with how many classes the block holds from the range's start
+	// (or the block's) on, so that a caller can show the search's
+	// progress: the calls of a read of every class add up to the build's.
 	Searched func(classes uint64)
 }
 
@@ -60,6 +62,35 @@ func (f Filter) Check(b Build) error {
 // prefixes fix is decided by the prefixes).
 func (f Filter) Searches(b Build) bool {
 	return f.Square != nil && b.Form == FormIndex && f.Square.Row >= b.IndexDepth
+}
+
+// paged returns f with the offset and limit of a filter that selects by
+// number alone (not sparse) made part of its range: the classes from From
+// + Offset, Limit of them, the one home of that arithmetic. It saturates
+// where the sum would overflow; a range that ends before it starts selects
+// none. A sparse filter is returned as it is (an offset among the classes
+// of a symmetry becomes a class number by nth).
+func (f Filter) paged() Filter {
+	if f.sparse() || (f.Offset == 0 && f.Limit == 0) {
+		return f
+	}
+	from := max(f.From, 1)
+	if f.Offset > math.MaxInt64-from {
+		from = math.MaxInt64
+	} else {
+		from += f.Offset
+	}
+	if f.Limit > 0 {
+		end := int64(math.MaxInt64)
+		if f.Limit-1 <= math.MaxInt64-from {
+			end = from + f.Limit - 1
+		}
+		if f.To == 0 || end < f.To {
+			f.To = end
+		}
+	}
+	f.From, f.Offset, f.Limit = from, 0, 0
+	return f
 }
 
 // sparse reports whether f selects classes by what they are (symmetry or
@@ -123,9 +154,7 @@ func (f Filter) where(n int) (string, []any) {
 // the offset moves the start of the range, a seek, rather than skipping
 // rows.
 func (f Filter) query(n int) (string, []any) {
-	if !f.sparse() && f.Offset > 0 {
-		f.From, f.Offset = max(f.From, 1)+f.Offset, 0
-	}
+	f = f.paged()
 	where, args := f.where(n)
 	from := "classes"
 	if len(f.Symmetry) > 0 && !f.hasOrbit(8) {

@@ -45,6 +45,10 @@ func (db *DB) Classes(ctx context.Context, n int, f Filter) iter.Seq2[nqueens.La
 // through its form.
 func (db *DB) classes(ctx context.Context, b Build, form readForm, f Filter) iter.Seq2[nqueens.Layout, error] {
 	return func(yield func(nqueens.Layout, error) bool) {
+		f = f.paged()
+		if f.To > 0 && f.From > f.To {
+			return
+		}
 		if b.Complete && f.To > int64(b.Unique) {
 			// No class is numbered past the build's: a range that runs past
 			// them ends with them, of either form.

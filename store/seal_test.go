@@ -29,6 +29,9 @@ func TestMigrationSealsIndex(t *testing.T) {
 	}
 	_, err = raw.Exec(`ALTER TABLE index_symmetric DROP COLUMN checksum;
 		ALTER TABLE index_blocks DROP COLUMN checksum;
+		ALTER TABLE index_blocks DROP COLUMN orbit1_before;
+		ALTER TABLE index_blocks DROP COLUMN orbit2_before;
+		ALTER TABLE index_blocks DROP COLUMN orbit4_before;
 		CREATE INDEX index_blocks_solutions ON index_blocks (n, solutions_before, block);
 		DELETE FROM goose_db_version WHERE version_id = 6`)
 	raw.Close()

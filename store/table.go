@@ -43,17 +43,27 @@ func (db *DB) ClassTable(ctx context.Context, b Build, f Filter) (*ClassTable, e
 	if err := f.Check(b); err != nil {
 		return nil, err
 	}
-	c, err := db.tally(ctx, b, f)
-	if err != nil {
-		return nil, err
+	t := &ClassTable{n: b.N, f: f, first: max(f.From, 1)}
+	// The solutions of the classes selected, as the build records them;
+	// of a filter whose read is a search of every class, as the classes
+	// read (their orbits), so that they are searched once.
+	counted := f.Searches(b)
+	if !counted {
+		c, err := db.tally(ctx, b, f)
+		if err != nil {
+			return nil, err
+		}
+		t.solutions = c.Total
 	}
-	t := &ClassTable{n: b.N, f: f, first: max(f.From, 1), solutions: c.Total}
 	if f.sparse() {
 		t.numbers = []uint32{}
 	}
 	for l, err := range db.Classes(ctx, b.N, f) {
 		if err != nil {
 			return nil, fmt.Errorf("read classes n=%d: %w", b.N, err)
+		}
+		if counted {
+			t.solutions += uint64(l.Symmetry.Orbit())
 		}
 		t.cols = append(t.cols, l.Placement.Bytes()...)
 		if l.Class > math.MaxUint32 {

@@ -11,11 +11,11 @@ import (
 
 // The migration that seals an index (version 6) computes the checksums of
 // its rows in SQL: nqueens_block_checksum(n, block, first_entry, entries,
-// classes_before, solutions_before, first_prefix, data) is indexblock.Sum
-// of a block's row, nqueens_symmetric_checksum(n, class, placement, orbit)
+// classes_before, solutions_before, orbit4_before, orbit2_before,
+// orbit1_before, first_prefix, data) is indexblock.Sum of a block's row, nqueens_symmetric_checksum(n, class, placement, orbit)
 // indexblock.SymmetricSum of a symmetric class's.
 func init() {
-	sqlite.MustRegisterDeterministicScalarFunction("nqueens_block_checksum", 8, blockChecksum)
+	sqlite.MustRegisterDeterministicScalarFunction("nqueens_block_checksum", 11, blockChecksum)
 	sqlite.MustRegisterDeterministicScalarFunction("nqueens_symmetric_checksum", 4, symmetricChecksum)
 }
 
@@ -41,7 +41,7 @@ func symmetricChecksum(_ *sqlite.FunctionContext, args []driver.Value) (driver.V
 }
 
 func blockChecksum(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-	var nums [6]int64
+	var nums [9]int64
 	for i := range nums {
 		v, ok := args[i].(int64)
 		if !ok {
@@ -50,23 +50,23 @@ func blockChecksum(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value
 		nums[i] = v
 	}
 	var key string
-	switch v := args[6].(type) {
+	switch v := args[9].(type) {
 	case string:
 		key = v
 	case []byte:
 		key = string(v)
 	default:
-		return nil, fmt.Errorf("nqueens_block_checksum: first_prefix is %T, not text", args[6])
+		return nil, fmt.Errorf("nqueens_block_checksum: first_prefix is %T, not text", args[9])
 	}
-	data, ok := args[7].([]byte)
-	if !ok && args[7] != nil {
-		if s, isText := args[7].(string); isText {
+	data, ok := args[10].([]byte)
+	if !ok && args[10] != nil {
+		if s, isText := args[10].(string); isText {
 			data = []byte(s)
 		} else {
-			return nil, fmt.Errorf("nqueens_block_checksum: data is %T, not a blob", args[7])
+			return nil, fmt.Errorf("nqueens_block_checksum: data is %T, not a blob", args[10])
 		}
 	}
 	h := indexblock.Header{N: int(nums[0]), Block: nums[1], FirstEntry: nums[2], Entries: nums[3],
-		ClassesBefore: nums[4], SolutionsBefore: nums[5], FirstPrefix: key}
+		ClassesBefore: nums[4], SolutionsBefore: nums[5], Orbit4Before: nums[6], Orbit2Before: nums[7], Orbit1Before: nums[8], FirstPrefix: key}
 	return indexblock.Sum(h, data), nil
 }

@@ -40,6 +40,10 @@ type Header struct {
 	// ClassesBefore and SolutionsBefore are the classes and solutions
 	// under the prefixes of the blocks before it.
 	ClassesBefore, SolutionsBefore int64
+	// Orbit4Before, Orbit2Before and Orbit1Before are the symmetric
+	// classes among those, by orbit: the classes the index's list of
+	// symmetric classes holds before the block.
+	Orbit4Before, Orbit2Before, Orbit1Before int64
 	// FirstPrefix is the first prefix as Key writes it.
 	FirstPrefix string
 	// Checksum seals the header and the data (Sum).
@@ -106,14 +110,12 @@ const maxCount = 1 << 62
 // than all the classes of n = 27), so that 8 x classes cannot overflow.
 const maxPrefixClasses = 1 << 56
 
-// Encode returns a sealed block of the index of n: number block, holding
-// entries (at least one, each of n), whose first prefix is numbered
-// firstEntry and which follows classesBefore classes and solutionsBefore
-// solutions. It returns the header and the data.
-func Encode(n int, block, firstEntry int64, classesBefore, solutionsBefore uint64, entries []Entry) (Header, []byte) {
+// Encode returns a sealed block: h's numbers (N, Block, FirstEntry, the
+// counts before it), with Entries, FirstPrefix and Checksum set for
+// entries (at least one, each of n), and its data.
+func Encode(h Header, entries []Entry) (Header, []byte) {
 	data := appendEntries(nil, entries)
-	h := Header{N: n, Block: block, FirstEntry: firstEntry, Entries: int64(len(entries)),
-		ClassesBefore: int64(classesBefore), SolutionsBefore: int64(solutionsBefore), FirstPrefix: Key(entries[0].Unit)}
+	h.Entries, h.FirstPrefix = int64(len(entries)), Key(entries[0].Unit)
 	h.Checksum = Sum(h, data)
 	return h, data
 }
@@ -143,14 +145,15 @@ func appendEntries(buf []byte, entries []Entry) []byte {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Sum returns the checksum of a block: the CRC-32C of n, the header's
-// numbers (each 8 bytes, little-endian), its first prefix (its length,
-// then its bytes) and the data. A flipped bit anywhere in a block, a
+// numbers (each 8 bytes, little-endian, in the order of Header's fields),
+// its first prefix (its length, then its bytes) and the data. A flipped bit anywhere in a block, a
 // count moved between its prefixes, or a block's row given another
 // block's number changes it. The header's Checksum is not summed.
 func Sum(h Header, data []byte) int64 {
-	var buf [8*8 + 2]byte
+	var buf [10 * 8]byte
 	b := buf[:0]
-	for _, v := range []int64{int64(h.N), h.Block, h.FirstEntry, h.Entries, h.ClassesBefore, h.SolutionsBefore, int64(len(h.FirstPrefix))} {
+	for _, v := range []int64{int64(h.N), h.Block, h.FirstEntry, h.Entries, h.ClassesBefore, h.SolutionsBefore,
+		h.Orbit4Before, h.Orbit2Before, h.Orbit1Before, int64(len(h.FirstPrefix))} {
 		b = binary.LittleEndian.AppendUint64(b, uint64(v))
 	}
 	c := crc32.Update(0, castagnoli, b)
@@ -195,9 +198,13 @@ func Decode(h Header, data []byte, depth int, sealed bool) (Block, error) {
 		return fail("is of n=%d, which no board has", h.N)
 	case depth < 1 || depth > min(h.N, enumerate.MaxDepth):
 		return fail("has prefixes of %d rows, which a board of n=%d cannot have", depth, h.N)
+	case h.Block < 0:
+		return fail("is numbered below 0")
 	case h.FirstEntry < 0 || h.Entries < 1 || h.ClassesBefore < 0 || h.SolutionsBefore < 0 ||
 		h.ClassesBefore >= maxCount || h.SolutionsBefore >= maxCount:
 		return fail("records %d prefixes from prefix %d, after %d classes and %d solutions, which cannot be", h.Entries, h.FirstEntry, h.ClassesBefore, h.SolutionsBefore)
+	case h.Orbit4Before < 0 || h.Orbit2Before < 0 || h.Orbit1Before < 0 || h.Orbit4Before+h.Orbit2Before+h.Orbit1Before > h.ClassesBefore:
+		return fail("records %d, %d and %d symmetric classes of orbit 4, 2 and 1 before it, among %d classes, which cannot be", h.Orbit4Before, h.Orbit2Before, h.Orbit1Before, h.ClassesBefore)
 	case h.Entries > int64(len(data)/minEntryBytes):
 		// A prefix takes 3 bytes of data at least: a block that records
 		// more than its data can hold is refused before anything is
@@ -318,24 +325,48 @@ func (b Block) Follows(next Header) error {
 	return fault(b.Block, "%s", problem)
 }
 
+// Orbits checks that the symmetric classes counted after the block, o4,
+// o2 and o1 of orbit 4, 2 and 1 (as the block after it, or the build,
+// records them: whose says which), less those it records before it, lack
+// the solutions its prefixes record them lacking: 4, 6 and 7 a class of
+// orbit 4, 2 and 1.
+func (b Block) Orbits(o4, o2, o1 int64, whose string) error {
+	var want uint64
+	for _, e := range b.Prefixes {
+		want += 8*e.Classes - e.Solutions
+	}
+	d4, d2, d1 := o4-b.Orbit4Before, o2-b.Orbit2Before, o1-b.Orbit1Before
+	if d4 < 0 || d2 < 0 || d1 < 0 || d4 > maxCount/8 || d2 > maxCount/8 || d1 > maxCount/8 || uint64(4*d4+6*d2+7*d1) != want {
+		return fault(b.Block, "holds symmetric classes lacking %d solutions; %s %d, %d and %d of orbit 4, 2 and 1 after it, %d, %d and %d before it",
+			want, whose, o4, o2, o1, b.Orbit4Before, b.Orbit2Before, b.Orbit1Before)
+	}
+	return nil
+}
+
 // First checks that b, the first block of an index, begins it: prefix 0,
 // after no class.
 func (b Block) First() error {
-	if b.FirstEntry != 0 || b.ClassesBefore != 0 || b.SolutionsBefore != 0 {
+	if b.FirstEntry != 0 || b.ClassesBefore != 0 || b.SolutionsBefore != 0 || b.Orbit4Before != 0 || b.Orbit2Before != 0 || b.Orbit1Before != 0 {
 		return fault(b.Block, "is the first and records prefix %d, %d classes and %d solutions before it", b.FirstEntry, b.ClassesBefore, b.SolutionsBefore)
 	}
 	return nil
 }
 
 // Last checks that b, the last block of a complete index, ends it where
-// the build's counts say: after classes classes and solutions solutions.
-func (b Block) Last(classes, solutions uint64) error {
-	_, c, s := b.End()
+// the build's counts say: after c.Unique classes and c.Total solutions,
+// and, with orbits (a block that counts the symmetric classes before it),
+// c.Orbit4, c.Orbit2 and c.Orbit1 symmetric classes (Orbits).
+func (b Block) Last(c nqueens.Counts, orbits bool) error {
+	_, classes, solutions := b.End()
 	switch {
-	case c != classes:
-		return fault(b.Block, "ends the index after %d classes, the build records %d", c, classes)
-	case s != solutions:
-		return fault(b.Block, "ends the index after %d solutions, the build records %d", s, solutions)
+	case classes != c.Unique:
+		return fault(b.Block, "ends the index after %d classes, the build records %d", classes, c.Unique)
+	case solutions != c.Total:
+		return fault(b.Block, "ends the index after %d solutions, the build records %d", solutions, c.Total)
+	case !orbits:
+		return nil
+	case c.Orbit4 >= maxCount || c.Orbit2 >= maxCount || c.Orbit1 >= maxCount:
+		return fault(b.Block, "ends an index whose build records %d, %d and %d symmetric classes, which cannot be", c.Orbit4, c.Orbit2, c.Orbit1)
 	}
-	return nil
+	return b.Orbits(int64(c.Orbit4), int64(c.Orbit2), int64(c.Orbit1), "the build records")
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/store/internal/indexblock"
 )
@@ -26,7 +27,7 @@ func entries(n, depth, count int) []indexblock.Entry {
 func TestRoundTrip(t *testing.T) {
 	for _, tt := range []struct{ n, depth, count int }{{4, 1, 1}, {8, 2, 10}, {12, 3, 64}, {20, 5, 300}} {
 		es := entries(tt.n, tt.depth, tt.count)
-		h, data := indexblock.Encode(tt.n, 7, 100, 1000, 7990, es)
+		h, data := indexblock.Encode(indexblock.Header{N: tt.n, Block: 7, FirstEntry: 100, ClassesBefore: 1000, SolutionsBefore: 7990, Orbit4Before: 3}, es)
 		b, err := indexblock.Decode(h, data, tt.depth, true)
 		if err != nil {
 			t.Fatalf("n=%d: %v", tt.n, err)
@@ -51,7 +52,7 @@ func TestRoundTrip(t *testing.T) {
 // by what the block itself tells where it can.
 func TestDecodeRefuses(t *testing.T) {
 	es := entries(12, 3, 20)
-	h, data := indexblock.Encode(12, 3, 40, 500, 3990, es)
+	h, data := indexblock.Encode(indexblock.Header{N: 12, Block: 3, FirstEntry: 40, ClassesBefore: 500, SolutionsBefore: 3990, Orbit4Before: 2, Orbit2Before: 1}, es)
 	for _, tt := range []struct {
 		name   string
 		change func(h *indexblock.Header, data []byte) []byte
@@ -63,6 +64,9 @@ func TestDecodeRefuses(t *testing.T) {
 		{"entries one more", func(h *indexblock.Header, d []byte) []byte { h.Entries++; return d }, true},
 		{"classes before", func(h *indexblock.Header, d []byte) []byte { h.ClassesBefore++; return d }, false},
 		{"classes before 2^63-1", func(h *indexblock.Header, d []byte) []byte { h.ClassesBefore = 1<<63 - 1; return d }, true},
+		{"orbit 4 before", func(h *indexblock.Header, d []byte) []byte { h.Orbit4Before++; return d }, false},
+		{"orbits before more than the classes", func(h *indexblock.Header, d []byte) []byte { h.Orbit2Before = 600; return d }, true},
+		{"block -1", func(h *indexblock.Header, d []byte) []byte { h.Block = -1; return d }, true},
 		{"block number", func(h *indexblock.Header, d []byte) []byte { h.Block++; return d }, false},
 		{"first prefix", func(h *indexblock.Header, d []byte) []byte { h.FirstPrefix = "000"; return d }, true},
 		{"n", func(h *indexblock.Header, d []byte) []byte { h.N = 200; return d }, true},
@@ -94,20 +98,26 @@ func TestDecodeRefuses(t *testing.T) {
 
 func TestFollows(t *testing.T) {
 	es := entries(10, 2, 30)
-	h0, d0 := indexblock.Encode(10, 0, 0, 0, 0, es[:10])
+	h0, d0 := indexblock.Encode(indexblock.Header{N: 10}, es[:10])
 	b0, err := indexblock.Decode(h0, d0, 2, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, c, s := b0.End()
-	h1, _ := indexblock.Encode(10, 1, 10, c, s, es[10:])
+	// entries' first 10 prefixes lack 0, 2, 4, 0, 2, 4, ... solutions: 18
+	// in all, 3 classes of orbit 4 and 1 of orbit 2.
+	h1, _ := indexblock.Encode(indexblock.Header{N: 10, Block: 1, FirstEntry: 10, ClassesBefore: int64(c), SolutionsBefore: int64(s), Orbit4Before: 3, Orbit2Before: 1}, es[10:])
 	if err := b0.First(); err != nil {
 		t.Errorf("First: %v", err)
 	}
 	if err := b0.Follows(h1); err != nil {
 		t.Errorf("Follows: %v", err)
 	}
-	if err := b0.Last(c, s); err != nil {
+	if err := b0.Orbits(h1.Orbit4Before, h1.Orbit2Before, h1.Orbit1Before, "block 1 records"); err != nil {
+		t.Errorf("Orbits: %v", err)
+	}
+	end := nqueens.Counts{Unique: c, Total: s, Orbit4: 3, Orbit2: 1}
+	if err := b0.Last(end, true); err != nil {
 		t.Errorf("Last: %v", err)
 	}
 	for name, change := range map[string]func(*indexblock.Header){
@@ -116,15 +126,18 @@ func TestFollows(t *testing.T) {
 		"entry":     func(h *indexblock.Header) { h.FirstEntry++ },
 		"block":     func(h *indexblock.Header) { h.Block = 0 },
 		"prefix":    func(h *indexblock.Header) { h.FirstPrefix = "00" },
+		"orbits":    func(h *indexblock.Header) { h.Orbit4Before = 1 },
 	} {
 		h := h1
 		change(&h)
-		if b0.Follows(h) == nil {
+		if b0.Follows(h) == nil && b0.Orbits(h.Orbit4Before, h.Orbit2Before, h.Orbit1Before, "block 1 records") == nil {
 			t.Errorf("%s changed: follows", name)
 		}
 	}
-	if b0.Last(c+1, s) == nil || b0.Last(c, s+1) == nil {
-		t.Error("Last accepts other counts")
+	for _, other := range []nqueens.Counts{{Unique: c + 1, Total: s, Orbit4: 3, Orbit2: 1}, {Unique: c, Total: s + 1, Orbit4: 3, Orbit2: 1}, {Unique: c, Total: s, Orbit4: 4}} {
+		if b0.Last(other, true) == nil {
+			t.Errorf("Last accepts %+v", other)
+		}
 	}
 }
 
@@ -133,7 +146,7 @@ func TestFollows(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	for _, n := range []int{4, 9, 14} {
 		es := entries(n, 2, 12)
-		h, data := indexblock.Encode(n, 1, 5, 60, 470, es)
+		h, data := indexblock.Encode(indexblock.Header{N: n, Block: 1, FirstEntry: 5, ClassesBefore: 60, SolutionsBefore: 470}, es)
 		f.Add(h.N, h.Block, h.FirstEntry, h.Entries, h.ClassesBefore, h.SolutionsBefore, h.FirstPrefix, data, 2)
 	}
 	f.Add(8, int64(0), int64(0), int64(1e12), int64(0), int64(0), "0", []byte{0, 1, 2, 3}, 2)
@@ -147,7 +160,7 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("decoded %d prefixes (capacity %d) of %d bytes", len(b.Prefixes), cap(b.Prefixes), len(data))
 		}
 		// What decodes encodes to the same bytes, sealed, and decodes again.
-		h2, data2 := indexblock.Encode(n, block, first, uint64(cb), uint64(sb), b.Prefixes)
+		h2, data2 := indexblock.Encode(h, b.Prefixes)
 		if string(data2) != string(data) {
 			t.Fatalf("re-encoded %x, decoded from %x", data2, data)
 		}

@@ -29,7 +29,7 @@ func TestDamagedIndexServed(t *testing.T) {
 	}{
 		{"a bit flipped", ""}, // below
 		{"entries 2^63-1, resealed", `UPDATE index_blocks SET entries = 9223372036854775807 WHERE n = 12 AND block = 0;
-			UPDATE index_blocks SET checksum = nqueens_block_checksum(n, block, first_entry, entries, classes_before, solutions_before, first_prefix, data) WHERE n = 12`},
+			UPDATE index_blocks SET checksum = nqueens_block_checksum(n, block, first_entry, entries, classes_before, solutions_before, orbit4_before, orbit2_before, orbit1_before, first_prefix, data) WHERE n = 12`},
 		{"a count moved", `UPDATE index_blocks SET classes_before = classes_before + 1 WHERE n = 12 AND block = 1`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

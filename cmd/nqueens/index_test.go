@@ -108,7 +108,7 @@ func TestTamperedIndexRefused(t *testing.T) {
 	}
 	// reseal recomputes every block's checksum after an edit, as one who
 	// knows the format would: what each block tells is then checked.
-	const reseal = `; UPDATE index_blocks SET checksum = nqueens_block_checksum(n, block, first_entry, entries, classes_before, solutions_before, first_prefix, data) WHERE n = 12`
+	const reseal = `; UPDATE index_blocks SET checksum = nqueens_block_checksum(n, block, first_entry, entries, classes_before, solutions_before, orbit4_before, orbit2_before, orbit1_before, first_prefix, data) WHERE n = 12`
 	depth := indexDepth(t, orig, 12)
 	// moved moves one class from the first prefix of block 0 to its
 	// second: the sums of the block and of the index still agree.

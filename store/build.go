@@ -499,29 +499,6 @@ type RunOptions struct {
 // ctx is cancelled, Run commits the work units done so far and returns the
 // build as committed with an error saying how far it got and that running
 // the same build again resumes it. Other errors are those of BeginShard
-// (ErrBusy, ErrShardMismatch, ErrOrphans, ErrReadOnly, a shard that n's
-// units cannot be split into), Add and Finish; a build that fails part
-// way keeps what it last committed, and a later Run resumes from there.
-//
-// With opts.Index it builds the index of n instead (FormIndex): the work
-// units' prefixes (canonical.Tallies) in blocks of 64 units, committed as
-// blocks end; a catalog that holds n in the other form, whole or in part,
-// is an error wrapping ErrFormMismatch. A finished build of the whole
-// board whose counts are not the published ones gives
-// nqueens.CheckKnown's *nqueens.KnownError.
-
-// Run builds n, or the given shard of n's work units (the zero Shard for
-// the whole board), into the catalog: it splits n's search into work
-// units (canonical.Units, split by canonical.Cost), begins or resumes the
-// build (see BeginShard), searches the units it still needs on
-// opts.Workers goroutines and adds their classes in order, and finishes
-// the build. It returns the build as recorded.
-//
-// If the catalog already holds n complete, for the same shard, Run does
-// nothing and returns that build with an error wrapping ErrComplete. When
-// ctx is cancelled, Run commits the work units done so far and returns the
-// build as committed with an error saying how far it got and that running
-// the same build again resumes it. Other errors are those of BeginShard
 // (ErrBusy, ErrShardMismatch, ErrFormMismatch, ErrOrphans, ErrReadOnly, a
 // shard that n's units cannot be split into), Add and Finish; a build
 // that fails part way keeps what it last committed, and a later Run

@@ -22,8 +22,9 @@ type readForm interface {
 	// class returns class k, 1 <= k, or an error wrapping ErrNoClass if
 	// there is none.
 	class(ctx context.Context, k int64) (nqueens.Layout, error)
-	// classes returns the classes f selects, in order (Classes): any
-	// offset among the classes of a symmetry has been made a class number.
+	// classes returns the classes f selects, in order (Classes): f is
+	// paged (Filter.paged), and an offset among the classes of a symmetry,
+	// with no square, has been made a class number (nth).
 	classes(ctx context.Context, f Filter) iter.Seq2[nqueens.Layout, error]
 	// rank returns the number of the class whose canonical placement is c,
 	// or an error wrapping ErrNoClass; fi is the Finder asking, whose memo

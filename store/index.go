@@ -453,8 +453,10 @@ func (db *DB) checkSymmetric(ctx context.Context, b Build, from, to int64) error
 // under: the class must be numbered among that prefix's classes, and the
 // symmetric classes listed under a prefix must lack the solutions the
 // prefix records them lacking (8 x classes - solutions, the sum of 8 -
-// orbit over them). A class moved, added, dropped or renumbered in the list
-// fails one of them; a fault is an *IndexError. The check walks one cursor
+// orbit over them). A class moved or added under a prefix read fails one
+// of them (a class renumbered fails its row's checksum first, and one
+// dropped under a prefix no row read lies under, checkSymmetric); a fault
+// is an *IndexError. The check walks one cursor
 // (classes in order mostly share blocks) and reads each prefix's list once.
 func (db *DB) symmetricChecker(b Build) func(context.Context, nqueens.Layout) error {
 	c := db.blockCursor(b)

@@ -1,0 +1,7 @@
+//go:build !race
+
+package store_test
+
+// raceDetector is set when the tests run under the race detector (see
+// race_test.go).
+const raceDetector = false

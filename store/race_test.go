@@ -1,0 +1,8 @@
+//go:build race
+
+package store_test
+
+// raceDetector is set when the tests run under the race detector, which
+// makes SQLite's statements and the class search many times slower: the
+// sweeps that compare answers (not goroutines) skip there.
+const raceDetector = true

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/nqueens/nqueens/store/internal/dbfile"
@@ -33,9 +34,29 @@ type Options struct {
 	ReadOnly bool
 }
 
+// SharedDir reports whether users other than this process's may create
+// files in the directory of the catalog at path (its mode lets its group
+// or everyone write, sticky or not), and returns that directory, with
+// symbolic links resolved, and its mode. Any of those users could put a
+// file beside the catalog that keeps its writers out (see
+// ErrForeignFile); a catalog is safe from that only in a directory its
+// owner alone can write.
+func SharedDir(path string) (dir string, mode os.FileMode, shared bool) {
+	abs, err := dbfile.Resolve(path)
+	if err != nil {
+		return "", 0, false
+	}
+	dir = filepath.Dir(abs)
+	mode, shared = dbfile.OthersWrite(dir)
+	return dir, mode, shared
+}
+
 // Open opens the catalog at path. Symbolic links in path are resolved once,
 // here: the DB, its build lock and SQLite all use the one file they lead
 // to.
+//
+// Unless opts.ReadOnly is set, a file with other names (hard links) is
+// ErrNames: a catalog is written through one name only.
 //
 // A missing file is ErrNoCatalog unless opts.Create is set; then a new
 // empty catalog is made under a temporary name beside it and linked into

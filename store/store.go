@@ -73,10 +73,18 @@ var (
 	// ErrForeignFile: a file beside the catalog that SQLite would read
 	// into it (its -wal, -shm or -journal) is not a plain file of the
 	// catalog's owner with one link, so another user may have put it
-	// there to rewrite the catalog: Open refuses the catalog, in every
-	// mode, and leaves both files as they are. The error names the file
-	// and its owner.
+	// there to rewrite the catalog. Open refuses to write the catalog
+	// beside it; with ReadOnly it reads the catalog without ever opening
+	// that file (as an immutable file, where no log or unfinished write of
+	// the owner's lies beside it) and refuses it only where it cannot. Both
+	// files are left as they are. The error names the file, its owner and
+	// the way to get the catalog back.
 	ErrForeignFile = dbfile.ErrForeignFile
+	// ErrNames: Open was asked to write a catalog file that has other
+	// names (hard links, as ln and cp -al make): a catalog is written
+	// through one name only, as its build lock and SQLite's log are named
+	// after the path. Readers read it through any name.
+	ErrNames = dbfile.ErrNames
 	// ErrDiskFull: the disk holding the catalog is full.
 	ErrDiskFull = dbfile.ErrDiskFull
 	// ErrIO: reading or writing the catalog file failed, as writing past

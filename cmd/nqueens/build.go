@@ -41,11 +41,17 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard, index bo
 	if err := store.CheckBuild(ns, shard, nqueens.MaxN); err != nil {
 		return usageError{err}
 	}
+	_, statErr := os.Stat(a.cfg.DB)
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{Create: true})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	if errors.Is(statErr, os.ErrNotExist) {
+		if dir, mode, shared := store.SharedDir(a.cfg.DB); shared {
+			a.logf("warning: others can write %s (%v), where the new catalog %s is: another user can put a file beside it that keeps its writers out; keep catalogs in a directory only you can write", dir, mode, a.cfg.DB)
+		}
+	}
 	var built, already []store.Build
 	for _, n := range ns {
 		b, err := a.buildOne(ctx, db, n, shard, index || n > a.cfg.MaxBuildN)

@@ -33,8 +33,8 @@ func TestTwoNamesRefuseWriters(t *testing.T) {
 	}
 	for _, name := range []string{a, b} {
 		for _, args := range [][]string{{"build", "9", "--db", name}, {"merge", name, s0, s1}} {
-			_, stderr, err := runCLI(t, args...)
-			line := strings.TrimSpace(stderr + errText(err))
+			_, _, err := runCLI(t, args...)
+			line := errText(err)
 			if err == nil || strings.Contains(line, "\n") || !strings.Contains(line, "2 names") || !strings.Contains(line, "cp") {
 				t.Errorf("%s: %v, want one line naming the 2 names and the way out:\n%s", strings.Join(args, " "), err, line)
 			}

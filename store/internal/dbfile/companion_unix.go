@@ -8,22 +8,38 @@ import (
 	"io/fs"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"syscall"
 )
 
 // Companions checks, without following links, the files SQLite keeps
 // beside the catalog at abs (its -wal, -shm and -journal), and returns an
-// error wrapping ErrForeignFile, naming the file and its owner, for one
-// that is not a plain file of the catalog's owner (or of this process's
-// user) with one link: SQLite writes what a log or a journal holds into
-// the catalog, so a log another user put beside it would rewrite the
-// catalog on its owner's next command. A file missing is fine, as is a
-// catalog missing (the caller says so).
-func Companions(abs string) error {
+// error wrapping ErrForeignFile, naming the file, its owner and the way
+// to get the catalog back, for one that is not a plain file of the
+// catalog's owner (or of this process's user) with one link: SQLite
+// writes what a log or a journal holds into the catalog, so a log another
+// user put beside it would rewrite the catalog on its owner's next
+// command. A file missing is fine, as is a catalog missing (the caller
+// says so). Writers refuse a catalog it refuses; readers read it without
+// its companion files where that is safe (see foreignMode).
+func Companions(abs string) error { return survey(abs).first }
+
+// companionFiles is what lies beside a catalog where SQLite looks for
+// its companion files.
+type companionFiles struct {
+	trusted map[string]bool  // suffix: a plain file of the owner's is there
+	foreign map[string]error // suffix: the file there is refused, and why
+	first   error            // the first refused, in the order of companions
+}
+
+// survey looks, without following links or opening anything, at the
+// companion files of the catalog at abs.
+func survey(abs string) companionFiles {
+	s := companionFiles{trusted: map[string]bool{}, foreign: map[string]error{}}
 	cat, err := os.Lstat(abs)
 	if err != nil {
-		return nil
+		return s
 	}
 	owner := cat.Sys().(*syscall.Stat_t).Uid
 	for _, suffix := range companions {
@@ -32,13 +48,42 @@ func Companions(abs string) error {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("%w: %s: %v", ErrForeignFile, abs+suffix, err)
+			err = fmt.Errorf("%w: %s: %v", ErrForeignFile, abs+suffix, err)
+		} else {
+			err = trusted(abs+suffix, fi, owner)
 		}
-		if err := trusted(abs+suffix, fi, owner); err != nil {
-			return err
+		if err == nil {
+			s.trusted[suffix] = true
+			continue
+		}
+		s.foreign[suffix] = err
+		if s.first == nil {
+			s.first = err
 		}
 	}
-	return nil
+	return s
+}
+
+// foreignMode returns how to read the catalog at abs, whose header is h,
+// beside the refused companion files s holds, or the error of the first
+// where no read is safe. Such a file is never opened: SQLite would read
+// what it holds into the pages it returns (a -wal or -shm), or roll a
+// -journal into the catalog. The catalog is read as an immutable file, its
+// companions unseen, where nothing of it lies elsewhere: no log of the
+// owner's (a writer has it open, or was killed with writes in it) and no
+// journal of a write left unfinished. Beside a log of the owner's and a
+// refused -journal alone it is read read-only through the log, which
+// never rolls a journal into the catalog. Otherwise it is not read.
+func foreignMode(abs string, h Header, s companionFiles) (mode, error) {
+	switch {
+	case s.trusted["-journal"] && HotJournal(abs):
+		return 0, fmt.Errorf("%w (and %s-journal holds a write that a killed process left unfinished, which only a writer may roll back)", s.first, abs)
+	case s.trusted["-wal"] && s.foreign["-wal"] == nil && s.foreign["-shm"] == nil:
+		return readOnly, nil
+	case s.trusted["-wal"]:
+		return 0, s.first
+	}
+	return immutable, nil
 }
 
 // companions are the suffixes of the files SQLite keeps beside a catalog.
@@ -46,8 +91,8 @@ var companions = []string{"-wal", "-shm", "-journal"}
 
 // trusted returns nil if the file at path, whose Lstat is fi, is a plain
 // file with one link owned by owner (the catalog's) or by this process's
-// user, and an error wrapping ErrForeignFile that says what it is
-// otherwise.
+// user, and an error wrapping ErrForeignFile that says what it is, and
+// how to get the catalog back, otherwise.
 func trusted(path string, fi fs.FileInfo, owner uint32) error {
 	st := fi.Sys().(*syscall.Stat_t)
 	var why string
@@ -63,7 +108,75 @@ func trusted(path string, fi fs.FileInfo, owner uint32) error {
 	default:
 		return nil
 	}
-	return fmt.Errorf("%w: %s %s; SQLite would write what it holds into the catalog: remove it if you did not make it", ErrForeignFile, path, why)
+	return fmt.Errorf("%w: %s %s; SQLite would write what it holds into the catalog, so the catalog is read without it and never written beside it: %s", ErrForeignFile, path, why, wayBack(path))
+}
+
+// wayBack says how the owner of a catalog gets it back from beside a file
+// at path that another user may have put there: removing the file where
+// this process may, and otherwise asking root to, or using a copy of the
+// catalog in a directory only the owner can write.
+func wayBack(path string) string {
+	const copy = "copy the catalog (cp) to a directory only you can write and use the copy"
+	dir, err := os.Stat(filepath.Dir(path))
+	fi, ferr := os.Lstat(path)
+	if err == nil && ferr == nil && dir.Mode()&os.ModeSticky != 0 && os.Geteuid() != 0 {
+		uid := uint32(os.Geteuid())
+		if fi.Sys().(*syscall.Stat_t).Uid != uid && dir.Sys().(*syscall.Stat_t).Uid != uid {
+			return "only its owner or root may remove it from this sticky directory: ask root to, or " + copy
+		}
+	}
+	return "remove it if you did not make it, or " + copy
+}
+
+// OthersWrite reports whether users other than this process's may
+// create files in the directory dir (its mode lets its group or everyone
+// write, sticky or not), and returns its mode: any of them could put a
+// file beside a catalog there that keeps the catalog's writers out (see
+// ErrForeignFile).
+func OthersWrite(dir string) (os.FileMode, bool) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return 0, false
+	}
+	return fi.Mode(), fi.Mode().Perm()&0o022 != 0
+}
+
+// OneName returns nil unless the catalog file at abs has names other than
+// abs (hard links, as ln and cp -al make), and otherwise an error
+// wrapping ErrNames that says how many and the way out. The build lock
+// and SQLite's log are named after the path, so two processes writing
+// the file through two names would each take their own lock and keep
+// their own log, and the catalog would lose what one of them wrote: a
+// catalog is written through one name only. The temporary name from
+// which Create links a new catalog into place, there for an instant
+// after, is not counted.
+func OneName(abs string) error {
+	for try := 1; ; try++ {
+		fi, err := os.Lstat(abs)
+		if err != nil || !fi.Mode().IsRegular() {
+			return nil // the open says what it is
+		}
+		links := fi.Sys().(*syscall.Stat_t).Nlink
+		if links <= 1 {
+			return nil
+		}
+		names := links
+		for _, tmp := range stale(abs) {
+			if t, err := os.Lstat(tmp); err == nil && os.SameFile(t, fi) {
+				names--
+			}
+		}
+		if names <= 1 {
+			return nil
+		}
+		// A temporary name removed between the count and the look at the
+		// directory shows as a change in the count: look again.
+		now, err := os.Lstat(abs)
+		if try == 3 || (err == nil && os.SameFile(now, fi) && now.Sys().(*syscall.Stat_t).Nlink == links) {
+			base := filepath.Base(abs)
+			return fmt.Errorf("%w: %s is one file with %d names (hard links, as ln and cp -al make); write a copy (cp %s NEW.db, not cp -al or ln), or remove its other names", ErrNames, abs, names, base)
+		}
+	}
 }
 
 // userName returns "uid N (name)", or "uid N" where the name is unknown.
@@ -106,7 +219,7 @@ func claim(abs string) (func(), error) {
 		}
 		if errors.Is(err, syscall.ELOOP) {
 			done()
-			return func() {}, fmt.Errorf("%w: %s is a symbolic link; SQLite would write what it holds into the catalog: remove it if you did not make it", ErrForeignFile, path)
+			return func() {}, fmt.Errorf("%w: %s is a symbolic link; SQLite would write what it holds into the catalog, so the catalog is read without it and never written beside it: %s", ErrForeignFile, path, wayBack(path))
 		}
 		if err != nil {
 			continue // not made here (a read-only mount): SQLite says what it must

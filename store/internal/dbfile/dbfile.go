@@ -49,9 +49,15 @@ var (
 	// ErrForeignFile: a file beside the catalog that SQLite would read
 	// into it (its -wal, -shm or -journal) is not a plain file of the
 	// catalog's owner with one link, so another user may have put it
-	// there to rewrite the catalog. Nothing is opened; the file and the
-	// catalog are left as they are.
+	// there to rewrite the catalog. A writer refuses the catalog; a
+	// reader refuses it only where it cannot be read without that file
+	// (see foreignMode). The file is never opened; it and the catalog are
+	// left as they are.
 	ErrForeignFile = errors.New("refusing a file beside the catalog")
+	// ErrNames: the catalog file has other names (hard links), and a
+	// catalog is written through one name only, so that no two writers
+	// write it through two (see OneName).
+	ErrNames = errors.New("refusing to write a catalog with several names")
 	// ErrIO: reading or writing the catalog file failed, as writing past
 	// a file-size limit or to a failing disk does.
 	ErrIO = errors.New("catalog i/o failed (disk full, or over a file-size limit?)")

@@ -16,7 +16,8 @@ import (
 // Lock takes an exclusive advisory lock on the file at path (the
 // catalog's path and LockSuffix), creating it if needed, without waiting:
 // it returns an error wrapping ErrBusy if another process (or another
-// Builder of this one) holds it. The lock goes away with the process,
+// Builder of this one) holds it, and one wrapping ErrNames, holding
+// nothing, if the catalog has other names (see OneName). The lock goes away with the process,
 // however it ends. The returned func releases it at once, even while a
 // child process forked meanwhile still holds a copy of the lock file's
 // descriptor (until it execs).
@@ -68,6 +69,15 @@ func flock(path string, how int) (func(), error) {
 		held, err := f.Stat()
 		now, lerr := os.Lstat(path)
 		if err == nil && lerr == nil && os.SameFile(held, now) {
+			// A writer holds the lock exclusively: the catalog must have no
+			// other name, through which another writer would take another
+			// lock (see OneName).
+			if how == syscall.LOCK_EX {
+				if err := OneName(strings.TrimSuffix(path, LockSuffix)); err != nil {
+					release()
+					return nil, err
+				}
+			}
 			return release, nil
 		}
 		release()
@@ -124,7 +134,11 @@ func openLock(path string) (*os.File, error) {
 	case errors.Is(err, syscall.ELOOP), errors.Is(err, syscall.ENXIO):
 		// A symbolic link, or a socket: replaced as an unsafe file is.
 	case errors.Is(err, fs.ErrPermission):
-		return nil, fmt.Errorf("lock %s: %w (%s): the build lock opens only for users who may write the catalog", path, err, describe(path))
+		way := ""
+		if fi, serr := os.Lstat(path); serr == nil && fi.Sys().(*syscall.Stat_t).Uid != owner {
+			way = "; another user may have put it there: " + wayBack(path)
+		}
+		return nil, fmt.Errorf("lock %s: %w (%s): the build lock opens only for users who may write the catalog%s", path, err, describe(path), way)
 	default:
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
@@ -143,7 +157,7 @@ func replaceLock(path string, owner, gid uint32, mode os.FileMode) (*os.File, er
 	if err := os.Rename(f.Name(), path); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, fmt.Errorf("lock %s: the lock file %s and cannot be replaced (%v): remove it", path, describe(path), PathError(err))
+		return nil, fmt.Errorf("lock %s: the lock file %s and cannot be replaced (%v): %s", path, describe(path), PathError(err), wayBack(path))
 	}
 	return f, nil
 }

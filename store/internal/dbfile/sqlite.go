@@ -135,16 +135,16 @@ func rollBack(ctx context.Context, abs string) error {
 // (see Watch.Changed). A write that a killed process left unfinished in
 // the rollback journal is rolled back first if this process may write
 // the catalog, and is ErrHotJournal if it may not.
-// Its companion files are checked first (see Companions), and again
-// before each new connection.
+// Its companion files are checked first (see Companions): beside one
+// another user may have put there, the catalog is read without it where
+// that is safe (see foreignMode) and is ErrForeignFile otherwise. They
+// are checked again before each new connection.
 func OpenRead(ctx context.Context, abs string) (Handle, error) {
-	if err := Companions(abs); err != nil {
-		return Handle{}, err
-	}
 	w, err := newWatch(abs) // before the header: a change from here on shows
 	if err != nil {
 		return Handle{}, err
 	}
+	files := survey(abs)
 	h, err := ReadHeader(abs)
 	if err != nil {
 		return Handle{}, err
@@ -152,7 +152,7 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 	if h.Size == 0 {
 		return Handle{}, fmt.Errorf("%w: the file is empty", ErrEmptyCatalog)
 	}
-	if HotJournal(abs) {
+	if files.first == nil && HotJournal(abs) {
 		if Writable(abs) != nil {
 			return Handle{}, fmt.Errorf("%w: %s-journal holds a write that a killed process left unfinished", ErrHotJournal, abs)
 		}
@@ -160,7 +160,11 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 			return Handle{}, err
 		}
 	}
-	w.m, w.wal = readMode(abs, h), h.WAL
+	w.m, err = readMode(abs, h, files)
+	if err != nil {
+		return Handle{}, err
+	}
+	w.wal = h.WAL
 	db, err := openPool(abs, w.m, w)
 	if err != nil {
 		return Handle{}, err
@@ -176,36 +180,46 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 	return Handle{DB: db, Path: abs, Version: version, ReadOnly: true, Watch: w}, nil
 }
 
-// readMode returns how to read the file at abs, whose header is h, without
-// leaving a file behind.
+// readMode returns how to read the file at abs, whose header is h and
+// whose companion files are files, without leaving a file behind.
 //
-// A process that may write the catalog and its directory (its owner)
-// reads through a connection that could write but is held to queries
-// (reader): it shares SQLite's log and index with any build running, and
-// SQLite removes them when the last connection closes. Anyone else must
-// not create those files: they would belong to whoever ran stats, could
-// block the owner's next build, and cannot be made in a directory the
-// reader may not write. It reads a catalog in rollback-journal mode, or
-// one whose log and index are there (a build has it open), read-only,
-// using them as they are; and a catalog in WAL mode with neither as an
-// immutable file, as no writer has it open. (Should the owner start a
-// build while such a read runs, the read may see pages half changed: an
-// export then fails its count check, and a second run reads right.)
-func readMode(abs string, h Header) mode {
+// Beside a companion file that another user may have put there, the
+// catalog is read as foreignMode says, never through that file.
+// Otherwise, a process that may write the catalog and its directory (its
+// owner) reads through a connection that could write but is held to
+// queries (reader): it shares SQLite's log and index with any build
+// running, and SQLite removes them when the last connection closes.
+// Anyone else must not create those files: they would belong to whoever
+// ran stats, could block the owner's next build, and cannot be made in a
+// directory the reader may not write. It reads a catalog in
+// rollback-journal mode, or one whose log and index are there (a build
+// has it open), read-only, using them as they are; and a catalog in WAL
+// mode with neither as an immutable file, as no writer has it open.
+// (Should the owner start a build while such a read runs, the read may
+// see pages half changed: an export then fails its count check, and a
+// second run reads right.)
+func readMode(abs string, h Header, files companionFiles) (mode, error) {
 	switch {
+	case files.first != nil:
+		return foreignMode(abs, h, files)
 	case Writable(abs) == nil:
-		return reader
+		return reader, nil
 	case !h.WAL || Size(abs+"-wal") >= 0 || Size(abs+"-shm") >= 0:
-		return readOnly
+		return readOnly, nil
 	}
-	return immutable
+	return immutable, nil
 }
 
 // OpenWrite opens the existing file at abs for writing, migrating its
 // schema if it is older than this program's; an empty file becomes a
 // catalog. Its companion files are checked first (see Companions), and
-// claimed before each new connection (see claim).
+// claimed before each new connection (see claim); a file with other
+// names is ErrNames (see OneName), checked again before each new
+// connection and by Lock.
 func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
+	if err := OneName(abs); err != nil {
+		return nil, 0, err
+	}
 	if err := Companions(abs); err != nil {
 		return nil, 0, err
 	}
@@ -224,7 +238,11 @@ func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
 				return nil, 0, err
 			}
 		}
-		ro, err := sql.Open("sqlite", dsn(abs, readMode(abs, h)))
+		m, err := readMode(abs, h, companionFiles{})
+		if err != nil {
+			return nil, 0, err
+		}
+		ro, err := sql.Open("sqlite", dsn(abs, m))
 		if err != nil {
 			return nil, 0, Translate(err)
 		}

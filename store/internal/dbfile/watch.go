@@ -49,8 +49,9 @@ func (w *Watch) Immutable() bool { return w.m == immutable }
 //
 //   - any mode: the path was removed, or leads to another file (replaced by
 //     a rename);
-//   - immutable: the file changed size or time, or a writer opened it (its
-//     -wal or -shm is there): pages read before and after may disagree;
+//   - immutable: the file changed size or time, or a writer opened it (a
+//     -wal or -shm of the owner's is there): pages read before and after
+//     may disagree;
 //   - read-only (another user's catalog in WAL mode): its -wal or -shm is
 //     gone, so a new connection would have to create them.
 func (w *Watch) Changed() error {
@@ -66,7 +67,10 @@ func (w *Watch) Changed() error {
 	live := Size(w.abs+"-wal") >= 0 || Size(w.abs+"-shm") >= 0
 	switch w.m {
 	case immutable:
-		if live || fi.Size() != w.fi.Size() || !fi.ModTime().Equal(w.fi.ModTime()) {
+		// A file of another user's there is none of a writer's: the
+		// owner's writers refuse the catalog beside it.
+		files := survey(w.abs)
+		if files.trusted["-wal"] || files.trusted["-shm"] || fi.Size() != w.fi.Size() || !fi.ModTime().Equal(w.fi.ModTime()) {
 			return fmt.Errorf("%w: a build opened %s", ErrChanged, w.abs)
 		}
 	case readOnly:
@@ -82,7 +86,9 @@ func (w *Watch) Changed() error {
 
 // openPool returns a pool of connections to the catalog at abs, read or
 // written as m says, that checks the catalog's companion files before
-// each new connection (see Companions), claims them for its first read
+// each new connection (see Companions; a read-only or immutable reader
+// minds only those it reads), and a writer's file for other names (see
+// OneName), claims them for its first read
 // where the process may write the catalog in WAL mode (see claim), and, given a Watch, opens a
 // connection only while w.Changed is nil: a pool never follows a path to
 // another file, never reads pages an immutable read cannot trust, and
@@ -110,8 +116,19 @@ func (c guarded) Connect(ctx context.Context) (driver.Conn, error) {
 			return nil, err
 		}
 	}
-	if err := Companions(c.abs); err != nil {
-		return nil, err
+	switch files := survey(c.abs); {
+	case c.m == immutable:
+		// Reads no companion file: one another user put there is no matter.
+	case c.m == readOnly && files.foreign["-wal"] == nil && files.foreign["-shm"] == nil:
+		// Reads the log and index, and only looks at a journal: one that
+		// holds a write to roll back stops a read-only connection.
+	case files.first != nil:
+		return nil, files.first
+	}
+	if c.m == readWrite {
+		if err := OneName(c.abs); err != nil {
+			return nil, err
+		}
 	}
 	if (c.m != reader && c.m != readWrite) || !walMode(c.abs) {
 		return c.Connector.Connect(ctx)

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
@@ -58,7 +59,7 @@ const MaxProblems = 20
 // Audit finds something wrong with it; an n the catalog lacks is a Report
 // with a problem. A problem found is a Report, not an error: Catalog
 // returns an error when the catalog cannot be read (store.ErrCorrupt), when ctx
-// is cancelled, or when ns is empty and the catalog holds nothing to
+// is cancelled (an *InterruptedError), or when ns is empty and the catalog holds nothing to
 // verify, with the Reports made so far.
 func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 	return Options{}.Catalog(ctx, db, ns)
@@ -89,7 +90,9 @@ type Options struct {
 // Catalog is the package's Catalog, with o's options.
 func (o Options) Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 	builds, err := db.Builds(ctx)
-	if errors.Is(err, store.ErrBadRow) {
+	if ctx.Err() != nil {
+		return nil, &InterruptedError{Err: ctx.Err()}
+	} else if errors.Is(err, store.ErrBadRow) {
 		// A builds row that does not read: that is the finding, for the
 		// catalog as a whole, as nothing can be checked against it.
 		return []Report{{N: 0, Problems: []string{err.Error()}}}, nil
@@ -97,7 +100,9 @@ func (o Options) Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report,
 		return nil, err
 	}
 	audit, err := db.Audit(ctx)
-	if err != nil {
+	if ctx.Err() != nil {
+		return nil, &InterruptedError{Err: ctx.Err()}
+	} else if err != nil {
 		return nil, err
 	}
 	orphans := map[int]string{}
@@ -132,7 +137,9 @@ func (o Options) Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report,
 			r = Report{N: n, Problems: []string{text}}
 		} else if i < 0 {
 			r = Report{N: n, Problems: []string{fmt.Sprintf("n=%d is not in the catalog", n)}}
-		} else if r, err = o.checkBuild(ctx, db, builds[i]); err != nil {
+		} else if r, err = o.checkBuild(ctx, db, builds[i]); ctx.Err() != nil {
+			return reports, interrupted(ctx, reports, n)
+		} else if err != nil {
 			return reports, err
 		}
 		r.OK = len(r.Problems) == 0
@@ -188,7 +195,7 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 		Progress: progress, Problem: func(p string) { problem("%s", p) }})
 	switch {
 	case ctx.Err() != nil:
-		return r, errors.New("verify interrupted")
+		return r, ctx.Err()
 	case err != nil:
 		return r, err
 	}
@@ -224,6 +231,57 @@ func shardUnits(n int, s nqueens.Shard) int {
 	units, _, _ := canonical.Shard(n, s)
 	return len(units)
 }
+
+// InterruptedError is Catalog's error when its context is cancelled: it
+// says which n were verified before, and which n was not finished. It
+// wraps the context's error.
+type InterruptedError struct {
+	OK     []int // the n verified that checked out, in increasing order
+	Failed []int // the n verified that did not check out, in increasing order
+	N      int   // the n being verified, 0 if none had started
+	Err    error // the context's error
+}
+
+// interrupted returns the InterruptedError of a verification of n
+// cancelled after reports.
+func interrupted(ctx context.Context, reports []Report, n int) *InterruptedError {
+	e := &InterruptedError{N: n, Err: ctx.Err()}
+	for _, r := range reports {
+		switch {
+		case r.N == 0:
+		case r.OK:
+			e.OK = append(e.OK, r.N)
+		default:
+			e.Failed = append(e.Failed, r.N)
+		}
+	}
+	slices.Sort(e.OK)
+	slices.Sort(e.Failed)
+	return e
+}
+
+func (e *InterruptedError) Error() string {
+	var done []string
+	if len(e.OK) > 0 {
+		done = append(done, "n="+nqueens.FormatNList(e.OK)+" checked out")
+	}
+	if len(e.Failed) > 0 {
+		done = append(done, "n="+nqueens.FormatNList(e.Failed)+" did not")
+		if len(e.OK) == 0 {
+			done[0] += " check out"
+		}
+	}
+	switch {
+	case e.N == 0:
+		return "verify interrupted before any n was checked"
+	case len(done) == 0:
+		return fmt.Sprintf("verify interrupted: n=%d was not finished", e.N)
+	}
+	return fmt.Sprintf("verify interrupted after %s; n=%d was not finished", strings.Join(done, " and "), e.N)
+}
+
+// Unwrap returns the context's error.
+func (e *InterruptedError) Unwrap() error { return e.Err }
 
 // ErrMismatch is matched by Summary's error: the catalog does not check
 // out.

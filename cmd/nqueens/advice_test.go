@@ -62,8 +62,8 @@ func TestOpenAdvice(t *testing.T) {
 		err  error
 		want string
 	}{
-		{store.ErrNoCatalog, "no catalog (run nqueens build to make one)"},
-		{store.ErrEmptyCatalog, "no catalog (run nqueens build to make it a catalog)"},
+		{store.ErrNoCatalog, "no catalog (run nqueens build 1-14 to make one)"},
+		{store.ErrEmptyCatalog, "no catalog (run nqueens build 1-14 to make it a catalog)"},
 		{store.ErrHotJournal, "catalog is read-only; run a writing command such as nqueens build as the catalog's owner to roll it back"},
 		{store.ErrReadOnly, "catalog is read-only"},
 		{store.ErrCorrupt, "catalog file is damaged"},
@@ -103,7 +103,7 @@ func TestServeAdvice(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	if code, body := fetch(t, srv.URL+"/api/v1/counts"); code != 503 || !strings.HasSuffix(body, `: no catalog (run nqueens build to make one)"}`+"\n") {
+	if code, body := fetch(t, srv.URL+"/api/v1/counts"); code != 503 || !strings.HasSuffix(body, `: no catalog (run nqueens build 1-14 to make one)"}`+"\n") {
 		t.Errorf("/api/v1/counts with the catalog removed: %d\n%s", code, body)
 	}
 	if got, want := serveAdvice.Build(8), "nqueens build 8"; got != want {

@@ -34,7 +34,7 @@ func (c *classNumbers) find(ctx context.Context, canon nqueens.Placement) (int64
 	}
 	k, err := c.nums.Find(ctx, canon)
 	if errors.As(err, new(*store.MissingClassError)) {
-		return 0, fmt.Errorf("%w: run nqueens verify %d", err, canon.N())
+		return 0, fmt.Errorf("%w: run %s", err, c.a.advice().verify(canon.N()))
 	}
 	return k, err
 }

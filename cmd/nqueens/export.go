@@ -116,7 +116,7 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 		var ce *store.CountError
 		switch {
 		case errors.As(err, &ce):
-			return fmt.Errorf("export n=%d: wrote %d layouts, the catalog records %d; run nqueens verify %d", n, ce.Got, ce.Want, n)
+			return fmt.Errorf("export n=%d: wrote %d layouts, the catalog records %d; run %s", n, ce.Got, ce.Want, a.advice().verify(n))
 		case ctx.Err() != nil:
 			return errors.New("export interrupted")
 		}
@@ -203,36 +203,6 @@ func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, err
 func (a *app) completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error) {
 	b, err := db.Complete(ctx, n)
 	return b, a.advise(err)
-}
-
-// advise adds to a store.IncompleteError what to do about it.
-func (a *app) advise(err error) error {
-	var ie *store.IncompleteError
-	switch {
-	case !errors.As(err, &ie):
-		return err
-	case ie.Sharded():
-		return fmt.Errorf("%w: merge the shards first (nqueens merge)", err)
-	case ie.N > a.cfg.MaxBuildN:
-		return fmt.Errorf("%w: %s", err, a.overLimit(ie.N))
-	case errors.Is(err, store.ErrNotBuilt):
-		return fmt.Errorf("%w: run nqueens build %d first", err, ie.N)
-	}
-	return fmt.Errorf("%w: run nqueens build %d to finish it", err, ie.N)
-}
-
-// buildAdvice names the command that puts n in the catalog.
-func (a *app) buildAdvice(n int) string {
-	if n > a.cfg.MaxBuildN {
-		return a.overLimit(n)
-	}
-	return fmt.Sprintf("nqueens build %d makes it", n)
-}
-
-// overLimit says, for an n above the build limit, that build makes its
-// index, and why not its rows.
-func (a *app) overLimit(n int) string {
-	return fmt.Sprintf("nqueens build %d makes its index (%v, so build stores the index instead)", n, store.CheckLimit(n, a.cfg.MaxBuildN))
 }
 
 // progressFromLayouts is the smallest export that shows progress.

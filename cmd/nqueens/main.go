@@ -139,7 +139,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if errors.Is(err, store.ErrBadRow) && !errors.Is(err, errMismatch) {
 		// A damaged row stops a reader at its first fault: verify lists
 		// them all.
-		err = fmt.Errorf("%w (nqueens verify lists every fault)", err)
+		v := advice{}
+		if f := root.PersistentFlags().Lookup("db"); f != nil && f.Changed {
+			v.db = f.Value.String()
+		}
+		err = fmt.Errorf("%w (%s lists every fault)", err, v.command("verify"))
 	}
 	return err
 }

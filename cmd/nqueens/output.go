@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/output"
 	"github.com/nqueens/nqueens/progress"
@@ -38,32 +37,7 @@ func jsonFlag(asJSON *bool, cmd *cobra.Command) *cobra.Command {
 // reads those alone (the advice for a missing catalog names them).
 func (a *app) open(ctx context.Context, ns ...int) (*store.DB, error) {
 	db, err := store.Open(ctx, a.cfg.DB, store.Options{ReadOnly: true})
-	return db, openAdvice(err, ns...)
-}
-
-// openAdvice adds to the error of a catalog that cannot be opened for
-// reading what to do about it: for a path that holds no catalog
-// (store.ErrNoCatalog: a missing file, or store.ErrEmptyCatalog: an empty
-// one), how to make one; for a write that a killed process left
-// unfinished and only the catalog's owner may roll back
-// (store.ErrHotJournal), how to roll it back. The build it advises is
-// of ns, the board sizes the caller reads, if it names them. Other errors,
-// and nil, it returns as they are. nqueens serve adds the same to the
-// errors its pages show.
-func openAdvice(err error, ns ...int) error {
-	build := "nqueens build"
-	if len(ns) > 0 {
-		build += " " + nqueens.FormatNList(ns)
-	}
-	switch {
-	case errors.Is(err, store.ErrEmptyCatalog):
-		return fmt.Errorf("%w (run %s to make it a catalog)", err, build)
-	case errors.Is(err, store.ErrNoCatalog):
-		return fmt.Errorf("%w (run %s to make one)", err, build)
-	case errors.Is(err, store.ErrHotJournal):
-		return fmt.Errorf("%w; run a writing command such as nqueens build as the catalog's owner to roll it back", err)
-	}
-	return err
+	return db, a.advice().open(err, ns...)
 }
 
 // outputFlag gives cmd the flag -o FILE, read into out.

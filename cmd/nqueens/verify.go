@@ -17,7 +17,10 @@ func (a *app) verifyCmd() *cobra.Command {
 			return usageError{fmt.Errorf("--sample must be 0 (every prefix) or more, got %d", sample)}
 		}
 		db, err := a.open(cmd.Context())
-		if err != nil {
+		if err != nil && cmd.Context().Err() != nil {
+			// Ctrl-C as the catalog opens: nothing was verified.
+			return &verify.InterruptedError{Err: cmd.Context().Err()}
+		} else if err != nil {
 			return err
 		}
 		defer db.Close()

@@ -116,7 +116,11 @@ type State struct {
 // device, a FIFO: refused before anything opens it, so without blocking),
 // is read-only, is one of the files of a SQLite catalog (the catalog, or
 // its -wal, -shm, -journal or .lock beside it), holds anything but a count
-// state, or cannot be read or written.
+// state, or cannot be read or written; and, on Unix, if another user can
+// change where the path leads: a directory on it that another user owns
+// or may write (unless the sticky bit keeps this user's entries there),
+// a symbolic link in a directory others may write, or a state file that
+// another user owns.
 func Open(ctx context.Context, path string, h Header, u count.Units) (*State, error) {
 	head, err := json.Marshal(h)
 	if err != nil {
@@ -161,8 +165,12 @@ func Open(ctx context.Context, path string, h Header, u count.Units) (*State, er
 }
 
 // openLocked opens the state file at path (openFile) and locks it, or
-// returns the error that refuses it.
+// returns the error that refuses it. First it checks that no other user
+// can change the directories on the path (securePath).
 func openLocked(path string) (*os.File, error) {
+	if err := securePath(path); err != nil {
+		return nil, err
+	}
 	for tries := 0; ; tries++ {
 		f, err := openFile(path)
 		if err != nil {

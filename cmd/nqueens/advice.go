@@ -1,0 +1,139 @@
+package main
+
+// The advice the command adds to errors and messages: each is a command
+// that works as printed, on the same catalog (a test runs each one).
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/config"
+	"github.com/nqueens/nqueens/store"
+)
+
+// advice words the commands the program advises for the catalog db: with
+// --db when db is not the default catalog, so that a command copied from
+// a message works on the catalog the message is about.
+type advice struct {
+	db        string
+	maxBuildN int // the build limit (max_build_n) in force
+}
+
+// advice returns the advice for a's catalog.
+func (a *app) advice() advice { return advice{db: a.cfg.DB, maxBuildN: a.cfg.MaxBuildN} }
+
+// command returns "nqueens" and args, then --db and the catalog's path,
+// quoted for a shell where it needs it, unless the catalog is the default.
+func (v advice) command(args ...string) string {
+	s := "nqueens " + strings.Join(args, " ")
+	if v.db != "" && v.db != config.Defaults.DB {
+		s += " --db " + shellQuote(v.db)
+	}
+	return s
+}
+
+// plainWord matches a word a shell reads as it is.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
+
+// shellQuote quotes s for a POSIX shell, in single quotes unless every
+// character of it is plain.
+func shellQuote(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// build returns the command that builds the n of ns into the catalog in
+// the form a new build of them takes.
+func (v advice) build(ns ...int) string {
+	return v.command("build", nqueens.FormatNList(ns))
+}
+
+// defaultStart is the build advised to make a catalog when no n is named:
+// a few seconds' work.
+const defaultStart = "1-14"
+
+// advise adds to a store.IncompleteError the command that completes n: a
+// build of n that goes on in the form it was started in (rows above
+// max_build_n with --max-n, an index below it with --index), or, for one
+// shard of a sharded build, the merge of the shard catalogs. Other errors
+// it returns as they are.
+func (a *app) advise(err error) error {
+	var ie *store.IncompleteError
+	v := a.advice()
+	switch {
+	case !errors.As(err, &ie):
+		return err
+	case ie.Sharded():
+		return fmt.Errorf("%w: merge the shard catalogs into a whole one first (nqueens merge WHOLE.db %s OTHER-SHARDS.db...)", err, shellQuote(ie.Path))
+	case errors.Is(err, store.ErrNotBuilt) && ie.N > v.maxBuildN:
+		return fmt.Errorf("%w: %s", err, v.overLimit(ie.N))
+	case errors.Is(err, store.ErrNotBuilt):
+		return fmt.Errorf("%w: run %s first", err, v.build(ie.N))
+	}
+	return fmt.Errorf("%w: run %s to finish it", err, v.finish(ie.N, ie.Build.Form))
+}
+
+// finish returns the command that resumes an unfinished build of n held
+// in form f, which a build of n must be given when its default form for
+// n is the other one.
+func (v advice) finish(n int, f store.Form) string {
+	switch {
+	case f == store.FormIndex && n <= v.maxBuildN:
+		return v.command("build", strconv.Itoa(n), "--index")
+	case f == store.FormRows && n > v.maxBuildN:
+		return v.command("build", strconv.Itoa(n), "--max-n", strconv.Itoa(n))
+	}
+	return v.build(n)
+}
+
+// buildAdvice names the command that puts n in the catalog.
+func (a *app) buildAdvice(n int) string {
+	v := a.advice()
+	if n > v.maxBuildN {
+		return v.overLimit(n)
+	}
+	return v.build(n) + " makes it"
+}
+
+// overLimit says, for an n above the build limit, that build makes its
+// index, and why not its rows.
+func (v advice) overLimit(n int) string {
+	return fmt.Sprintf("%s makes its index (%v, so build stores the index instead)", v.build(n), store.CheckLimit(n, v.maxBuildN))
+}
+
+// verify returns the command that verifies n.
+func (v advice) verify(n int) string { return v.command("verify", strconv.Itoa(n)) }
+
+// openAdvice adds to the error of a catalog that cannot be opened for
+// reading what to do about it: for a path that holds no catalog
+// (store.ErrNoCatalog: a missing file, or store.ErrEmptyCatalog: an empty
+// one), how to make one; for a write that a killed process left
+// unfinished and only the catalog's owner may roll back
+// (store.ErrHotJournal), how to roll it back. The build it advises is
+// of ns, the board sizes the caller reads, if it names them, else of
+// 1-14. Other errors, and nil, it returns as they are. nqueens serve adds
+// the same to the errors its pages show, with the default advice.
+func openAdvice(err error, ns ...int) error { return advice{}.open(err, ns...) }
+
+// open is openAdvice for v's catalog.
+func (v advice) open(err error, ns ...int) error {
+	build := v.command("build", defaultStart)
+	if len(ns) > 0 {
+		build = v.build(ns...)
+	}
+	switch {
+	case errors.Is(err, store.ErrEmptyCatalog):
+		return fmt.Errorf("%w (run %s to make it a catalog)", err, build)
+	case errors.Is(err, store.ErrNoCatalog):
+		return fmt.Errorf("%w (run %s to make one)", err, build)
+	case errors.Is(err, store.ErrHotJournal):
+		return fmt.Errorf("%w; run a writing command such as nqueens build as the catalog's owner to roll it back", err)
+	}
+	return err
+}

@@ -48,11 +48,28 @@ const MaxLexN = 16
 // An error after the first byte aborts the connection, so that a client
 // never takes a cut export for a whole one. A HEAD request gets the
 // headers only.
+//
+// An export holds one of the server's MaxExports turns only while it
+// produces: it takes one to start (waiting up to QueueTimeout, then 503),
+// gives it back each time its writer's 64 KiB buffer is full, while the
+// client takes the bytes (deadlineWriter), and takes one again before it
+// reads or writes more. So each export is its handler's goroutine (and,
+// in lexicographic order, the search's) and a buffer, whatever its
+// client does. A lexicographic export whose table takes more than 1 MiB
+// also holds one of MaxExports turns of tables to its end (see
+// Options.MaxExports).
 func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	q, err := params(r, "all", "symmetry", "square", "order")
 	if err != nil {
 		return err
 	}
+	producer := &turn{turns: s.exports, timeout: s.opts.QueueTimeout}
+	if !producer.take(r.Context()) {
+		w.Header().Set("Retry-After", "1")
+		s.fail(w, r, http.StatusServiceUnavailable, "too many exports at once: try again in a second")
+		return nil
+	}
+	defer producer.give()
 	file := r.PathValue("file")
 	name, ext, ok := strings.Cut(file, ".")
 	i := slices.IndexFunc(exportFormats, func(f export.Format) bool { return f.String() == ext })
@@ -99,14 +116,33 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 			}
 			return paramError(msg)
 		}
-		if r.Method == http.MethodHead {
-			return nil // the headers alone: no table to read
-		}
-		table, err = db.ClassTable(ctx, b, f)
-		return err
+		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if lex && r.Method != http.MethodHead {
+		// The table is read in a read of its own, after the turn of tables,
+		// so that no read is held while the export waits for it.
+		if tableBytes(b) > 1<<20 {
+			tables := &turn{turns: s.tables, timeout: s.opts.QueueTimeout}
+			if !tables.take(ctx) {
+				w.Header().Set("Retry-After", "1")
+				s.fail(w, r, http.StatusServiceUnavailable, "too many exports in lexicographic order at once: try again in a second")
+				return nil
+			}
+			defer tables.give()
+		}
+		err = s.cat.Read(ctx, func(db *store.DB) (err error) {
+			if err := sameBuild(ctx, db, b); err != nil {
+				return err
+			}
+			table, err = db.ClassTable(ctx, b, f)
+			return err
+		})
+		if err != nil {
+			return err
+		}
 	}
 	filename := fmt.Sprintf("queens-%d", b.N)
 	if all {
@@ -128,7 +164,8 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 	if r.Method == http.MethodHead {
 		return nil
 	}
-	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: end, timeout: s.opts.WriteTimeout}
+	dw := &deadlineWriter{w: w, rc: http.NewResponseController(w), end: end, timeout: s.opts.WriteTimeout,
+		ctx: ctx, producer: producer}
 	if s.opts.MinExportRate > 0 {
 		dw.rate, dw.window = s.opts.MinExportRate, s.opts.RateWindow
 		dw.quota = int64(float64(dw.rate) * dw.window.Seconds())
@@ -158,6 +195,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		if err := ctx.Err(); err != nil {
 			return fail(err)
 		}
+		dw.closing = true
 		if err := ew.Close(); err != nil {
 			return fail(err)
 		}
@@ -176,12 +214,8 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		sel.From, sel.To, sel.Limit = from, to, chunkSize
 		err := s.cat.Read(ctx, func(db *store.DB) error {
 			chunk = chunk[:0]
-			now, err := db.Complete(ctx, b.N)
-			if err != nil {
+			if err := sameBuild(ctx, db, b); err != nil {
 				return err
-			}
-			if now.Unique != b.Unique || now.Total != b.Total || !now.FinishedAt.Equal(b.FinishedAt) {
-				return fmt.Errorf("n=%d: the catalog's build changed during the export (%s was replaced?)", b.N, db.Path())
 			}
 			layouts, _, err := db.Layouts(ctx, b, sel)
 			if err != nil {
@@ -210,10 +244,35 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		}
 		more = classes == chunkSize
 	}
+	dw.closing = true
 	if err := ew.Close(); err != nil {
 		return fail(err)
 	}
 	return nil
+}
+
+// sameBuild returns an error unless the catalog's complete build of b.N
+// is b, as an export read it at its start.
+func sameBuild(ctx context.Context, db *store.DB, b store.Build) error {
+	now, err := db.Complete(ctx, b.N)
+	if err != nil {
+		return err
+	}
+	if now.Unique != b.Unique || now.Total != b.Total || !now.FinishedAt.Equal(b.FinishedAt) {
+		return fmt.Errorf("n=%d: the catalog's build changed during the export (%s was replaced?)", b.N, db.Path())
+	}
+	return nil
+}
+
+// tableBytes is about the most memory a lexicographic export of b's
+// classes holds (store.ClassTable.Layouts): n + 12 bytes a solution where
+// it sorts them, n + 4 a class where it searches.
+func tableBytes(b store.Build) uint64 {
+	n := uint64(b.N)
+	if store.LexSearches(b.Total) {
+		return b.Unique * (n + 4)
+	}
+	return b.Total*(n+12) + b.Unique*9
 }
 
 // abort ends a response cut short by err, after logging err: net/http
@@ -241,13 +300,20 @@ var errSlowClient = errors.New("client too slow")
 // of the window in which the client has yet to take quota bytes. A
 // window starts with the first write after the last one ends (or after
 // quota bytes were taken in it): a client is held to the rate only while
-// the server has something to write.
+// the server has something to write. It gives the producer's turn back
+// while it writes and takes it again after, unless closing (the export's
+// last bytes, after which it produces nothing); an export that cannot
+// take it again within the queue's timeout stops with errNoTurn.
 type deadlineWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	end     time.Time
 	timeout time.Duration
 	written int64
+
+	ctx      context.Context
+	producer *turn
+	closing  bool
 
 	rate     int           // bytes a second, the minimum
 	window   time.Duration // 0: no minimum rate
@@ -269,6 +335,7 @@ func (d *deadlineWriter) Write(p []byte) (int, error) {
 	if slow {
 		deadline = d.winEnd
 	}
+	d.producer.give()
 	// An httptest recorder has no deadline to move: ignore that.
 	d.rc.SetWriteDeadline(deadline)
 	n, err := d.w.Write(p)
@@ -277,5 +344,12 @@ func (d *deadlineWriter) Write(p []byte) (int, error) {
 	if err != nil && slow && !time.Now().Before(deadline) {
 		err = fmt.Errorf("%w: it took %d bytes in %v, under the minimum of %d bytes/s (%v)", errSlowClient, d.winBytes, d.window, d.rate, err)
 	}
+	if err == nil && !d.closing && !d.producer.take(d.ctx) {
+		err = cmp.Or(d.ctx.Err(), errNoTurn)
+	}
 	return n, err
 }
+
+// errNoTurn: an export waited for its turn to produce more for longer
+// than the queue's timeout, and was cut off.
+var errNoTurn = errors.New("no export turn came free in time: too many exports at once")

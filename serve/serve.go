@@ -87,12 +87,22 @@ type Options struct {
 	// flood of clients queues instead of sharing the cores and the
 	// catalog's connections ever more thinly.
 	MaxRequests int
-	// MaxExports is how many exports stream at once (default 4).
+	// MaxExports is how many exports produce at once (default 4): an
+	// export holds one of these turns while it reads the catalog and
+	// writes its next 64 KiB into its buffer, and gives it back while it
+	// waits for its client to take them, so that a client that reads
+	// slowly, or not at all, costs a connection and a buffer, not a
+	// turn. An export that cannot take a turn back within QueueTimeout
+	// is cut off. A lexicographic export whose classes take more than
+	// 1 MiB in memory (n >= 13) holds one of another MaxExports turns,
+	// of tables, from the start to the end, which bounds the memory of
+	// exports whose clients read slowly.
 	MaxExports int
-	// MaxClientExports is how many of them one client address may hold
-	// at once (default 2), so that one client cannot take them all. (A
-	// reverse proxy in front is one address: raise it there, and limit
-	// clients at the proxy.)
+	// MaxClientExports is how many exports one client address may have
+	// in progress at once, producing or waiting for the client (default
+	// 2), so that one client cannot take them all. (A reverse proxy in
+	// front is one address: raise it there, and limit clients at the
+	// proxy.)
 	MaxClientExports int
 	// QueueTimeout is how long a request waits for its turn (default 10 s).
 	QueueTimeout time.Duration
@@ -137,6 +147,12 @@ type Options struct {
 	// (default 2,048); more wait in the listener's backlog until one
 	// closes, and the idle ones are closed to make room.
 	MaxConnections int
+	// MaxClientConnections is how many of them one client address (an
+	// IPv6 client's /64 network) may hold open at once (default a
+	// quarter of MaxConnections, 512), so that no fewer than 4 addresses
+	// take every connection: Run closes a connection beyond it as soon as
+	// it accepts it, unanswered.
+	MaxClientConnections int
 }
 
 // Advice is the advice of the program running a Server, which the server
@@ -191,6 +207,7 @@ func (o Options) withDefaults() Options {
 	o.ExportTimeout = cmp.Or(o.ExportTimeout, 30*time.Minute)
 	o.ShutdownTimeout = cmp.Or(o.ShutdownTimeout, 5*time.Second)
 	o.MaxConnections = cmp.Or(o.MaxConnections, 2048)
+	o.MaxClientConnections = cmp.Or(o.MaxClientConnections, max(o.MaxConnections/4, 1))
 	return o
 }
 
@@ -222,7 +239,8 @@ type Server struct {
 	mux     *http.ServeMux
 	pages   map[string]*template.Template
 	turns   chan struct{} // one token a request in progress, exports aside
-	exports chan struct{} // one token an export in progress
+	exports chan struct{} // one token an export producing
+	tables  chan struct{} // one token a lexicographic export holding a large table
 	clients clients       // the exports in progress of each client address
 	logMu   sync.Mutex
 	log     io.Writer
@@ -238,6 +256,7 @@ func New(cat Catalog, opts Options) *Server {
 	opts = opts.withDefaults()
 	s := &Server{cat: cat, opts: opts, mux: http.NewServeMux(), log: opts.Log, advice: opts.Advice,
 		turns: make(chan struct{}, opts.MaxRequests), exports: make(chan struct{}, opts.MaxExports),
+		tables:  make(chan struct{}, opts.MaxExports),
 		clients: clients{held: map[string]int{}}}
 	s.pages = parsePages()
 	s.routes()
@@ -290,9 +309,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(rec, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed: use GET or HEAD", r.Method))
 		return
 	}
-	turns, what := s.turns, "requests"
 	if strings.HasPrefix(r.URL.Path, "/export/") {
-		turns, what = s.exports, "exports"
+		// An export takes its turns itself (handleExport), as it produces.
 		client := clientAddr(r)
 		if !s.clients.take(client, s.opts.MaxClientExports) {
 			h.Set("Retry-After", "1")
@@ -300,14 +318,41 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer s.clients.give(client)
-	}
-	if !wait(r.Context(), turns, s.opts.QueueTimeout) {
-		h.Set("Retry-After", "1")
-		s.fail(rec, r, http.StatusServiceUnavailable, fmt.Sprintf("too many %s at once: try again in a second", what))
+		s.mux.ServeHTTP(rec, r)
 		return
 	}
-	defer func() { <-turns }()
+	if !wait(r.Context(), s.turns, s.opts.QueueTimeout) {
+		h.Set("Retry-After", "1")
+		s.fail(rec, r, http.StatusServiceUnavailable, "too many requests at once: try again in a second")
+		return
+	}
+	defer func() { <-s.turns }()
 	s.mux.ServeHTTP(rec, r)
+}
+
+// turn is a request's hold on a token of turns, which it may give back
+// and take again as it goes. It is used by one goroutine.
+type turn struct {
+	turns   chan struct{}
+	timeout time.Duration
+	held    bool
+}
+
+// take takes a token unless the turn holds one, waiting up to the
+// turn's timeout, and reports whether the turn holds one.
+func (t *turn) take(ctx context.Context) bool {
+	if !t.held {
+		t.held = wait(ctx, t.turns, t.timeout)
+	}
+	return t.held
+}
+
+// give gives the token back, if the turn holds one.
+func (t *turn) give() {
+	if t.held {
+		<-t.turns
+		t.held = false
+	}
 }
 
 // wait takes a token of turns, waiting up to timeout for one, and
@@ -356,13 +401,17 @@ func (c *clients) give(client string) {
 	}
 }
 
-// clientAddr returns the address of r's client, without its port: an IPv4
-// address whole, and an IPv6 one as its /64 network, which one client
-// commonly holds whole and could otherwise spread its exports over.
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
+// clientAddr returns the address of r's client (addrOf its RemoteAddr).
+func clientAddr(r *http.Request) string { return addrOf(r.RemoteAddr) }
+
+// addrOf returns the address of a client at remote (host:port), without
+// its port: an IPv4 address whole, and an IPv6 one as its /64 network,
+// which one client commonly holds whole and could otherwise spread its
+// exports and connections over.
+func addrOf(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
 	if err != nil {
-		return r.RemoteAddr
+		return remote
 	}
 	if ip, err := netip.ParseAddr(host); err == nil && ip.Is6() && !ip.Is4In6() {
 		if p, err := ip.Prefix(64); err == nil {
@@ -388,7 +437,8 @@ func (s *Server) Run(ctx context.Context, addr string, ready func(addr net.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	limit := &limitListener{Listener: ln, conns: make(chan struct{}, s.opts.MaxConnections), closed: make(chan struct{})}
+	limit := &limitListener{Listener: ln, conns: make(chan struct{}, s.opts.MaxConnections), closed: make(chan struct{}),
+		perClient: s.opts.MaxClientConnections, clients: clients{held: map[string]int{}}}
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: s.opts.ReadHeaderTimeout,
@@ -552,32 +602,47 @@ func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 
 // limitListener accepts a connection only while fewer than cap(conns)
 // are open: the rest wait in the kernel's backlog. When all are taken it
-// calls full, which closes the idle ones, before it waits.
+// calls full, which closes the idle ones, before it waits. A connection
+// from a client address (addrOf) that holds perClient open already is
+// closed as soon as it is accepted.
 type limitListener struct {
 	net.Listener
-	conns  chan struct{}
-	full   func()
-	closed chan struct{}
-	once   sync.Once
+	conns     chan struct{}
+	full      func()
+	closed    chan struct{}
+	once      sync.Once
+	perClient int
+	clients   clients // the open connections of each client address
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
-	select {
-	case l.conns <- struct{}{}:
-	default:
-		l.full()
+	for {
 		select {
 		case l.conns <- struct{}{}:
-		case <-l.closed:
-			return nil, net.ErrClosed
+		default:
+			l.full()
+			select {
+			case l.conns <- struct{}{}:
+			case <-l.closed:
+				return nil, net.ErrClosed
+			}
 		}
+		c, err := l.Listener.Accept()
+		if err != nil {
+			<-l.conns
+			return nil, err
+		}
+		client := addrOf(c.RemoteAddr().String())
+		if !l.clients.take(client, l.perClient) {
+			c.Close()
+			<-l.conns
+			continue
+		}
+		return &limitConn{Conn: c, release: func() {
+			l.clients.give(client)
+			<-l.conns
+		}}, nil
 	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.conns
-		return nil, err
-	}
-	return &limitConn{Conn: c, conns: l.conns}, nil
 }
 
 func (l *limitListener) Close() error {
@@ -585,15 +650,15 @@ func (l *limitListener) Close() error {
 	return l.Listener.Close()
 }
 
-// limitConn gives its token back once closed.
+// limitConn calls release once, when it is first closed.
 type limitConn struct {
 	net.Conn
-	conns chan struct{}
-	once  sync.Once
+	release func()
+	once    sync.Once
 }
 
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(func() { <-c.conns })
+	c.once.Do(c.release)
 	return err
 }

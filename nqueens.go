@@ -11,6 +11,7 @@ package nqueens
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -226,10 +227,10 @@ func Parse(s string) (Placement, error) {
 	}
 	cols := make([]int, n)
 	for i, f := range fields {
-		c, err := strconv.Atoi(f)
+		c, err := parseColumn(f)
 		switch {
-		case err != nil || c < 0 || f[0] == '+':
-			return Placement{}, fmt.Errorf("%s (row %d) is not a column: columns are whole numbers from 0 to n-1", phrase.Quote(f), i)
+		case err != nil:
+			return Placement{}, fmt.Errorf("%s (row %d) is not a column: columns are whole numbers from 0 to n-1%s", phrase.Quote(f), i, WholeHint(f))
 		case c >= n:
 			return Placement{}, fmt.Errorf("%d columns make a board of n = %d, whose columns run from 0 to %d: %d (row %d) is off the board", n, n, n-1, c, i)
 		}
@@ -343,4 +344,14 @@ func ParseGrid(rows []string) (Placement, error) {
 		cols[r] = strings.IndexByte(row, 'Q')
 	}
 	return New(cols)
+}
+
+// parseColumn reads a column of a placement as ParseWhole reads whole
+// numbers; the caller checks that it is on the board.
+func parseColumn(s string) (int, error) {
+	c, err := ParseWhole(s)
+	if err == nil && c > math.MaxInt32 {
+		err = ErrTooLarge
+	}
+	return int(c), err
 }

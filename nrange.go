@@ -1,8 +1,10 @@
 package nqueens
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,41 +12,33 @@ import (
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
-// ParseN reads one board size written in decimal ASCII digits ("8") and
-// checks it with CheckN. Signs, spaces, exponents and non-ASCII digits are
-// refused.
+// ParseN reads one board size written as ParseWhole reads whole numbers
+// ("8"; not "08", "+8" or " 8") and checks it with CheckN. The error says
+// what is allowed.
 func ParseN(s string) (int, error) {
-	n, ok := parseDecimal(s, 4)
+	n, err := ParseWhole(s)
 	switch {
 	case s == "":
 		return 0, fmt.Errorf("n must be a number between 1 and %d, got an empty string", MaxN)
-	case !ok:
+	case err != nil:
+		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s%s", MaxN, phrase.Quote(s), WholeHint(s))
+	case n > math.MaxInt32:
 		return 0, fmt.Errorf("n must be a number between 1 and %d, got %s", MaxN, phrase.Quote(s))
 	}
-	if err := CheckN(n); err != nil {
+	if err := CheckN(int(n)); err != nil {
 		return 0, err
 	}
-	return n, nil
+	return int(n), nil
 }
 
 // ParseConstructN reads the size of a board for Construct, as ParseN reads
 // one for a search but up to MaxConstructN.
 func ParseConstructN(s string) (int, error) {
-	n, ok := parseDecimal(s, len(s)) // leading zeros are no harm
-	if !ok || n < 1 || n > MaxConstructN {
-		return 0, fmt.Errorf("n must be a whole number from 1 to %d, got %s", MaxConstructN, phrase.Quote(s))
+	n, err := ParseWhole(s)
+	if err != nil || n < 1 || n > MaxConstructN {
+		return 0, fmt.Errorf("n must be a whole number from 1 to %d, got %s%s", MaxConstructN, phrase.Quote(s), WholeHint(s))
 	}
-	return n, nil
-}
-
-// parseDecimal reads s as a number of at most maxDigits decimal ASCII
-// digits.
-func parseDecimal(s string, maxDigits int) (int, bool) {
-	if s == "" || len(s) > maxDigits || strings.Trim(s, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.Atoi(s)
-	return n, err == nil
+	return int(n), nil
 }
 
 // FormatNList writes board sizes, in increasing order, as ParseNList reads
@@ -69,8 +63,9 @@ func FormatNList(ns []int) string {
 	return b.String()
 }
 
-// ParseNList reads a list of board sizes: numbers and ranges separated by
-// commas, such as "8", "4-12", "1,5,9" or "1-3,7". Every n must be in
+// ParseNList reads a list of board sizes: numbers (as ParseN reads them)
+// and ranges separated by commas, without spaces, such as "8", "4-12",
+// "1,5,9" or "1-3,7". Every n must be in
 // 1..MaxN and every range must run upwards. It returns the sizes in
 // increasing order, each once.
 func ParseNList(s string) ([]int, error) {
@@ -83,7 +78,6 @@ func ParseNList(s string) ([]int, error) {
 	}
 	seen := make(map[int]bool)
 	for part := range strings.SplitSeq(s, ",") {
-		part = strings.TrimSpace(part)
 		if part == "" {
 			return nil, fmt.Errorf("list of n %s has an empty item", phrase.Quote(s))
 		}
@@ -164,7 +158,7 @@ func ParseOneN(s string) (int, error) {
 }
 
 // ParseClassRange reads an inclusive range of class numbers, "K-L", or one
-// class, "K": whole numbers from 1, K at most L.
+// class, "K": whole numbers from 1 as ParseWhole reads them, K at most L.
 func ParseClassRange(s string) (from, to int64, err error) {
 	lo, hi, isRange := strings.Cut(s, "-")
 	if !isRange {
@@ -174,21 +168,22 @@ func ParseClassRange(s string) (from, to int64, err error) {
 	to, err2 := parseClass(hi)
 	switch {
 	case err1 != nil || err2 != nil:
-		return 0, 0, fmt.Errorf("classes %s: want K-L with whole numbers from 1, such as 10-19", phrase.Quote(s))
+		return 0, 0, fmt.Errorf("classes %s: want K-L with whole numbers from 1, such as 10-19%s", phrase.Quote(s), cmp.Or(WholeHint(lo), WholeHint(hi)))
 	case from > to:
 		return 0, 0, fmt.Errorf("classes %s: the range runs downwards: want K-L with K at most L", phrase.Quote(s))
 	}
 	return from, to, nil
 }
 
-// parseClass reads a class number: decimal digits only, 1 or more.
+// parseClass reads a class number as ParseWhole reads whole numbers: 1 to
+// math.MaxInt64. The error wraps ParseWhole's, or says what is allowed.
 func parseClass(s string) (int64, error) {
-	if s == "" || len(s) > 18 || strings.TrimLeft(s, "0123456789") != "" {
-		return 0, errors.New("not a class number")
+	k, err := ParseWhole(s)
+	if err == nil && (k < 1 || k > math.MaxInt64) {
+		err = errors.New("want a class number from 1")
 	}
-	k, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || k < 1 {
-		return 0, errors.New("not a class number")
+	if err != nil {
+		return 0, err
 	}
-	return k, nil
+	return int64(k), nil
 }

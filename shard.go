@@ -3,7 +3,6 @@ package nqueens
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/internal/phrase"
@@ -73,7 +72,8 @@ const MaxShards = 1_000_000
 var shardEnv = []string{"JOB_COMPLETION_INDEX", "SLURM_ARRAY_TASK_ID"}
 
 // ParseShard reads a shard as the command line writes it: "I/K", shard I
-// (from 0) of K, with 0 <= I < K <= MaxShards; or "auto/K", which takes I
+// (from 0) of K, with 0 <= I < K <= MaxShards, each as ParseWhole reads
+// whole numbers; or "auto/K", which takes I
 // from the first of shardEnv that getenv (os.Getenv, say) finds set, and
 // refuses two of them that disagree. The error quotes s and says what is
 // allowed.
@@ -85,9 +85,9 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	if !ok {
 		return bad("want I/K (shard I of K, I from 0 to K-1) or auto/K")
 	}
-	k, err := strconv.Atoi(ks)
+	k, err := parseShardNumber(ks)
 	if err != nil || k < 1 || k > MaxShards {
-		return bad("K must be a whole number from 1 to %d", MaxShards)
+		return bad("K must be a whole number from 1 to %d%s", MaxShards, WholeHint(ks))
 	}
 	if is == "auto" {
 		var from, val string
@@ -105,15 +105,25 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 			return bad("auto takes I from %s (Kubernetes Indexed Job) or %s (Slurm job array); neither is set",
 				shardEnv[0], shardEnv[1])
 		}
-		i, err := strconv.Atoi(val)
+		i, err := parseShardNumber(val)
 		if err != nil || i < 0 || i >= k {
-			return bad("%s=%s: want a shard index from 0 to %d (a Slurm array must run 0-%d)", from, phrase.Quote(val), k-1, k-1)
+			return bad("%s=%s: want a shard index from 0 to %d (a Slurm array must run 0-%d)%s", from, phrase.Quote(val), k-1, k-1, WholeHint(val))
 		}
 		return Shard{Index: i, Count: k}, nil
 	}
-	i, err := strconv.Atoi(is)
+	i, err := parseShardNumber(is)
 	if err != nil || i < 0 || i >= k {
-		return bad("I must be a whole number from 0 to %d", k-1)
+		return bad("I must be a whole number from 0 to %d%s", k-1, WholeHint(is))
 	}
 	return Shard{Index: i, Count: k}, nil
+}
+
+// parseShardNumber reads I or K of a shard as ParseWhole reads whole
+// numbers, up to MaxShards.
+func parseShardNumber(s string) (int, error) {
+	n, err := ParseWhole(s)
+	if err == nil && n > MaxShards {
+		err = ErrTooLarge
+	}
+	return int(n), err
 }

@@ -15,7 +15,7 @@ type Square struct {
 }
 
 // ParseSquare reads a square written "r,c": the row, a comma, the column,
-// each a whole number from 0 to MaxN-1 in decimal digits. Spaces around
+// each a whole number from 0 to MaxN-1 as ParseWhole reads them. Spaces around
 // either number are allowed. The error says what is wanted.
 func ParseSquare(s string) (Square, error) {
 	r, c, ok := strings.Cut(s, ",")
@@ -27,19 +27,14 @@ func ParseSquare(s string) (Square, error) {
 	return Square{Row: row, Col: col}, nil
 }
 
-// parseCoord reads a row or column number: decimal digits, below MaxN.
+// parseCoord reads a row or column number as ParseWhole reads whole
+// numbers, below MaxN.
 func parseCoord(s string) (int, error) {
-	if s == "" || len(s) > 2 || strings.TrimLeft(s, "0123456789") != "" || (len(s) > 1 && s[0] == '0') {
-		return 0, fmt.Errorf("not a row or column")
+	k, err := ParseWhole(s)
+	if err == nil && k >= MaxN {
+		err = fmt.Errorf("not a row or column")
 	}
-	k := int(s[0] - '0')
-	if len(s) == 2 {
-		k = 10*k + int(s[1]-'0')
-	}
-	if k >= MaxN {
-		return 0, fmt.Errorf("not a row or column")
-	}
-	return k, nil
+	return int(k), err
 }
 
 // String writes the square as ParseSquare reads it: "0,3".

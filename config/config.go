@@ -100,19 +100,21 @@ func (k Key) Allowed() string {
 	return fmt.Sprintf("a file name (a string of 1 to %d bytes, no NUL)", MaxPath)
 }
 
-// Parse parses s, the text of an environment variable or a flag, and
-// returns the value as a string, int or bool according to k's Kind. A
-// whole number is written in decimal, without sign or leading zeros; a
-// bool in one of the forms of strconv.ParseBool. The error says what is
-// allowed; the caller names the source.
+// Parse parses s, the text of an environment variable, a flag or a whole
+// number in the config file, and returns the value as a string, int or
+// bool according to k's Kind. A whole number is read by nqueens.ParseWhole:
+// decimal digits, without sign or leading zeros (NQUEENS_WORKERS=010 is
+// refused, not read as 8 or 10); a bool in one of the forms of
+// strconv.ParseBool. The error says what is allowed; the caller names the
+// source.
 func (k Key) Parse(s string) (any, error) {
 	switch k.Kind {
 	case Whole:
-		n, err := strconv.Atoi(s)
-		if err != nil || strconv.Itoa(n) != s {
-			return nil, k.want()
+		n, err := nqueens.ParseWhole(s)
+		if err != nil || n > uint64(k.Max) {
+			return nil, errors.New("want " + k.Allowed() + nqueens.WholeHint(s))
 		}
-		return n, k.checkWhole(int64(n))
+		return int(n), k.checkWhole(int64(n))
 	case Bool:
 		b, err := strconv.ParseBool(s)
 		if err != nil {
@@ -163,7 +165,10 @@ func CheckEnv(lookup func(string) (string, bool)) error {
 // at the top, a key that is not one of Keys (suggesting the nearest when it
 // is close), a key given twice, and a value of the wrong YAML type (a
 // quoted "4" is not a number, 2.5 not a whole number, yes not a bool),
-// empty, or out of range. An empty file sets nothing.
+// empty, or out of range. A whole number is read from its text as written,
+// by Key.Parse, so that YAML's other forms of integers (010 for octal 8,
+// 0o10, 0x10, 1_000, +5) are refused, not read. An empty file sets
+// nothing.
 func ParseYAML(name string, data []byte) (map[string]any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
@@ -230,12 +235,10 @@ func (k Key) node(n *yaml.Node) (any, error) {
 		return nil, k.want()
 	}
 	switch tag := n.ShortTag(); {
-	case k.Kind == Whole && tag == "!!int":
-		var i int64
-		if err := n.Decode(&i); err != nil {
-			return nil, k.want()
-		}
-		return int(i), k.checkWhole(i)
+	case k.Kind == Whole && (tag == "!!int" || tag == "!!float"):
+		// The text as written, not YAML's reading of it, which takes
+		// 010 for octal 8, 0x10 for 16 and 1_000 for 1000.
+		return k.Parse(n.Value)
 	case k.Kind == Bool && tag == "!!bool":
 		var b bool
 		if err := n.Decode(&b); err != nil {

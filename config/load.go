@@ -87,12 +87,28 @@ func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
 	if err := v.MergeConfigMap(values); err != nil {
 		return Config{}, err
 	}
-	return Config{
-		DB:        v.GetString("db"),
-		Workers:   v.GetInt("workers"),
-		MaxBuildN: v.GetInt("max_build_n"),
-		Quiet:     v.GetBool("quiet"),
-	}, nil
+	cfg := Config{DB: v.GetString("db"), Quiet: v.GetBool("quiet")}
+	if cfg.Workers, err = whole(v, "workers"); err != nil {
+		return Config{}, err
+	}
+	if cfg.MaxBuildN, err = whole(v, "max_build_n"); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+// whole returns the whole number key of v, read from viper's text of it by
+// Key.Parse, the one reader of whole numbers, rather than by viper's
+// GetInt, which reads Go literals ("010" is 8). Every source was checked
+// before it reached v, so an error here is one line naming the key.
+func whole(v *viper.Viper, key string) (int, error) {
+	k, _ := Lookup(key)
+	s := v.GetString(key)
+	n, err := k.Parse(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s %s: %w", key, phrase.Quote(s), err)
+	}
+	return n.(int), nil
 }
 
 // firstFile returns the first of paths that exists (as anything: a

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -85,11 +84,11 @@ func parseColumns(t string) (Board, error) {
 		if f == "_" || f == "." {
 			continue
 		}
-		c, err := strconv.Atoi(f)
-		if err != nil || f[0] == '+' || f[0] == '-' {
-			return Board{}, &rowError{r, fmt.Errorf("%s is not a column: want 0..%d, or _ or . for an empty row", phrase.Quote(f), n-1)}
+		c, err := nqueens.ParseWhole(f)
+		if err != nil {
+			return Board{}, &rowError{r, fmt.Errorf("%s is not a column: want 0..%d, or _ or . for an empty row%s", phrase.Quote(f), n-1, nqueens.WholeHint(f))}
 		}
-		if c >= n {
+		if c >= uint64(n) {
 			return Board{}, &rowError{r, fmt.Errorf("column %d is off the board of %d: want 0..%d", c, n, n-1)}
 		}
 		b.cols[r] = uint8(c + 1)

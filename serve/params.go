@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens"
@@ -135,28 +134,25 @@ func (s *Server) builds(r *http.Request) ([]store.Build, error) {
 	return builds, err
 }
 
-// parseN reads the n of a path or parameter (nqueens.ParseN), written as
-// the server writes it: "8", not "08".
+// parseN reads the n of a path or parameter (nqueens.ParseN, which reads
+// whole numbers as nqueens.ParseWhole does: "8", not "08").
 func parseN(v string) (int, error) {
 	n, err := nqueens.ParseN(v)
 	if err != nil {
 		return 0, badParam(err)
 	}
-	if strconv.Itoa(n) != v {
-		return 0, paramError(fmt.Sprintf("n %s: write it as %d", phrase.Quote(v), n))
-	}
 	return n, nil
 }
 
-// parseWhole reads the parameter name as a whole number from lo to hi:
-// decimal digits, no sign, no leading zero.
+// parseWhole reads the parameter name as a whole number from lo to hi, as
+// nqueens.ParseWhole reads whole numbers: decimal digits, no sign, no
+// leading zero.
 func parseWhole(name, v string, lo, hi int64) (int64, error) {
-	bad := v == "" || len(v) > 18 || strings.TrimLeft(v, "0123456789") != "" || (len(v) > 1 && v[0] == '0')
-	k, err := strconv.ParseInt(v, 10, 64)
-	if bad || err != nil || k < lo || k > hi {
-		return 0, paramError(fmt.Sprintf("%s must be a whole number from %s to %s, got %s", name, thousands(uint64(lo)), thousands(uint64(hi)), phrase.Quote(v)))
+	k, err := nqueens.ParseWhole(v)
+	if err != nil || k < uint64(lo) || k > uint64(hi) {
+		return 0, paramError(fmt.Sprintf("%s must be a whole number from %s to %s, got %s%s", name, thousands(uint64(lo)), thousands(uint64(hi)), phrase.Quote(v), nqueens.WholeHint(v)))
 	}
-	return k, nil
+	return int64(k), nil
 }
 
 // maxClass bounds a class number parameter before it is checked against
@@ -169,7 +165,7 @@ const maxClass = 1 << 53
 func parseClass(b store.Build, v string) (int64, error) {
 	k, err := parseWhole("class", v, 0, maxClass)
 	if err != nil {
-		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %s for n=%d", phrase.Quote(v), thousands(b.Unique), b.N))
+		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %s for n=%d%s", phrase.Quote(v), thousands(b.Unique), b.N, nqueens.WholeHint(v)))
 	}
 	if k < 1 || uint64(k) > b.Unique {
 		return 0, fmt.Errorf("n=%d has %s, no class %d: %w", b.N, phrase.Plural(b.Unique, "class"), k, store.ErrNoClass)

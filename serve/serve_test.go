@@ -184,7 +184,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/n/12", 404, htmlType, []string{"n=12 is not in the catalog"}},
 		{"GET", "/n/33", 400, htmlType, []string{"n must be between 1 and 32, got 33"}},
 		{"GET", "/n/x", 400, htmlType, []string{"n must be a number between 1 and 32"}},
-		{"GET", "/n/08", 400, htmlType, []string{"n &#34;08&#34;: write it as 8"}},
+		{"GET", "/n/08", 400, htmlType, []string{"got &#34;08&#34;: leading zeros are refused"}},
 		{"GET", "/n/8?symmetry=NONE", 400, htmlType, []string{"symmetry &#34;NONE&#34;: write it as none"}},
 		{"GET", "/n/8?symmetry=none,none", 400, htmlType, []string{"write it as none"}},
 		{"GET", "/n/8/7", 200, htmlType, []string{"n = 8, class 7", "1 5 7 2 0 3 6 4", `href="/n/8/6"`, `href="/n/8/8"`, `href="/n/8/7.svg"`, `href="/n/8/7.json"`, "Its 8 solutions", "antitranspose"}},

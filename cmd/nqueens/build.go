@@ -27,7 +27,7 @@ func (a *app) buildCmd() *cobra.Command {
 		index, _ := cmd.Flags().GetBool("index")
 		return a.build(cmd.Context(), ns, shard, index)
 	})
-	cmd.Flags().Int("max-n", config.Defaults.MaxBuildN, "largest n build stores as rows; above it, build stores the index (max_build_n)")
+	wholeFlag(cmd.Flags(), "max-n", config.Defaults.MaxBuildN, "largest n build stores as rows; above it, build stores the index (max_build_n)")
 	cmd.Flags().Bool("index", false, "store the index of the class search instead of a row per class, for every n")
 	cmd.Flags().String("shard", "", "build only shard I of K into a shard catalog (I/K, I from 0; or auto/K from the job index)")
 	return cmd

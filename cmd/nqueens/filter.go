@@ -14,7 +14,7 @@ import (
 // store.Filter once the command line is parsed.
 func filterFlags(cmd *cobra.Command) func() (store.Filter, error) {
 	fs := cmd.Flags()
-	class := fs.Int64("class", 0, "only class K (1-based)")
+	class := wholeFlag(fs, "class", int64(0), "only class K (1-based)")
 	classes := fs.String("classes", "", "only classes K to L (K-L, inclusive)")
 	symmetry := fs.String("symmetry", "", "only classes of this symmetry: none, rot180, rot90 or full (or a comma list)")
 	square := fs.String("square", "", "only classes whose canonical board has a queen at row R, column C (R,C, from 0)")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/config"
 	"github.com/nqueens/nqueens/internal/phrase"
 )
@@ -17,8 +18,9 @@ import (
 // gets the nearest known one suggested: unknown flag --worker (did you
 // mean --workers?): run nqueens build --help for the list. A bad value is
 // quoted whole, with what the flag wants instead of the strconv error
-// behind it: --workers "many": want a whole number from 0 to 1024. Other
-// errors are returned as they are.
+// behind it: --workers "many": want a whole number from 0 to 1024; and
+// for a whole number refused for its leading zeros alone (nqueens.WholeHint)
+// the message says so. Other errors are returned as they are.
 func flagError(fs *pflag.FlagSet, command string, err error) error {
 	var ne *pflag.NotExistError
 	if errors.As(err, &ne) && len(ne.GetSpecifiedName()) > 1 {
@@ -47,16 +49,21 @@ func flagError(fs *pflag.FlagSet, command string, err error) error {
 		return err
 	}
 	f := ie.GetFlag()
+	why := nqueens.WholeHint(ie.GetValue())
 	for _, k := range config.Keys {
-		if k.Flag == f.Name {
-			return fmt.Errorf("--%s %s: want %s", k.Flag, phrase.Quote(ie.GetValue()), k.Allowed())
+		if k.Flag != f.Name {
+			continue
 		}
+		if k.Kind != config.Whole {
+			why = ""
+		}
+		return fmt.Errorf("--%s %s: want %s%s", k.Flag, phrase.Quote(ie.GetValue()), k.Allowed(), why)
 	}
 	switch f.Value.Type() {
 	case "int", "int64":
-		return fmt.Errorf("--%s %s: want a whole number", f.Name, phrase.Quote(ie.GetValue()))
+		return fmt.Errorf("--%s %s: want a whole number%s", f.Name, phrase.Quote(ie.GetValue()), why)
 	case "uint64":
-		return fmt.Errorf("--%s %s: want a whole number from 0 to %d", f.Name, phrase.Quote(ie.GetValue()), uint64(math.MaxUint64))
+		return fmt.Errorf("--%s %s: want a whole number from 0 to %d%s", f.Name, phrase.Quote(ie.GetValue()), uint64(math.MaxUint64), why)
 	case "bool":
 		return fmt.Errorf("--%s %s: want true or false", f.Name, phrase.Quote(ie.GetValue()))
 	}

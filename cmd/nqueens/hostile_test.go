@@ -58,7 +58,7 @@ func TestHostileInput(t *testing.T) {
 		tc{name: "max-n", args: []string{"build", "4", "--max-n", "0"}, want: `--max-n "0": want a whole number from 1 to 32`},
 		tc{name: "class", args: []string{"export", "4", "--class", "0"}, want: "--class must be 1 or more, got 0"},
 		tc{name: "class text", args: []string{"show", "4", "--class", "x"}, want: `--class "x": want a whole number`},
-		tc{name: "limit", args: []string{"show", "4", "--limit", "-3"}, want: "--limit must be 1 or more, got -3"},
+		tc{name: "limit", args: []string{"show", "4", "--limit", "-3"}, want: `--limit "-3": want a whole number`},
 		tc{name: "shard", args: []string{"count", "8", "--shard", "1/0"}, want: `--shard "1/0": K must be a whole number`},
 		tc{name: "shard huge", args: []string{"count", "8", "--shard", huge}, want: "--shard"},
 		tc{name: "estimate shard", args: []string{"count", "20", "--estimate", "--shard", "0/2"}, want: "--estimate estimates a whole count: leave out --shard and --combine"},

@@ -68,11 +68,11 @@ func fromOne(args []string, format string) string {
 	seen := make([]bool, len(fields)+1)
 	zero := make([]string, len(fields))
 	for i, f := range fields {
-		c, err := strconv.Atoi(f)
-		if err != nil || c < 1 || c > len(fields) || seen[c] || len(fields) > nqueens.MaxN {
+		c, err := nqueens.ParseWhole(f)
+		if err != nil || c < 1 || c > uint64(len(fields)) || seen[c] || len(fields) > nqueens.MaxN {
 			return ""
 		}
-		seen[c], zero[i] = true, strconv.Itoa(c-1)
+		seen[c], zero[i] = true, strconv.FormatUint(c-1, 10)
 	}
 	if p, err := nqueens.Parse(strings.Join(zero, " ")); err != nil || p.Valid() != nil {
 		return "" // not a solution from 0 either: no hint

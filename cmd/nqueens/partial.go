@@ -87,7 +87,7 @@ func (a *app) completeCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a board: n, given, count, nodes")
 	cmd.Flags().BoolVar(&list, "list", false, "list the completions instead of counting them")
-	cmd.Flags().IntVar(&limit, "limit", 0, "with --list: at most this many completions a board (0: all)")
+	wholeVar(cmd.Flags(), &limit, "limit", 0, "with --list: at most this many completions a board (0: all)")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "with --list: "+strings.Join(export.FormatNames(export.CompletionFormats), ", "))
 	cmd.Flags().BoolVar(&classes, "classes", false, "name the classes of the completions (n must be in the catalog)")
 	cmd.Flags().StringVar(&form, "input", "lines", "with -: lines (a board a line) or grids (grids of several lines, separated by blank lines)")
@@ -293,9 +293,9 @@ func (a *app) puzzleCmd() *cobra.Command {
 		}
 		return a.makePuzzles(cmd.Context(), n, count, seed, distinct, puzzle.Options{Givens: given}, f, answers, out)
 	})
-	cmd.Flags().IntVar(&count, "count", 1, "how many puzzles")
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
-	cmd.Flags().IntVar(&given, "given", 0, "exactly K given queens")
+	wholeVar(cmd.Flags(), &count, "count", 1, "how many puzzles")
+	wholeVar(cmd.Flags(), &seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
+	wholeVar(cmd.Flags(), &given, "given", 0, "exactly K given queens")
 	cmd.Flags().BoolVar(&minimal, "minimal", false, "minimal puzzles: no given queen can be removed (the default)")
 	cmd.Flags().BoolVar(&distinct, "distinct", false, "no puzzle twice: draw on until --count puzzles differ (fails, naming how many, if n has too few)")
 	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.FormatNames(export.PuzzleFormats), ", "))

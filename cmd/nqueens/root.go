@@ -20,7 +20,7 @@ import (
 
 // workersFlag gives cmd the --workers flag: the commands that search.
 func workersFlag(cmd *cobra.Command) *cobra.Command {
-	cmd.Flags().Int("workers", config.Defaults.Workers, "search goroutines (0: all cores)")
+	wholeFlag(cmd.Flags(), "workers", config.Defaults.Workers, "search goroutines (0: all cores)")
 	return cmd
 }
 

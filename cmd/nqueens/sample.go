@@ -45,8 +45,8 @@ func (a *app) sampleCmd() *cobra.Command {
 			}
 			return a.sample(cmd.Context(), n, what, seed, seeded, uint64(count), format, out)
 		})
-	cmd.Flags().Int64Var(&count, "count", 1, "how many draws")
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "seed of the draws (default: a random seed, printed on stderr)")
+	wholeVar(cmd.Flags(), &count, "count", 1, "how many draws")
+	wholeVar(cmd.Flags(), &seed, "seed", 0, "seed of the draws (default: a random seed, printed on stderr)")
 	cmd.Flags().BoolVar(&solutions, "solutions", false, "draw solutions, each with the same probability, instead of classes")
 	cmd.Flags().StringVarP(&formatName, "format", "f", "json", strings.Join(export.FormatNames(export.Formats), ", "))
 	outputFlag(cmd, &out)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"strconv"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -26,7 +25,7 @@ func (a *app) serveCmd() *cobra.Command {
 			if err != nil {
 				return usageError{fmt.Errorf("--addr %s: want HOST:PORT, such as 127.0.0.1:8080", quote(addr))}
 			}
-			if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+			if p, err := nqueens.ParseWhole(port); err != nil || p > 65535 {
 				return usageError{fmt.Errorf("--addr %s: the port must be a number from 0 to 65535 (0: any free port)", quote(addr))}
 			}
 			if clientExports < 1 || clientExports > 1024 {
@@ -60,7 +59,7 @@ func (a *app) serveCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on HOST:PORT (port 0: any free port)")
-	cmd.Flags().IntVar(&clientExports, "client-exports", 2, "exports one client address may stream at once (behind a reverse proxy every client has the proxy's address)")
+	wholeVar(cmd.Flags(), &clientExports, "client-exports", 2, "exports one client address may stream at once (behind a reverse proxy every client has the proxy's address)")
 	return cmd
 }
 

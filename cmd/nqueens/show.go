@@ -25,7 +25,7 @@ func (a *app) showCmd() *cobra.Command {
 		return a.show(cmd.Context(), n, f, limit, ascii)
 	})
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw with Q and . instead of box-drawing characters")
-	cmd.Flags().IntVar(&limit, "limit", 20, "draw at most this many classes")
+	wholeVar(cmd.Flags(), &limit, "limit", 20, "draw at most this many classes")
 	filter = filterFlags(cmd)
 	return cmd
 }

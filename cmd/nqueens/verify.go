@@ -41,7 +41,7 @@ func (a *app) verifyCmd() *cobra.Command {
 		}
 		return verify.Summary(reports)
 	}))
-	cmd.Flags().IntVar(&sample, "sample", 0, "of an n built as an index, re-search only this many prefixes, drawn at random (0: all)")
+	wholeVar(cmd.Flags(), &sample, "sample", 0, "of an n built as an index, re-search only this many prefixes, drawn at random (0: all)")
 	return cmd
 }
 

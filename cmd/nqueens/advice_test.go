@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
@@ -95,7 +96,7 @@ func TestServeAdvice(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	srv := httptest.NewServer(serve.New(f, serve.Options{Advice: serveAdvice}))
+	srv := httptest.NewServer(serve.New(f, serve.Options{Advice: advice{}.serveAdvice()}))
 	defer srv.Close()
 	if code, body := fetch(t, srv.URL+"/"); code != 200 || !strings.Contains(body, "<p>The catalog is empty: build some n with <code>nqueens build 1-14</code>.</p>") {
 		t.Errorf("/ of an empty catalog: %d\n%s", code, body)
@@ -106,10 +107,16 @@ func TestServeAdvice(t *testing.T) {
 	if code, body := fetch(t, srv.URL+"/api/v1/counts"); code != 503 || !strings.HasSuffix(body, `: no catalog (run nqueens build 1-14 to make one)"}`+"\n") {
 		t.Errorf("/api/v1/counts with the catalog removed: %d\n%s", code, body)
 	}
-	if got, want := serveAdvice.Build(8), "nqueens build 8"; got != want {
-		t.Errorf("Build(8) = %q, want %q", got, want)
-	}
-	if got, want := serveAdvice.Lex(17), "nqueens export 17 --all --order lex"; got != want {
-		t.Errorf("Lex(17) = %q, want %q", got, want)
+	plain, other := (advice{}).serveAdvice(), (advice{db: "/srv/my cat.db"}).serveAdvice()
+	for _, tt := range []struct{ got, want string }{
+		{plain.Build(8), "nqueens build 8"},
+		{plain.Lex(17), "nqueens export 17 --all --order lex"},
+		{other.Build(8), "nqueens build 8 --db '/srv/my cat.db'"},
+		{other.Start(), "nqueens build 1-14 --db '/srv/my cat.db'"},
+		{other.Square(18, nqueens.Square{Row: 9, Col: 4}), "nqueens export 18 --square 9,4 --format csv --db '/srv/my cat.db'"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("serve's advice %q, want %q", tt.got, tt.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -32,7 +33,7 @@ func (a *app) serveCmd() *cobra.Command {
 				return usageError{fmt.Errorf("--client-exports %d: want a whole number from 1 to 1024", clientExports)}
 			}
 			ctx := cmd.Context()
-			opts := serve.Options{Advice: serveAdvice, MaxClientExports: clientExports}
+			opts := serve.Options{Advice: a.advice().serveAdvice(), MaxClientExports: clientExports}
 			db, err := store.Follow(ctx, a.cfg.DB, opts.FollowOptions())
 			if err != nil {
 				return openAdvice(err)
@@ -64,14 +65,18 @@ func (a *app) serveCmd() *cobra.Command {
 }
 
 // serveAdvice is what nqueens serve's pages and errors tell a user to do,
-// in the words of the command line: the advice of a catalog that does
-// not open (openAdvice) and the commands that build n and export it.
-var serveAdvice = serve.Advice{
-	Open:  func(err error) error { return openAdvice(err) },
-	Build: func(n int) string { return fmt.Sprintf("nqueens build %d", n) },
-	Start: func() string { return "nqueens build 1-14" },
-	Lex:   func(n int) string { return fmt.Sprintf("nqueens export %d --all --order lex", n) },
-	Square: func(n int, sq nqueens.Square) string {
-		return fmt.Sprintf("nqueens export %d --square %d,%d --format csv", n, sq.Row, sq.Col)
-	},
+// in the words of the command line, for the catalog v is of (with its
+// --db where it is not the default, as every piece of advice the program
+// prints): the advice of a catalog that does not open and the commands
+// that build n and export it.
+func (v advice) serveAdvice() serve.Advice {
+	return serve.Advice{
+		Open:  func(err error) error { return v.open(err) },
+		Build: func(n int) string { return v.command("build", strconv.Itoa(n)) },
+		Start: func() string { return v.command("build", defaultStart) },
+		Lex:   func(n int) string { return v.command("export", strconv.Itoa(n), "--all", "--order", "lex") },
+		Square: func(n int, sq nqueens.Square) string {
+			return v.command("export", strconv.Itoa(n), "--square", fmt.Sprintf("%d,%d", sq.Row, sq.Col), "--format", "csv")
+		},
+	}
 }

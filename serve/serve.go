@@ -150,8 +150,8 @@ type Options struct {
 	// MaxClientConnections is how many of them one client address (an
 	// IPv6 client's /64 network) may hold open at once (default a
 	// quarter of MaxConnections, 512), so that no fewer than 4 addresses
-	// take every connection: Run closes a connection beyond it as soon as
-	// it accepts it, unanswered.
+	// take every connection: Run answers a connection beyond it 503 with
+	// Retry-After and closes it as soon as it accepts it.
 	MaxClientConnections int
 }
 
@@ -600,11 +600,17 @@ func (s *Server) failErr(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
+// tooManyConnections is the whole response to a connection beyond its
+// address's share (Options.MaxClientConnections), written before the
+// request is read.
+const tooManyConnections = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+	"Connection: close\r\nContent-Length: 46\r\n\r\ntoo many connections from this client address\n"
+
 // limitListener accepts a connection only while fewer than cap(conns)
 // are open: the rest wait in the kernel's backlog. When all are taken it
 // calls full, which closes the idle ones, before it waits. A connection
 // from a client address (addrOf) that holds perClient open already is
-// closed as soon as it is accepted.
+// answered 503 (tooManyConnections) and closed as soon as it is accepted.
 type limitListener struct {
 	net.Listener
 	conns     chan struct{}
@@ -634,6 +640,10 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		}
 		client := addrOf(c.RemoteAddr().String())
 		if !l.clients.take(client, l.perClient) {
+			// Told why, in the few bytes a new socket's buffer takes at
+			// once (a deadline bounds the write), then closed.
+			c.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+			io.WriteString(c, tooManyConnections)
 			c.Close()
 			<-l.conns
 			continue

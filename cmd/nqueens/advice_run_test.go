@@ -130,3 +130,49 @@ func TestShardAdvice(t *testing.T) {
 	mustRun(t, "merge", "-q", db("whole.db"), db("s0.db"), db("s1.db"))
 	mustRun(t, "show", "9", "--db", db("whole.db"))
 }
+
+// TestVerifyAdvice damages a catalog of rows (a class deleted) and an
+// index (a bit of a block flipped), each in a catalog that is not the
+// default: the reader's error advises nqueens verify on that catalog, and
+// the command, run as printed, verifies it and names the fault (exit 3).
+func TestVerifyAdvice(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(t.TempDir()) // an advice that forgets --db verifies nothing here
+	rows, index := filepath.Join(dir, "rows.db"), filepath.Join(dir, "index.db")
+	mustRun(t, "build", "8", "-q", "--db", rows)
+	mustRun(t, "build", "12", "--index", "-q", "--db", index)
+	rows = tamperedCopy(t, rows, `DELETE FROM classes WHERE n = 8 AND class = 5`)
+	flip := editBlocks(t, index, func(blocks map[int64][]byte) { blocks[0][9] ^= 4 })
+	index = tamperedCopy(t, index, flip)
+	for _, tc := range []struct {
+		args  []string
+		fault string
+	}{
+		{[]string{"export", "8", "--format", "csv", "--db", rows}, "class 5"},
+		{[]string{"show", "12", "--class", "1", "--db", index}, "index block 0"},
+	} {
+		_, stderr, err := runCLI(t, tc.args...)
+		msg := stderr
+		if err != nil {
+			msg += err.Error()
+		}
+		var verifies [][]string
+		for _, c := range advised(msg) {
+			if c[0] == "verify" {
+				verifies = append(verifies, c)
+			}
+		}
+		if len(verifies) == 0 {
+			t.Fatalf("nqueens %s: %v\n%s: want advice to run nqueens verify", strings.Join(tc.args, " "), err, stderr)
+		}
+		for _, c := range verifies {
+			out, _, err := runCLI(t, c...)
+			if exitCode(err) != exitMismatch || !strings.Contains(out, tc.fault) {
+				t.Errorf("the advice of nqueens %s: nqueens %s: exit %d, %v\n%s; want %d naming %q", strings.Join(tc.args, " "), strings.Join(c, " "), exitCode(err), err, out, exitMismatch, tc.fault)
+			}
+		}
+	}
+	if left, _ := os.ReadDir("."); len(left) > 0 {
+		t.Errorf("an advice wrote %s in the working directory", left[0].Name())
+	}
+}

@@ -59,7 +59,11 @@ func (c *blockCursor) columns() string {
 // sealed reports whether the catalog's index is sealed: its blocks and
 // symmetric classes have checksums, and its blocks the symmetric classes
 // before them (schema 6).
-func (c *blockCursor) sealed() bool { return c.db.h.Version >= 6 }
+func (c *blockCursor) sealed() bool { return c.db.sealed() }
+
+// sealed reports whether the catalog's indexes are sealed (schema 6): a
+// catalog of schema 4 or 5 read without migrating it is not.
+func (db *DB) sealed() bool { return db.h.Version >= 6 }
 
 // errNoBlock is seek's error when no block meets its condition.
 var errNoBlock = errors.New("no such block")

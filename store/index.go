@@ -298,7 +298,7 @@ func maxSymmetric(b Build) int64 {
 func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2[nqueens.Layout, error] {
 	where, args := f.where(b.N)
 	sum := "checksum"
-	if db.h.Version < 6 {
+	if !db.sealed() {
 		sum = "0 AS checksum" // a catalog read without migrating it has none
 	}
 	q := `SELECT class, placement, orbit, ` + sum + ` FROM index_symmetric WHERE ` + where + ` ORDER BY class LIMIT ? OFFSET ?`
@@ -345,7 +345,7 @@ func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2
 		check := db.symmetricChecker(b)
 		for _, r := range list {
 			l, err := decodeClass(b.N, r.k, r.key, r.orbit)
-			if err == nil && db.h.Version >= 6 && r.sum != indexblock.SymmetricSum(b.N, r.k, r.key, int64(r.orbit)) {
+			if err == nil && db.sealed() && r.sum != indexblock.SymmetricSum(b.N, r.k, r.key, int64(r.orbit)) {
 				err = &RowError{N: b.N, Layout: l, Key: r.key, Problems: []string{"does not match its checksum in the index's list of symmetric classes"}}
 			}
 			err = seq.Check(l, r.key, err)

@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/store"
 )
 
 // BenchmarkBuild stores the 45752 classes of n = 14 into a fresh catalog,
@@ -24,12 +23,12 @@ func BenchmarkBuild(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		b.StopTimer()
-		db, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "c.db"), store.Options{Create: true})
+		db, err := Open(context.Background(), filepath.Join(b.TempDir(), "c.db"), Options{Create: true})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		bl, err := db.Begin(context.Background(), n, len(units))
+		bl, err := db.begin(context.Background(), n, len(units))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"database/sql"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/store"
 )
 
 // TestIndexBitFlips flips one random bit of one random index block of n =
@@ -97,16 +96,16 @@ func TestIndexBitFlips(t *testing.T) {
 // each answer against want, the intact catalog's classes of the build b:
 // an answer that differs must come with an error, and with refuse, every
 // read that meets the flipped block must be refused as damage.
-func checkFlipped(t *testing.T, path string, b store.Build, want []nqueens.Layout, what string, refuse bool) {
+func checkFlipped(t *testing.T, path string, b Build, want []nqueens.Layout, what string, refuse bool) {
 	t.Helper()
-	db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	db, err := Open(ctx, path, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("%s: open: %v", what, err)
 	}
 	defer db.Close()
 	var got []nqueens.Layout
 	var walkErr error
-	for l, err := range db.Classes(ctx, 12, store.Filter{}) {
+	for l, err := range db.Classes(ctx, 12, Filter{}) {
 		if err != nil {
 			walkErr = err
 			break
@@ -114,7 +113,7 @@ func checkFlipped(t *testing.T, path string, b store.Build, want []nqueens.Layou
 		got = append(got, l)
 	}
 	switch {
-	case walkErr != nil && !errors.Is(walkErr, store.ErrBadRow):
+	case walkErr != nil && !errors.Is(walkErr, ErrBadRow):
 		t.Errorf("%s: every class: %v, not a damaged catalog", what, walkErr)
 	case walkErr == nil && !slices.Equal(got, want):
 		t.Errorf("%s: every class read with no error, and they differ from the intact catalog's", what)
@@ -125,14 +124,14 @@ func checkFlipped(t *testing.T, path string, b store.Build, want []nqueens.Layou
 		l, err := db.Class(ctx, 12, k)
 		if err == nil && l != want[k-1] {
 			t.Errorf("%s: class %d is %v with no error, the intact catalog's is %v", what, k, l, want[k-1])
-		} else if err != nil && !errors.Is(err, store.ErrBadRow) && !errors.Is(err, store.ErrNoClass) {
+		} else if err != nil && !errors.Is(err, ErrBadRow) && !errors.Is(err, ErrNoClass) {
 			t.Errorf("%s: class %d: %v", what, k, err)
 		}
 		board := canonical.Orbit(want[k-1].Placement)
 		found, err := db.Lookup(ctx, b, board[len(board)-1])
 		if err == nil && found.Class != k {
 			t.Errorf("%s: the lookup of an image of class %d gives class %d with no error", what, k, found.Class)
-		} else if err != nil && !errors.Is(err, store.ErrBadRow) && !errors.Is(err, store.ErrNoClass) {
+		} else if err != nil && !errors.Is(err, ErrBadRow) && !errors.Is(err, ErrNoClass) {
 			t.Errorf("%s: lookup of class %d: %v", what, k, err)
 		}
 	}

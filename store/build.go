@@ -16,13 +16,13 @@ import (
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
-// Builder writes the classes of one n into the catalog, a work unit at a
+// builder writes the classes of one n into the catalog, a work unit at a
 // time (Add, after Resume), committing regularly so that an interrupted
 // build keeps what it has done: the catalog then holds the classes of the
 // first UnitsDone units exactly, and the n stays marked incomplete until
 // Finish. Close ends a build left incomplete. It writes the rows form
 // (FormRows), through the same build loop as Run.
-type Builder struct {
+type builder struct {
 	run *buildRun[[]nqueens.Layout]
 }
 
@@ -31,7 +31,7 @@ const (
 	commitEvery       = 500 * time.Millisecond // time between commits, at most
 )
 
-// Begin starts or resumes the build of n, whose search has unitsTotal work
+// begin starts or resumes the build of n, whose search has unitsTotal work
 // units. It takes the catalog's build lock first, and fails at once with
 // ErrBusy if another Builder (in this process or another) holds it. If n
 // is complete it returns an error wrapping ErrComplete. If an earlier build
@@ -39,31 +39,31 @@ const (
 // committed (see Resume); if that build split the search differently, its
 // classes are dropped and the build starts over. The caller must call
 // Finish or Close.
-func (db *DB) Begin(ctx context.Context, n, unitsTotal int) (*Builder, error) {
-	return db.BeginShard(ctx, n, nqueens.Shard{}, unitsTotal)
+func (db *DB) begin(ctx context.Context, n, unitsTotal int) (*builder, error) {
+	return db.beginShard(ctx, n, nqueens.Shard{}, unitsTotal)
 }
 
-// BeginShard is Begin for one shard of n's work units, unitsTotal of them,
+// beginShard is Begin for one shard of n's work units, unitsTotal of them,
 // in a shard catalog (see Merge). A catalog holds each n either whole or
 // as one shard: if it already holds a build of n for another shard, or
-// whole, BeginShard fails with an error wrapping ErrShardMismatch. A
+// whole, beginShard fails with an error wrapping ErrShardMismatch. A
 // catalog opened read-only is ErrReadOnly, classes of n with no builds
 // row ErrOrphans, and an index of n (see RunOptions.Index)
 // ErrFormMismatch.
-func (db *DB) BeginShard(ctx context.Context, n int, shard nqueens.Shard, unitsTotal int) (*Builder, error) {
+func (db *DB) beginShard(ctx context.Context, n int, shard nqueens.Shard, unitsTotal int) (*builder, error) {
 	r, _, err := beginRun(ctx, db, n, shard, unitsTotal, &rowsForm{})
 	if err != nil {
 		return nil, err
 	}
-	return &Builder{run: r}, nil
+	return &builder{run: r}, nil
 }
 
 // Resume returns the index of the first work unit the build still needs:
 // 0 for a new build.
-func (b *Builder) Resume() int { return b.run.resume }
+func (b *builder) Resume() int { return b.run.resume }
 
 // State returns what the builder has recorded so far.
-func (b *Builder) State() Build { return b.run.state }
+func (b *builder) State() Build { return b.run.state }
 
 // Add stores the classes of work unit i, which must be the next unit the
 // build needs (Resume, then one more per call), numbering them after those
@@ -71,21 +71,21 @@ func (b *Builder) State() Build { return b.run.state }
 // every class stored before (the class search yields them so). The
 // layouts' Class fields are ignored. After a failed write the Builder
 // takes no more: each later Add says so.
-func (b *Builder) Add(i int, classes []nqueens.Layout) error { return b.run.add(i, classes) }
+func (b *builder) Add(i int, classes []nqueens.Layout) error { return b.run.add(i, classes) }
 
 // Finish commits the last classes and marks n complete. Every work unit
 // must have been added. It releases the build lock; the Builder cannot be
 // used afterwards. A build of the whole board whose counts are not the
 // published ones is marked complete all the same, and Finish returns it
 // with nqueens.CheckKnown's *nqueens.KnownError.
-func (b *Builder) Finish() (Build, error) { return b.run.finish() }
+func (b *builder) Finish() (Build, error) { return b.run.finish() }
 
 // Close commits what has been added and releases the build lock, leaving
 // n incomplete unless Finish was called; a later Begin resumes from here.
 // After a failed write it commits nothing (the catalog keeps the last
 // commit) and returns nil: the failure was reported by the call that met
 // it. It is a no-op after Finish.
-func (b *Builder) Close() error { return b.run.close() }
+func (b *builder) Close() error { return b.run.close() }
 
 // A buildForm writes the classes of a build in one form, a work unit at a
 // time: rowsForm the rows (FormRows), indexForm the index (FormIndex).

@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"context"
@@ -9,14 +9,13 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/store"
 	"github.com/nqueens/nqueens/store/internal/indexblock"
 )
 
 // stopBuild builds n whole into db with opts, committing at every chance
 // (CommitRows 1), and cancels the build once stop work units are added:
 // an event of the build, not a time. It returns the build as committed.
-func stopBuild(t *testing.T, db *store.DB, n, stop int, opts store.RunOptions) store.Build {
+func stopBuild(t *testing.T, db *DB, n, stop int, opts RunOptions) Build {
 	t.Helper()
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -67,14 +66,14 @@ func TestIndexResumeRefusesRaisedBuild(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "index.db")
 			db := open(t, path)
-			stopBuild(t, db, n, tt.stop, store.RunOptions{Index: true})
+			stopBuild(t, db, n, tt.stop, RunOptions{Index: true})
 			rawExec(t, path, raise, n)
 			before, err := db.Build(ctx, n)
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{Index: true})
-			if !errors.Is(err, store.ErrBadRow) || !strings.Contains(err.Error(), tt.says) {
+			st, err := db.Run(ctx, n, nqueens.Shard{}, RunOptions{Index: true})
+			if !errors.Is(err, ErrBadRow) || !strings.Contains(err.Error(), tt.says) {
 				t.Fatalf("resumed over a raised builds row: %+v, %v; want ErrBadRow saying %q", st, err, tt.says)
 			}
 			if after, err := db.Build(ctx, n); err != nil || after != before {
@@ -139,11 +138,11 @@ func TestFinishChecksKnownCounts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "c.db")
 			db := open(t, path)
-			if st := stopBuild(t, db, n, 150, store.RunOptions{Index: tt.index}); st.UnitsDone == 0 {
+			if st := stopBuild(t, db, n, 150, RunOptions{Index: tt.index}); st.UnitsDone == 0 {
 				t.Fatalf("stopped build committed nothing: %+v", st)
 			}
 			tt.forge(t, path)
-			st, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{Index: tt.index})
+			st, err := db.Run(ctx, n, nqueens.Shard{}, RunOptions{Index: tt.index})
 			var ke *nqueens.KnownError
 			if !errors.As(err, &ke) || !strings.HasPrefix(err.Error(), "build n=12: finished with ") {
 				t.Fatalf("finished with forged counts: %+v, %v; want a *nqueens.KnownError", st, err)

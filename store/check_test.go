@@ -1,11 +1,10 @@
-package store_test
+package store
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/store"
 )
 
 func TestCheckBuild(t *testing.T) {
@@ -27,12 +26,12 @@ func TestCheckBuild(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := store.CheckBuild(tt.ns, tt.shard, tt.limit)
+			err := CheckBuild(tt.ns, tt.shard, tt.limit)
 			if (err == nil) != (tt.text == "") || (err != nil && err.Error() != tt.text) {
 				t.Errorf("CheckBuild(%v, %v, %d) = %v, want %q", tt.ns, tt.shard, tt.limit, err, tt.text)
 			}
-			if errors.Is(err, store.ErrOverLimit) != tt.over {
-				t.Errorf("errors.Is(%v, ErrOverLimit) = %v", err, errors.Is(err, store.ErrOverLimit))
+			if errors.Is(err, ErrOverLimit) != tt.over {
+				t.Errorf("errors.Is(%v, ErrOverLimit) = %v", err, errors.Is(err, ErrOverLimit))
 			}
 		})
 	}

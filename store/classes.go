@@ -134,11 +134,11 @@ func insertSQL(n, rows int) string {
 	return s.String()
 }
 
-// RowError is the error of a stored class row that is not what the catalog
+// rowError is the error of a stored class row that is not what the catalog
 // promises: a valid solution of n in its class's canonical form, with the
 // orbit its symmetry gives, numbered in turn and in the order of its
 // placement. It matches ErrBadRow.
-type RowError struct {
+type rowError struct {
 	N int
 	// Layout is the row as stored; its Placement is zero when the row
 	// could not be read (a bad key, or an orbit no class has).
@@ -153,14 +153,14 @@ type RowError struct {
 
 // Detail says what is wrong with the row, without n: "class 3 (1 3 5 7 2
 // 0 4 6) is not a solution: queens at ...".
-func (e *RowError) Detail() string {
+func (e *rowError) Detail() string {
 	return fmt.Sprintf("class %d%s %s", e.Layout.Class, e.Stored(), strings.Join(e.Problems, "; "))
 }
 
 // Stored is the row's placement in parentheses, as columns where it could
 // be read and as the stored key where not: " (1 3 5 7 2 0 4 6)", or ""
 // for a class that is missing.
-func (e *RowError) Stored() string {
+func (e *rowError) Stored() string {
 	switch {
 	case e.Layout.Placement.N() != 0:
 		return " (" + e.Layout.Placement.String() + ")"
@@ -172,12 +172,12 @@ func (e *RowError) Stored() string {
 
 // Error names n, the class and the fault: "n=8 class 3 (1 3 5 7 2 0 4 6)
 // is not a solution: ...: the catalog is damaged".
-func (e *RowError) Error() string {
+func (e *rowError) Error() string {
 	return fmt.Sprintf("n=%d %s: the catalog is damaged", e.N, e.Detail())
 }
 
 // Is reports whether target is ErrBadRow.
-func (e *RowError) Is(target error) bool { return target == ErrBadRow }
+func (e *rowError) Is(target error) bool { return target == ErrBadRow }
 
 // decodeClass turns a stored row of class k of n, its placement's key and its
 // orbit, into a layout, and checks it as far as one row can tell: the
@@ -187,7 +187,7 @@ func (e *RowError) Is(target error) bool { return target == ErrBadRow }
 func decodeClass(n int, k int64, key string, orbit int) (nqueens.Layout, error) {
 	l := nqueens.Layout{Class: k}
 	fail := func(format string, args ...any) (nqueens.Layout, error) {
-		return l, &RowError{N: n, Layout: l, Key: key, Problems: []string{fmt.Sprintf(format, args...)}}
+		return l, &rowError{N: n, Layout: l, Key: key, Problems: []string{fmt.Sprintf(format, args...)}}
 	}
 	p, err := nqueens.ParseKey(key)
 	switch {
@@ -236,7 +236,7 @@ type sequence struct {
 // in the row (decodeClass's first). Every row read must be given, bad ones too.
 // An err that is no *RowError is returned as it is.
 func (s *sequence) Check(l nqueens.Layout, key string, err error) error {
-	var re *RowError
+	var re *rowError
 	if err != nil && !errors.As(err, &re) {
 		return err
 	}
@@ -261,5 +261,5 @@ func (s *sequence) Check(l nqueens.Layout, key string, err error) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return &RowError{N: s.N, Layout: l, Key: key, Problems: problems}
+	return &rowError{N: s.N, Layout: l, Key: key, Problems: problems}
 }

@@ -258,7 +258,7 @@ func (db *DB) indexSquareTally(ctx context.Context, b Build, f Filter, from, to 
 		return c, fmt.Errorf("count classes n=%d: %w", b.N, dbfile.Translate(err))
 	}
 	if symmetric > unique {
-		return c, &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists %d symmetric classes with a queen on %s among classes %d to %d, its prefixes hold %d", symmetric, sq, from, to, unique)}
+		return c, &indexFault{N: b.N, Block: -1, Problem: fmt.Sprintf("lists %d symmetric classes with a queen on %s among classes %d to %d, its prefixes hold %d", symmetric, sq, from, to, unique)}
 	}
 	if f.hasOrbit(8) {
 		c.AddN(nqueens.SymNone, unique-symmetric)

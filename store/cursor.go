@@ -73,7 +73,7 @@ var errNoBlock = errors.New("no such block")
 func (c *blockCursor) seekClass(ctx context.Context, k int64) error {
 	err := c.seek(ctx, `classes_before < ? ORDER BY classes_before DESC, block DESC`, k)
 	if errors.Is(err, errNoBlock) {
-		return &IndexError{N: c.b.N, Block: -1, Problem: fmt.Sprintf("has no block that holds class %d", k)}
+		return &indexFault{N: c.b.N, Block: -1, Problem: fmt.Sprintf("has no block that holds class %d", k)}
 	}
 	return err
 }
@@ -200,7 +200,7 @@ func (c *blockCursor) classAt(k int64) (indexblock.Entry, int64, error) {
 		}
 		before += e.Classes
 	}
-	return indexblock.Entry{}, 0, &IndexError{N: c.b.N, Block: c.blk.Block, Problem: fmt.Sprintf("ends before class %d", k)}
+	return indexblock.Entry{}, 0, &indexFault{N: c.b.N, Block: c.blk.Block, Problem: fmt.Sprintf("ends before class %d", k)}
 }
 
 // prefixAt returns the prefix key of the block at the cursor and the
@@ -219,5 +219,5 @@ func (c *blockCursor) prefixAt(key string) (indexblock.Entry, uint64, bool) {
 // short is the error of a prefix of the block at the cursor whose subtree
 // holds other classes than the index records.
 func (c *blockCursor) short(e indexblock.Entry) error {
-	return &IndexError{N: c.b.N, Block: c.blk.Block, Problem: fmt.Sprintf("records %d classes under prefix %s, which the search does not find", e.Classes, indexblock.Key(e.Unit))}
+	return &indexFault{N: c.b.N, Block: c.blk.Block, Problem: fmt.Sprintf("records %d classes under prefix %s, which the search does not find", e.Classes, indexblock.Key(e.Unit))}
 }

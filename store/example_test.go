@@ -232,39 +232,6 @@ func ExampleDB_Complete() {
 	// 92 true <nil>
 }
 
-// Two machines each build one shard of n = 10 into a catalog of their own
-// (nqueens build 10 --shard I/2); Merge joins them into one catalog that
-// holds n = 10 whole, its classes numbered afresh.
-func ExampleMerge() {
-	var parts []*store.DB
-	for i := range 2 {
-		db, done := exampleCatalog(fmt.Sprintf("shard%d.db", i))
-		defer done()
-		if _, err := db.Run(context.Background(), 10, nqueens.Shard{Index: i, Count: 2}, store.RunOptions{}); err != nil {
-			log.Fatal(err)
-		}
-		parts = append(parts, db)
-	}
-	ns, err := store.Mergeable(context.Background(), parts)
-	fmt.Println("mergeable:", ns, err)
-
-	dir, err := os.MkdirTemp("", "nqueens-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	merged, err := store.Merge(context.Background(), filepath.Join(dir, "all.db"), parts)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, b := range merged {
-		fmt.Printf("n=%d: %d solutions in %d classes, complete %v\n", b.N, b.Total, b.Unique, b.Complete)
-	}
-	// Output:
-	// mergeable: [10] <nil>
-	// n=10: 724 solutions in 92 classes, complete true
-}
-
 // Numbers numbers boards of any n the catalog holds complete, as nqueens
 // lookup does, and says why it cannot number those of another n.
 func ExampleDB_Numbers() {

@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"database/sql"
@@ -18,7 +18,6 @@ import (
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/migrations"
-	"github.com/nqueens/nqueens/store"
 )
 
 // childEnv names the variable that makes this test binary a child that
@@ -31,18 +30,18 @@ func TestMain(m *testing.M) {
 		leaveHotJournal(path)
 	}
 	if path := os.Getenv(readEnv); path != "" {
-		_, err := store.Open(ctx, path, store.Options{ReadOnly: true})
-		fmt.Printf("%t %t\n%v\n", errors.Is(err, store.ErrHotJournal), errors.Is(err, store.ErrReadOnly), err)
+		_, err := Open(ctx, path, Options{ReadOnly: true})
+		fmt.Printf("%t %t\n%v\n", errors.Is(err, ErrHotJournal), errors.Is(err, ErrReadOnly), err)
 		os.Exit(0)
 	}
 	if v := os.Getenv(childEnv); v != "" {
 		point, path, _ := strings.Cut(v, ":")
-		store.SetTestHook(func(p string) {
+		SetTestHook(func(p string) {
 			if p == point {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}
 		})
-		if _, err := store.Open(ctx, path, store.Options{Create: true}); err != nil {
+		if _, err := Open(ctx, path, Options{Create: true}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -84,7 +83,7 @@ func TestHotJournalRolledBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opts := range []store.Options{{ReadOnly: true}, {}} {
+	for _, opts := range []Options{{ReadOnly: true}, {}} {
 		path := filepath.Join(t.TempDir(), "c.db")
 		buildWhole(t, path, 8)
 		cmd := exec.Command(exe)
@@ -93,7 +92,7 @@ func TestHotJournalRolledBack(t *testing.T) {
 		if st, err := os.Stat(path + "-journal"); err != nil || st.Size() == 0 {
 			t.Fatalf("no hot journal after the kill: %v", err)
 		}
-		db, err := store.Open(ctx, path, opts)
+		db, err := Open(ctx, path, opts)
 		if err != nil {
 			t.Fatalf("%+v: Open with a hot journal: %v", opts, err)
 		}
@@ -148,7 +147,7 @@ func TestHotJournalOfAnotherUser(t *testing.T) {
 	if os.Geteuid() == 0 {
 		// Root may write any file: the reader is another user, running a
 		// copy of this binary that every user may run.
-		self := filepath.Join(dir, "store.test")
+		self := filepath.Join(dir, "test")
 		testutil.WriteExecutable(t, self, testutil.ReadFile(t, exe))
 		const nobody = 65534
 		reader = exec.Command(self)
@@ -175,7 +174,7 @@ func TestHotJournalOfAnotherUser(t *testing.T) {
 	if err := os.Chmod(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	db, err := Open(ctx, path, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatalf("the owner's Open with a hot journal: %v", err)
 	}
@@ -209,9 +208,9 @@ func TestCreateKilledAtEachPoint(t *testing.T) {
 			if !killed && round == 0 {
 				t.Fatalf("%s: the child was not killed: %v", point, err)
 			}
-			db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+			db, err := Open(ctx, path, Options{ReadOnly: true})
 			switch {
-			case errors.Is(err, store.ErrNoCatalog):
+			case errors.Is(err, ErrNoCatalog):
 				if _, serr := os.Stat(path); serr == nil {
 					t.Errorf("%s: reader says no catalog but %s exists", point, path)
 				}
@@ -224,7 +223,7 @@ func TestCreateKilledAtEachPoint(t *testing.T) {
 				db.Close()
 			}
 		}
-		db, err := store.Open(ctx, path, store.Options{Create: true})
+		db, err := Open(ctx, path, Options{Create: true})
 		if err != nil {
 			t.Fatalf("%s: Open after the kills: %v", point, err)
 		}
@@ -237,13 +236,13 @@ func TestCreateKilledAtEachPoint(t *testing.T) {
 
 // openAtOnce opens the catalog at path from 8 goroutines at once, each
 // running use on its DB, and fails the test for each error.
-func openAtOnce(t *testing.T, round int, path string, opts store.Options, use func(*store.DB) error) {
+func openAtOnce(t *testing.T, round int, path string, opts Options, use func(*DB) error) {
 	t.Helper()
 	var wg sync.WaitGroup
 	errs := make([]error, 8)
 	for i := range errs {
 		wg.Go(func() {
-			db, err := store.Open(ctx, path, opts)
+			db, err := Open(ctx, path, opts)
 			if err == nil {
 				err = use(db)
 				db.Close()
@@ -264,7 +263,7 @@ func openAtOnce(t *testing.T, round int, path string, opts store.Options, use fu
 func TestConcurrentCreate(t *testing.T) {
 	for round := range 5 {
 		path := filepath.Join(t.TempDir(), "c.db")
-		openAtOnce(t, round, path, store.Options{Create: true}, func(db *store.DB) error {
+		openAtOnce(t, round, path, Options{Create: true}, func(db *DB) error {
 			_, err := db.Builds(ctx)
 			return err
 		})
@@ -329,7 +328,7 @@ func TestConcurrentMigrate(t *testing.T) {
 	for round := range 3 {
 		path := filepath.Join(t.TempDir(), "v1.db")
 		makeV1(t, path)
-		openAtOnce(t, round, path, store.Options{}, func(db *store.DB) error {
+		openAtOnce(t, round, path, Options{}, func(db *DB) error {
 			b, err := db.Build(ctx, 8)
 			if err == nil && (b.Unique != 12 || !b.Shard.IsWhole()) {
 				err = fmt.Errorf("build of n=8 reads %+v", b)
@@ -359,7 +358,7 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 	for _, path := range []string{current, old} {
 		before := testutil.ReadDir(t, dir)
 		data, _ := os.ReadFile(path)
-		ro, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+		ro, err := Open(ctx, path, Options{ReadOnly: true})
 		if err != nil {
 			t.Fatalf("%s: %v", filepath.Base(path), err)
 		}
@@ -370,7 +369,7 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 		if len(classes(t, ro, 8)) == 0 {
 			t.Errorf("%s: no classes read", filepath.Base(path))
 		}
-		if _, err := ro.Begin(ctx, 9, len(canonical.Units(9))); !errors.Is(err, store.ErrReadOnly) {
+		if _, err := ro.begin(ctx, 9, len(canonical.Units(9))); !errors.Is(err, ErrReadOnly) {
 			t.Errorf("%s: Begin on a read-only DB: %v, want ErrReadOnly", filepath.Base(path), err)
 		}
 		ro.Close()
@@ -384,7 +383,7 @@ func TestReadOnlyWritesNothing(t *testing.T) {
 	if v := schemaVersion(t, old); v != 1 {
 		t.Errorf("a read-only open migrated the old catalog to version %d", v)
 	}
-	if _, err := store.Open(ctx, filepath.Join(dir, "none.db"), store.Options{ReadOnly: true, Create: true}); !errors.Is(err, store.ErrNoCatalog) {
+	if _, err := Open(ctx, filepath.Join(dir, "none.db"), Options{ReadOnly: true, Create: true}); !errors.Is(err, ErrNoCatalog) {
 		t.Errorf("ReadOnly with Create of a missing file: %v, want ErrNoCatalog", err)
 	}
 }
@@ -403,12 +402,12 @@ func TestSymlinkSharesTheLock(t *testing.T) {
 	if viaLink.Path() != db.Path() {
 		t.Errorf("paths differ: %s and %s", db.Path(), viaLink.Path())
 	}
-	b, err := db.Begin(ctx, 8, len(canonical.Units(8)))
+	b, err := db.begin(ctx, 8, len(canonical.Units(8)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if _, err := viaLink.Begin(ctx, 9, len(canonical.Units(9))); !errors.Is(err, store.ErrBusy) {
+	if _, err := viaLink.begin(ctx, 9, len(canonical.Units(9))); !errors.Is(err, ErrBusy) {
 		t.Errorf("Begin through the link while a build holds the catalog: %v, want ErrBusy", err)
 	}
 	// A link to a catalog not yet made creates it at the link's target.
@@ -450,7 +449,7 @@ func TestResolveDotDotAfterLink(t *testing.T) {
 		if db.Path() != want {
 			t.Errorf("Open(%s) opened %s, want %s", path, db.Path(), want)
 		}
-		if files := store.Files(path); !slices.Contains(files, want+"-wal") {
+		if files := Files(path); !slices.Contains(files, want+"-wal") {
 			t.Errorf("Files(%s) = %v, want %s-wal among them", path, files, want)
 		}
 	}
@@ -465,7 +464,7 @@ func buildWhole(t *testing.T, path string, n int) {
 	db := open(t, path)
 	defer db.Close()
 	units := canonical.Units(n)
-	b, err := db.Begin(ctx, n, len(units))
+	b, err := db.begin(ctx, n, len(units))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,11 +480,11 @@ func buildWhole(t *testing.T, path string, n int) {
 // the log: the open must read the grown file as the healthy catalog it is,
 // read-only and for writing.
 func TestOpenWhileAnotherCloses(t *testing.T) {
-	for _, opts := range []store.Options{{ReadOnly: true}, {}} {
+	for _, opts := range []Options{{ReadOnly: true}, {}} {
 		path := filepath.Join(t.TempDir(), "c.db")
 		buildWhole(t, path, 4)
 		grown := false
-		store.SetTestHook(func(point string) {
+		SetTestHook(func(point string) {
 			if point != "header" || grown {
 				return
 			}
@@ -497,8 +496,8 @@ func TestOpenWhileAnotherCloses(t *testing.T) {
 				t.Fatalf("the other connection closed and left its log: %v", err)
 			}
 		})
-		db, err := store.Open(ctx, path, opts)
-		store.SetTestHook(nil)
+		db, err := Open(ctx, path, opts)
+		SetTestHook(nil)
 		if err != nil {
 			t.Fatalf("read-only %v: %v", opts.ReadOnly, err)
 		}

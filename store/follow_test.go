@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/store"
 )
 
 // TestFollowReplacedAndRemoved follows a catalog while it is removed, a
@@ -29,13 +28,13 @@ func TestFollowReplacedAndRemoved(t *testing.T) {
 		run(t, db, c.n)
 		db.Close()
 	}
-	f, err := store.Follow(ctx, path, store.FollowOptions{MaxConns: 2})
+	f, err := Follow(ctx, path, FollowOptions{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	has := func(n int) error {
-		return f.Read(ctx, func(db *store.DB) error {
+		return f.Read(ctx, func(db *DB) error {
 			_, err := db.Complete(ctx, n)
 			return err
 		})
@@ -48,8 +47,8 @@ func TestFollowReplacedAndRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	called := false
-	err = f.Read(ctx, func(*store.DB) error { called = true; return nil })
-	if !errors.Is(err, store.ErrChanged) || called {
+	err = f.Read(ctx, func(*DB) error { called = true; return nil })
+	if !errors.Is(err, ErrChanged) || called {
 		t.Errorf("with the file removed: Read = %v, read called %v; want ErrChanged, not called", err, called)
 	}
 	if _, err := os.Stat(path); err == nil {
@@ -62,7 +61,7 @@ func TestFollowReplacedAndRemoved(t *testing.T) {
 	if err := has(6); err != nil {
 		t.Errorf("after a rename onto the path: n=6: %v", err)
 	}
-	if err := has(8); !errors.Is(err, store.ErrNotBuilt) {
+	if err := has(8); !errors.Is(err, ErrNotBuilt) {
 		t.Errorf("after a rename onto the path: n=8: %v, want ErrNotBuilt", err)
 	}
 	if err := os.Rename(moved, path); err != nil {
@@ -81,15 +80,15 @@ func TestFollowReplacedAndRemoved(t *testing.T) {
 func TestReadsOnOneConnection(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.db")
 	run(t, open(t, path), 10)
-	f, err := store.Follow(ctx, path, store.FollowOptions{MaxConns: 1})
+	f, err := Follow(ctx, path, FollowOptions{MaxConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	deadline, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	err = f.Read(deadline, func(db *store.DB) error {
-		for _, filter := range []store.Filter{{From: 2, To: 20}, {Offset: 5, Limit: 10}, {From: 3, Symmetry: []nqueens.Symmetry{nqueens.SymRot180}}} {
+	err = f.Read(deadline, func(db *DB) error {
+		for _, filter := range []Filter{{From: 2, To: 20}, {Offset: 5, Limit: 10}, {From: 3, Symmetry: []nqueens.Symmetry{nqueens.SymRot180}}} {
 			got := 0
 			for _, err := range db.Classes(deadline, 10, filter) {
 				if err != nil {

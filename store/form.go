@@ -188,7 +188,7 @@ func (r *Reader) Class(ctx context.Context, k int64) (nqueens.Layout, error) {
 // missing is the error of class k, which the build b counts and the
 // catalog lacks.
 func missing(b Build, k int64) error {
-	return &RowError{N: b.N, Layout: nqueens.Layout{Class: k},
+	return &rowError{N: b.N, Layout: nqueens.Layout{Class: k},
 		Problems: []string{fmt.Sprintf("is missing: the build records classes 1 to %d", b.Unique)}}
 }
 

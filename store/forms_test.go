@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"errors"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/store"
 )
 
 // TestFormsFilterAlike builds n = 1..14 (1..12 with -short) as rows in
@@ -55,7 +54,7 @@ func TestFormsFilterAlike(t *testing.T) {
 		br, bi := run(t, rows, n), runIndex(t, index, n)
 		all := classes(t, rows, n)
 		known, _ := nqueens.KnownCounts(n)
-		if br.Form != store.FormRows || bi.Form != store.FormIndex || br.Counts != bi.Counts || br.Unique != known.Unique || uint64(len(all)) != known.Unique {
+		if br.Form != FormRows || bi.Form != FormIndex || br.Counts != bi.Counts || br.Unique != known.Unique || uint64(len(all)) != known.Unique {
 			t.Fatalf("n=%d: rows build %+v with %d classes, index build %+v; OEIS says %d classes", n, br, len(all), bi, known.Unique)
 		}
 		cases = append(cases, formsCase{n: n, all: all, rows: form{rows, br}, index: form{index, bi}})
@@ -66,10 +65,10 @@ func TestFormsFilterAlike(t *testing.T) {
 			t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(1, uint64(c.n)))
 				u := int64(len(c.all))
-				ranges := []store.Filter{{}}
+				ranges := []Filter{{}}
 				if u > 0 {
 					a, b := 1+rng.Int64N(u), 1+rng.Int64N(u)
-					ranges = append(ranges, store.Filter{From: min(a, b), To: max(a, b)}, store.Filter{From: 1 + rng.Int64N(u)})
+					ranges = append(ranges, Filter{From: min(a, b), To: max(a, b)}, Filter{From: 1 + rng.Int64N(u)})
 				}
 				for i, r := range ranges {
 					for _, set := range sets {
@@ -104,7 +103,7 @@ func TestFormsFilterAlike(t *testing.T) {
 				rng := rand.New(rand.NewPCG(2, uint64(c.n)))
 				u := int64(len(c.all))
 				for j, sq := range squares(c.n, rng) {
-					f := store.Filter{Square: &sq}
+					f := Filter{Square: &sq}
 					m := c.count(f)
 					c.alike(t, f)
 					c.alike(t, page(f, m/2, 0))
@@ -126,7 +125,7 @@ func TestFormsFilterAlike(t *testing.T) {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
 				u := int64(len(c.all))
-				for _, past := range []store.Filter{{To: u + 1}, {From: u + 1}} {
+				for _, past := range []Filter{{To: u + 1}, {From: u + 1}} {
 					for _, set := range sets {
 						f := past
 						f.Symmetry = set
@@ -153,7 +152,7 @@ type formsCase struct {
 // goes past the classes, which both refuse with ErrNoClass. It asks
 // Layouts of pages of 7 classes and of whole filters of n <= 12 (at
 // n = 14 a whole filter has up to 365,596 solutions).
-func (c formsCase) alike(t *testing.T, f store.Filter) {
+func (c formsCase) alike(t *testing.T, f Filter) {
 	t.Helper()
 	expand := f.Limit == 7 || (f.Limit == 0 && f.Offset == 0 && c.n <= 12)
 	r, i := ask(c.n, c.rows, f, expand), ask(c.n, c.index, f, expand)
@@ -162,14 +161,14 @@ func (c formsCase) alike(t *testing.T, f store.Filter) {
 	}
 	want := matching(c.all, f)
 	past := max(f.From, f.To) > int64(len(c.all))
-	if past && errors.Is(r.classesErr, store.ErrNoClass) {
+	if past && errors.Is(r.classesErr, ErrNoClass) {
 		// Classes need not check f (Count and Layouts do), but may refuse
 		// a range past the classes as they do.
 	} else if r.classesErr != nil || !slices.Equal(r.classes, want) {
 		t.Fatalf("n=%d %s: Classes yields %d classes, %v; want %d: %s", c.n, describe(f), len(r.classes), r.classesErr, len(want), differ(r.classes, want))
 	}
 	if past {
-		if !errors.Is(r.countErr, store.ErrNoClass) || (expand && !errors.Is(r.layoutsErr, store.ErrNoClass)) {
+		if !errors.Is(r.countErr, ErrNoClass) || (expand && !errors.Is(r.layoutsErr, ErrNoClass)) {
 			t.Fatalf("n=%d %s: Count %d, %v, Layouts %v; want ErrNoClass", c.n, describe(f), r.count, r.countErr, r.layoutsErr)
 		}
 		return
@@ -187,10 +186,10 @@ func (c formsCase) alike(t *testing.T, f store.Filter) {
 }
 
 // count returns how many classes of c f selects, by its definition.
-func (c formsCase) count(f store.Filter) int64 { return int64(len(matching(c.all, f))) }
+func (c formsCase) count(f Filter) int64 { return int64(len(matching(c.all, f))) }
 
 // pages checks (alike) the page of f of each limit at each offset.
-func (c formsCase) pages(t *testing.T, f store.Filter, limits, offsets []int64) {
+func (c formsCase) pages(t *testing.T, f Filter, limits, offsets []int64) {
 	t.Helper()
 	for _, limit := range limits {
 		for _, o := range offsets {
@@ -200,7 +199,7 @@ func (c formsCase) pages(t *testing.T, f store.Filter, limits, offsets []int64) 
 }
 
 // page returns f with the given offset and limit.
-func page(f store.Filter, offset, limit int64) store.Filter {
+func page(f Filter, offset, limit int64) Filter {
 	f.Offset, f.Limit = offset, limit
 	return f
 }
@@ -268,14 +267,14 @@ type answer struct {
 
 // ask returns what the form fm answers f on the classes of n; Layouts
 // only with expand.
-func ask(n int, fm form, f store.Filter, expand bool) answer {
+func ask(n int, fm form, f Filter, expand bool) answer {
 	var a answer
 	a.classes, a.classesErr = gather(fm.db.Classes(ctx, n, f))
 	a.count, a.countErr = fm.db.Count(ctx, fm.b, f)
 	if !expand {
 		return a
 	}
-	seq, total, err := fm.db.Layouts(ctx, fm.b, store.Selection{Filter: f, All: true})
+	seq, total, err := fm.db.Layouts(ctx, fm.b, Selection{Filter: f, All: true})
 	a.total, a.layoutsErr = total, err
 	if err == nil {
 		a.layouts, a.layoutsErr = gather(seq)
@@ -353,7 +352,7 @@ func text(err error) string {
 }
 
 // describe writes f for a failure's message.
-func describe(f store.Filter) string {
+func describe(f Filter) string {
 	sq := "any"
 	if f.Square != nil {
 		sq = f.Square.String()

@@ -62,13 +62,13 @@ func rowOf(h indexblock.Header, data []byte) blockRow {
 		FirstPrefix: h.FirstPrefix, Checksum: h.Checksum, Data: data}
 }
 
-// IndexError is the error of an index whose blocks are not what the
+// indexFault is the error of an index whose blocks are not what the
 // catalog promises: a block that does not match its checksum or does not
 // decode, prefixes out of order, counts that do not add up from block to
 // block or to the build's, a prefix whose subtree holds other classes than
 // its count, or a symmetric class listed where the prefixes have none. It
 // matches ErrBadRow.
-type IndexError struct {
+type indexFault struct {
 	N     int
 	Block int64 // the block at fault, -1 for the index as a whole
 	// Problem says what is wrong: "records 120 classes before it, the
@@ -78,7 +78,7 @@ type IndexError struct {
 
 // Error names n, the block and the fault: "n=18 index block 12 records
 // ...: the catalog is damaged".
-func (e *IndexError) Error() string {
+func (e *indexFault) Error() string {
 	if e.Block < 0 {
 		return fmt.Sprintf("n=%d index %s: the catalog is damaged", e.N, e.Problem)
 	}
@@ -86,14 +86,14 @@ func (e *IndexError) Error() string {
 }
 
 // Is reports whether target is ErrBadRow.
-func (e *IndexError) Is(target error) bool { return target == ErrBadRow }
+func (e *indexFault) Is(target error) bool { return target == ErrBadRow }
 
 // indexError turns the codec's fault into the *IndexError of n; other
 // errors are returned as they are.
 func indexError(n int, err error) error {
 	var f *indexblock.Fault
 	if errors.As(err, &f) {
-		return &IndexError{N: n, Block: f.Block, Problem: f.Problem}
+		return &indexFault{N: n, Block: f.Block, Problem: f.Problem}
 	}
 	return err
 }
@@ -338,7 +338,7 @@ func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2
 			return
 		}
 		if int64(len(list)) > most {
-			yield(nqueens.Layout{}, &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists more symmetric classes than the %d its counts allow", most)})
+			yield(nqueens.Layout{}, &indexFault{N: b.N, Block: -1, Problem: fmt.Sprintf("lists more symmetric classes than the %d its counts allow", most)})
 			return
 		}
 		seq := sequence{N: b.N}
@@ -346,11 +346,11 @@ func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2
 		for _, r := range list {
 			l, err := decodeClass(b.N, r.k, r.key, r.orbit)
 			if err == nil && db.sealed() && r.sum != indexblock.SymmetricSum(b.N, r.k, r.key, int64(r.orbit)) {
-				err = &RowError{N: b.N, Layout: l, Key: r.key, Problems: []string{"does not match its checksum in the index's list of symmetric classes"}}
+				err = &rowError{N: b.N, Layout: l, Key: r.key, Problems: []string{"does not match its checksum in the index's list of symmetric classes"}}
 			}
 			err = seq.Check(l, r.key, err)
 			if err == nil && (r.k < 1 || uint64(r.k) > b.Unique || l.Symmetry == nqueens.SymNone) {
-				err = &RowError{N: b.N, Layout: l, Key: r.key, Problems: []string{fmt.Sprintf("is listed as a symmetric class of the index, numbered 1 to %d", b.Unique)}}
+				err = &rowError{N: b.N, Layout: l, Key: r.key, Problems: []string{fmt.Sprintf("is listed as a symmetric class of the index, numbered 1 to %d", b.Unique)}}
 			}
 			if err == nil {
 				err = check(ctx, l)
@@ -379,7 +379,7 @@ func (db *DB) symmetricClasses(ctx context.Context, b Build, f Filter) iter.Seq2
 			}
 			for _, s := range f.Symmetry {
 				if g, w := got.Of(s), b.Counts.Of(s); g != w {
-					yield(nqueens.Layout{}, &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists %d symmetric classes of symmetry %s, the build counts %d", g, s, w)})
+					yield(nqueens.Layout{}, &indexFault{N: b.N, Block: -1, Problem: fmt.Sprintf("lists %d symmetric classes of symmetry %s, the build counts %d", g, s, w)})
 					return
 				}
 			}
@@ -442,7 +442,7 @@ func (db *DB) checkSymmetric(ctx context.Context, b Build, from, to int64) error
 		return fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
 	}
 	if got != want || other != 0 {
-		return &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists %d, %d and %d symmetric classes of orbit 4, 2 and 1 (and %d of no such orbit) among classes %d to %d, its blocks count %d, %d and %d",
+		return &indexFault{N: b.N, Block: -1, Problem: fmt.Sprintf("lists %d, %d and %d symmetric classes of orbit 4, 2 and 1 (and %d of no such orbit) among classes %d to %d, its blocks count %d, %d and %d",
 			got[0], got[1], got[2], other, first.ClassesBefore+1, end, want[0], want[1], want[2])}
 	}
 	return nil
@@ -463,13 +463,13 @@ func (db *DB) symmetricChecker(b Build) func(context.Context, nqueens.Layout) er
 	checked := map[string]bool{}
 	return func(ctx context.Context, l nqueens.Layout) error {
 		if b.IndexDepth < 1 || b.IndexDepth > l.Placement.N() {
-			return &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("has prefixes of %d rows", b.IndexDepth)}
+			return &indexFault{N: b.N, Block: -1, Problem: fmt.Sprintf("has prefixes of %d rows", b.IndexDepth)}
 		}
 		key := l.Placement.Key()[:b.IndexDepth]
 		blk := c.Block()
 		if !c.started || key < blk.FirstPrefix || (c.after != nil && key >= c.after.FirstPrefix) {
 			if err := c.seekPrefix(ctx, key); errors.Is(err, errNoBlock) {
-				return &IndexError{N: b.N, Block: -1, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, before the first block", l.Class, l.Placement, key)}
+				return &indexFault{N: b.N, Block: -1, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, before the first block", l.Class, l.Placement, key)}
 			} else if err != nil {
 				return err
 			}
@@ -477,9 +477,9 @@ func (db *DB) symmetricChecker(b Build) func(context.Context, nqueens.Layout) er
 		e, before, ok := c.prefixAt(key)
 		switch {
 		case !ok:
-			return &IndexError{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, which the index does not hold", l.Class, l.Placement, key)}
+			return &indexFault{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, which the index does not hold", l.Class, l.Placement, key)}
 		case uint64(l.Class) <= before || uint64(l.Class) > before+e.Classes:
-			return &IndexError{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, whose classes are %d to %d", l.Class, l.Placement, key, before+1, before+e.Classes)}
+			return &indexFault{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric class %d (%s) under prefix %s, whose classes are %d to %d", l.Class, l.Placement, key, before+1, before+e.Classes)}
 		case checked[key]:
 			return nil
 		}
@@ -489,7 +489,7 @@ func (db *DB) symmetricChecker(b Build) func(context.Context, nqueens.Layout) er
 			return fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
 		}
 		if uint64(lacking.Int64) != 8*e.Classes-e.Solutions {
-			return &IndexError{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric classes lacking %d solutions under prefix %s, which records %d classes of %d solutions",
+			return &indexFault{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric classes lacking %d solutions under prefix %s, which records %d classes of %d solutions",
 				lacking.Int64, key, e.Classes, e.Solutions)}
 		}
 		checked[key] = true
@@ -497,9 +497,9 @@ func (db *DB) symmetricChecker(b Build) func(context.Context, nqueens.Layout) er
 	}
 }
 
-// IndexPrefix is one prefix of an index and the counts under it: what the
+// indexPrefix is one prefix of an index and the counts under it: what the
 // index records, for a reader that checks it (verify.Catalog).
-type IndexPrefix struct {
+type indexPrefix struct {
 	// Index numbers the prefix among the index's, from 0, in order.
 	Index int64
 	// Unit is the prefix: its classes are those canonical.TallyUnit finds.
@@ -511,10 +511,10 @@ type IndexPrefix struct {
 	Classes, Solutions uint64
 }
 
-// IndexSize returns how many prefixes the index of the build b holds, and
+// indexSize returns how many prefixes the index of the build b holds, and
 // the bytes of its blocks' data. Its last block is read and checked
 // (see cursor).
-func (db *DB) IndexSize(ctx context.Context, b Build) (prefixes, bytes int64, err error) {
+func (db *DB) indexSize(ctx context.Context, b Build) (prefixes, bytes int64, err error) {
 	c := db.blockCursor(b)
 	if err := c.seekLast(ctx); errors.Is(err, errNoBlock) {
 		return 0, 0, nil
@@ -529,15 +529,15 @@ func (db *DB) IndexSize(ctx context.Context, b Build) (prefixes, bytes int64, er
 	return prefixes, size.Int64, nil
 }
 
-// Prefixes returns an iterator over the prefixes of the index of the build
+// prefixes returns an iterator over the prefixes of the index of the build
 // b, in order, with the counts it records: every block walked by a cursor,
 // so checked as every reader checks it (its checksum and data, each block
 // following the one before, the last ending at a complete build's counts).
 // It reads a few dozen blocks a query, holding no connection while the
 // caller works. A fault is yielded as an *IndexError and ends it, as does a
 // read error; a build of rows yields nothing.
-func (db *DB) Prefixes(ctx context.Context, b Build) iter.Seq2[IndexPrefix, error] {
-	return func(yield func(IndexPrefix, error) bool) {
+func (db *DB) prefixes(ctx context.Context, b Build) iter.Seq2[indexPrefix, error] {
+	return func(yield func(indexPrefix, error) bool) {
 		if b.Form != FormIndex {
 			return
 		}
@@ -545,13 +545,13 @@ func (db *DB) Prefixes(ctx context.Context, b Build) iter.Seq2[IndexPrefix, erro
 		for {
 			more, err := c.Next(ctx)
 			if err != nil {
-				yield(IndexPrefix{}, err)
+				yield(indexPrefix{}, err)
 				return
 			} else if !more {
 				return
 			}
 			blk := c.Block()
-			p := IndexPrefix{Index: blk.FirstEntry, ClassesBefore: uint64(blk.ClassesBefore), SolutionsBefore: uint64(blk.SolutionsBefore)}
+			p := indexPrefix{Index: blk.FirstEntry, ClassesBefore: uint64(blk.ClassesBefore), SolutionsBefore: uint64(blk.SolutionsBefore)}
 			for _, e := range blk.Prefixes {
 				p.Unit, p.Classes, p.Solutions = e.Unit, e.Classes, e.Solutions
 				if !yield(p, nil) {

@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"math/rand/v2"
@@ -11,14 +11,13 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/store"
 )
 
 // benchIndex returns a catalog holding the index of an n, and its build:
 // the catalog NQUEENS_BENCH_INDEX names, of NQUEENS_BENCH_N (its build may
 // be unfinished: the classes it holds are read), or else a new index of
 // n = 15.
-func benchIndex(b *testing.B) (*store.DB, store.Build) {
+func benchIndex(b *testing.B) (*DB, Build) {
 	b.Helper()
 	path, n := os.Getenv("NQUEENS_BENCH_INDEX"), 15
 	if v := os.Getenv("NQUEENS_BENCH_N"); v != "" {
@@ -26,22 +25,22 @@ func benchIndex(b *testing.B) (*store.DB, store.Build) {
 	}
 	if path == "" {
 		path = filepath.Join(b.TempDir(), "index.db")
-		db, err := store.Open(ctx, path, store.Options{Create: true})
+		db, err := Open(ctx, path, Options{Create: true})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{Index: true}); err != nil {
+		if _, err := db.Run(ctx, n, nqueens.Shard{}, RunOptions{Index: true}); err != nil {
 			b.Fatal(err)
 		}
 		db.Close()
 	}
-	db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	db, err := Open(ctx, path, Options{ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
 	bd, err := db.Build(ctx, n)
-	if err != nil || bd.Form != store.FormIndex {
+	if err != nil || bd.Form != FormIndex {
 		b.Fatalf("build of n=%d in %s: %+v, %v", n, path, bd, err)
 	}
 	return db, bd
@@ -110,7 +109,7 @@ func BenchmarkIndexRange(b *testing.B) {
 	start := time.Now()
 	for b.Loop() {
 		from := 1 + rng.Int64N(max(1, int64(bd.Unique)-size))
-		for _, err := range db.Classes(ctx, bd.N, store.Filter{From: from, To: min(from+size-1, int64(bd.Unique))}) {
+		for _, err := range db.Classes(ctx, bd.N, Filter{From: from, To: min(from+size-1, int64(bd.Unique))}) {
 			if err != nil {
 				b.Fatal(err)
 			}

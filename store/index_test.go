@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"context"
@@ -18,13 +18,12 @@ import (
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/internal/parallel"
 	"github.com/nqueens/nqueens/internal/testutil"
-	"github.com/nqueens/nqueens/store"
 )
 
 // runIndex builds the index of n whole into db and returns the build.
-func runIndex(t *testing.T, db *store.DB, n int) store.Build {
+func runIndex(t *testing.T, db *DB, n int) Build {
 	t.Helper()
-	b, err := db.Run(ctx, n, nqueens.Shard{}, store.RunOptions{Index: true})
+	b, err := db.Run(ctx, n, nqueens.Shard{}, RunOptions{Index: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +47,7 @@ func TestIndexAnswersAsRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 1; n <= top; n++ {
 		br, bi := run(t, rows, n), runIndex(t, index, n)
-		if bi.Form != store.FormIndex || br.Form != store.FormRows || bi.Counts != br.Counts || !bi.Finished() {
+		if bi.Form != FormIndex || br.Form != FormRows || bi.Counts != br.Counts || !bi.Finished() {
 			t.Fatalf("n=%d: index build %+v, rows build %+v", n, bi, br)
 		}
 		all := classes(t, rows, n)
@@ -71,7 +70,7 @@ func TestIndexAnswersAsRows(t *testing.T) {
 		}
 		t.Logf("n=%d: %d classes by number and by the lookup of their 8 images, both forms, in %v", n, len(ks), time.Since(start).Round(time.Millisecond))
 		u := int64(len(all))
-		filters := []store.Filter{
+		filters := []Filter{
 			{Symmetry: []nqueens.Symmetry{nqueens.SymRot180}},
 			{Symmetry: []nqueens.Symmetry{nqueens.SymRot90, nqueens.SymRot180}, Offset: 1, Limit: 3},
 			{Symmetry: []nqueens.Symmetry{nqueens.SymNone}, From: u / 3, To: u / 2},
@@ -92,7 +91,7 @@ func TestIndexAnswersAsRows(t *testing.T) {
 			if err1 != nil || err2 != nil || cr != ci {
 				t.Fatalf("n=%d filter %+v: count %d, %v of the index, %d, %v of the rows", n, f, ci, err2, cr, err1)
 			}
-			sel := store.Selection{Filter: f, All: true}
+			sel := Selection{Filter: f, All: true}
 			lr, wr, err1 := rows.Layouts(ctx, br, sel)
 			li, wi, err2 := index.Layouts(ctx, bi, sel)
 			if err1 != nil || err2 != nil || wr != wi {
@@ -103,7 +102,7 @@ func TestIndexAnswersAsRows(t *testing.T) {
 			}
 		}
 		for _, k := range []int64{0, u + 1} {
-			if _, err := index.Class(ctx, n, k); !errors.Is(err, store.ErrNoClass) {
+			if _, err := index.Class(ctx, n, k); !errors.Is(err, ErrNoClass) {
 				t.Fatalf("n=%d class %d of the index: %v, want ErrNoClass", n, k, err)
 			}
 		}
@@ -112,15 +111,15 @@ func TestIndexAnswersAsRows(t *testing.T) {
 
 // A form is a catalog and its complete build of one n.
 type form struct {
-	db *store.DB
-	b  store.Build
+	db *DB
+	b  Build
 }
 
 // sameClasses checks, on all cores, that for every k in ks class k of
 // each form is all[k-1] (class, placement, orbit, symmetry), and that each
 // of its 8 images is numbered k on each form as the lookup command numbers
 // boards: folded to all[k-1]'s placement (canonical.Fold), then found by a
-// store.Numbers (a Finder per n). DB.Lookup, which makes a new Finder each
+// Numbers (a Finder per n). DB.Lookup, which makes a new Finder each
 // call (a new bisection of the rows, about a millisecond at n = 16), is
 // called on one image of each class, chosen by k, up to n = 14. It returns
 // the first fault found.
@@ -134,7 +133,7 @@ func sameClasses(all []nqueens.Layout, ks []int64, forms ...form) error {
 		once.Do(func() { fault = err; cancel() })
 	}
 	parallel.Each(ctx, (len(ks)+chunk-1)/chunk, 0, func(i int, stop *parallel.Stop) {
-		nums := make([]*store.Numbers, len(forms))
+		nums := make([]*Numbers, len(forms))
 		for j, f := range forms {
 			nums[j] = f.db.Numbers()
 		}
@@ -177,15 +176,15 @@ func sameClasses(all []nqueens.Layout, ks []int64, forms ...form) error {
 // board's, class for class, with the same counts.
 func TestIndexShardsMerge(t *testing.T) {
 	dir := t.TempDir()
-	var parts []*store.DB
+	var parts []*DB
 	for i := range 3 {
 		db := open(t, filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
-		if _, err := db.Run(ctx, 12, nqueens.Shard{Index: i, Count: 3}, store.RunOptions{Index: true}); err != nil {
+		if _, err := db.Run(ctx, 12, nqueens.Shard{Index: i, Count: 3}, RunOptions{Index: true}); err != nil {
 			t.Fatal(err)
 		}
 		parts = append(parts, db)
 	}
-	merged, err := store.Merge(ctx, filepath.Join(dir, "merged.db"), parts)
+	merged, err := merge(ctx, filepath.Join(dir, "merged.db"), parts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +192,7 @@ func TestIndexShardsMerge(t *testing.T) {
 	b := runIndex(t, whole, 12)
 	m := open(t, filepath.Join(dir, "merged.db"))
 	mb, err := m.Complete(ctx, 12)
-	if err != nil || len(merged) != 1 || mb.Counts != b.Counts || mb.Form != store.FormIndex {
+	if err != nil || len(merged) != 1 || mb.Counts != b.Counts || mb.Form != FormIndex {
 		t.Fatalf("merged build %+v, %v; whole %+v", mb, err, b)
 	}
 	if got, want := classes(t, m, 12), classes(t, whole, 12); !slices.Equal(got, want) {
@@ -222,17 +221,17 @@ func TestIndex18(t *testing.T) {
 		path = filepath.Join(t.TempDir(), "index18.db")
 		runIndex(t, open(t, path), 18)
 	}
-	db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	db, err := Open(ctx, path, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	b, err := db.Complete(ctx, 18)
-	if k, _ := nqueens.KnownCounts(18); err != nil || b.Form != store.FormIndex || b.Total != k.Total || b.Unique != k.Unique {
+	if k, _ := nqueens.KnownCounts(18); err != nil || b.Form != FormIndex || b.Total != k.Total || b.Unique != k.Unique {
 		t.Fatalf("build of 18: %+v, %v; OEIS %d, %d", b, err, k.Total, k.Unique)
 	}
 	var sums nqueens.Counts
-	for p, err := range db.Prefixes(ctx, b) {
+	for p, err := range db.prefixes(ctx, b) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,7 +301,7 @@ func TestIndexOrphanAudited(t *testing.T) {
 func TestIndexReadDuringBuild(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.db")
 	db := open(t, path)
-	reader, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	reader, err := Open(ctx, path, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +309,7 @@ func TestIndexReadDuringBuild(t *testing.T) {
 	done := make(chan error)
 	committed := make(chan struct{}, 1)
 	go func() {
-		_, err := db.Run(ctx, 14, nqueens.Shard{}, store.RunOptions{Index: true, Workers: 1, CommitRows: 1, Progress: func(int, int) {
+		_, err := db.Run(ctx, 14, nqueens.Shard{}, RunOptions{Index: true, Workers: 1, CommitRows: 1, Progress: func(int, int) {
 			select {
 			case committed <- struct{}{}:
 			default:

@@ -26,11 +26,11 @@ var ErrFormMismatch = errors.New("built in the other form")
 // unbroken one does.
 type indexWriter struct {
 	n       int
-	next    IndexPrefix // the counts before the prefix to come; Index numbers it
+	next    indexPrefix // the counts before the prefix to come; Index numbers it
 	block   int64       // the number of the block being gathered
 	units   int         // work units added to it
 	entries []indexblock.Entry
-	first   IndexPrefix // the counts before the block being gathered
+	first   indexPrefix // the counts before the block being gathered
 	// orbits counts the symmetric classes before the prefix to come,
 	// firstOrbits those before the block being gathered.
 	orbits, firstOrbits nqueens.Counts
@@ -144,12 +144,12 @@ func (f *indexForm) drop(ctx context.Context, tx *sqlx.Tx, n int) error { return
 func (f *indexForm) resume(ctx context.Context, db *DB, st Build) error {
 	w := &f.w
 	w.block = int64(st.UnitsDone / blockUnits)
-	w.next = IndexPrefix{ClassesBefore: st.Unique, SolutionsBefore: st.Total}
+	w.next = indexPrefix{ClassesBefore: st.Unique, SolutionsBefore: st.Total}
 	w.orbits = nqueens.Counts{Orbit4: st.Orbit4, Orbit2: st.Orbit2, Orbit1: st.Orbit1}
 	c := db.blockCursor(st)
 	switch err := c.seekLast(ctx); {
 	case errors.Is(err, errNoBlock) && (st.Unique != 0 || st.Total != 0):
-		return &IndexError{N: w.n, Block: -1,
+		return &indexFault{N: w.n, Block: -1,
 			Problem: fmt.Sprintf("has no block, the build records %d classes and %d solutions", st.Unique, st.Total)}
 	case errors.Is(err, errNoBlock):
 		return nil
@@ -158,7 +158,7 @@ func (f *indexForm) resume(ctx context.Context, db *DB, st Build) error {
 	}
 	entry, classes, solutions := c.Block().End()
 	if classes != st.Unique || solutions != st.Total {
-		return &IndexError{N: w.n, Block: c.Block().Block,
+		return &indexFault{N: w.n, Block: c.Block().Block,
 			Problem: fmt.Sprintf("ends after %d classes and %d solutions, the build records %d and %d", classes, solutions, st.Unique, st.Total)}
 	}
 	// And its symmetric classes those the build counts.

@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"database/sql"
@@ -9,12 +9,11 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/store"
 )
 
 // indexedCopy builds n as an index in a new catalog, runs the statements
 // edit on it (if any), and opens it read-only.
-func indexedCopy(t *testing.T, n int, edit string) (*store.DB, store.Build) {
+func indexedCopy(t *testing.T, n int, edit string) (*DB, Build) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "c.db")
 	db := open(t, path)
@@ -31,7 +30,7 @@ func indexedCopy(t *testing.T, n int, edit string) (*store.DB, store.Build) {
 			t.Fatal(err)
 		}
 	}
-	ro, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	ro, err := Open(ctx, path, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,16 +56,16 @@ func TestIndexBlockBelowZero(t *testing.T) {
 	for k := int64(1); k <= int64(b.Unique); k += 97 {
 		if l, err := db.Class(ctx, 13, k); err == nil && l != want[k-1] {
 			t.Errorf("class %d is %v with no error, the intact index's %v", k, l, want[k-1])
-		} else if err != nil && !errors.Is(err, store.ErrBadRow) {
+		} else if err != nil && !errors.Is(err, ErrBadRow) {
 			t.Errorf("class %d: %v", k, err)
 		}
 	}
 	// A walk from class 1 reads block 0 on, and never the forged block:
 	// it answers as the intact index does (or refuses).
 	var got []nqueens.Layout
-	for l, err := range db.Classes(ctx, 13, store.Filter{}) {
+	for l, err := range db.Classes(ctx, 13, Filter{}) {
 		if err != nil {
-			if !errors.Is(err, store.ErrBadRow) {
+			if !errors.Is(err, ErrBadRow) {
 				t.Errorf("every class: %v", err)
 			}
 			got = want
@@ -78,7 +77,7 @@ func TestIndexBlockBelowZero(t *testing.T) {
 		t.Errorf("every class read with no error, %d of them, unlike the intact index's", len(got))
 	}
 	var problems []string
-	_, ok, err := db.Recount(ctx, b, store.RecountOptions{Problem: func(p string) { problems = append(problems, p) }})
+	_, ok, err := db.Recount(ctx, b, RecountOptions{Problem: func(p string) { problems = append(problems, p) }})
 	if ok || err != nil || len(problems) == 0 {
 		t.Errorf("Recount: ok %t, %v, problems %q; want the block named", ok, err, problems)
 	}
@@ -94,7 +93,7 @@ func TestIndexSymmetricDropped(t *testing.T) {
 	db, b := indexedCopy(t, 10, `DELETE FROM index_symmetric WHERE n = 10 AND class = (SELECT class FROM index_symmetric WHERE n = 10 AND orbit = 4 ORDER BY class LIMIT 1 OFFSET 1)`)
 	rot180 := []nqueens.Symmetry{nqueens.SymRot180}
 	none := []nqueens.Symmetry{nqueens.SymNone}
-	for _, f := range []store.Filter{
+	for _, f := range []Filter{
 		{Symmetry: rot180},
 		{Symmetry: rot180, Offset: 1},
 		{Symmetry: rot180, From: 2},
@@ -102,7 +101,7 @@ func TestIndexSymmetricDropped(t *testing.T) {
 		{Symmetry: none, Offset: 50, Limit: 5},
 		{Symmetry: append(none, rot180...), Offset: 3, Limit: 5},
 	} {
-		if c, err := db.Count(ctx, b, f); !errors.Is(err, store.ErrBadRow) {
+		if c, err := db.Count(ctx, b, f); !errors.Is(err, ErrBadRow) {
 			t.Errorf("Count %+v: %d, %v; want a damaged index", f, c, err)
 		}
 		var got, want []nqueens.Layout
@@ -122,7 +121,7 @@ func TestIndexSymmetricDropped(t *testing.T) {
 		}
 		relies := !slices.Contains(f.Symmetry, nqueens.SymNone) || f.Offset > 0
 		switch {
-		case refused != nil && !errors.Is(refused, store.ErrBadRow):
+		case refused != nil && !errors.Is(refused, ErrBadRow):
 			t.Errorf("Classes %+v: %v", f, refused)
 		case refused == nil && relies:
 			t.Errorf("Classes %+v: %d classes, no error; want a damaged index", f, len(got))
@@ -142,17 +141,17 @@ func TestFilterPagesSaturate(t *testing.T) {
 	rb := run(t, rows, 8)
 	index, ib := indexedCopy(t, 8, "")
 	for _, tt := range []struct {
-		f    store.Filter
+		f    Filter
 		want []int64
 	}{
-		{store.Filter{From: 2, Limit: math.MaxInt64}, []int64{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
-		{store.Filter{Offset: math.MaxInt64}, nil},
-		{store.Filter{From: 3, Offset: math.MaxInt64 - 1, Limit: 2}, nil},
-		{store.Filter{Offset: 10, Limit: math.MaxInt64}, []int64{11, 12}},
+		{Filter{From: 2, Limit: math.MaxInt64}, []int64{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}},
+		{Filter{Offset: math.MaxInt64}, nil},
+		{Filter{From: 3, Offset: math.MaxInt64 - 1, Limit: 2}, nil},
+		{Filter{Offset: 10, Limit: math.MaxInt64}, []int64{11, 12}},
 	} {
 		for _, form := range []struct {
-			db *store.DB
-			b  store.Build
+			db *DB
+			b  Build
 		}{{rows, rb}, {index, ib}} {
 			var got []int64
 			for l, err := range form.db.Classes(ctx, 8, tt.f) {

@@ -21,7 +21,7 @@ import (
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
-// Merge writes into the catalog at path, created if missing, the classes
+// merge writes into the catalog at path, created if missing, the classes
 // of every n that parts hold, where parts are the shard catalogs of all K
 // shards of n's work units (see BeginShard), and records each n as
 // complete with all its work units: what a build of the whole board would
@@ -32,8 +32,8 @@ import (
 // from 0 to K-1 is there exactly once; an error names the part or shard at
 // fault. A class found in two parts (overlapping shards) is an error too,
 // as is a catalog at path that already holds one of the n (ErrComplete if
-// complete). Merge is all or nothing: every n is written in one
-// transaction, and a catalog that Merge creates appears at path only once
+// complete). merge is all or nothing: every n is written in one
+// transaction, and a catalog that merge creates appears at path only once
 // complete. On any error, or when ctx is cancelled, the catalog at path is
 // left as it was, or not created. It returns the builds written, in
 // increasing n.
@@ -42,7 +42,7 @@ import (
 // Files), however spelled, is refused before anything is read or created,
 // with an error wrapping ErrPartFile: SQLite would delete or overwrite the
 // merged catalog there.
-func Merge(ctx context.Context, path string, parts []*DB) ([]Build, error) {
+func merge(ctx context.Context, path string, parts []*DB) ([]Build, error) {
 	if err := checkOutput(path, parts); err != nil {
 		return nil, err
 	}
@@ -101,13 +101,13 @@ func MergeFiles(ctx context.Context, path string, parts []string, start func(ns 
 	if err := checkOutput(path, dbs); err != nil {
 		return nil, err
 	}
-	ns, err := Mergeable(ctx, dbs)
+	ns, err := mergeable(ctx, dbs)
 	if err != nil {
 		return nil, err
 	} else if start != nil {
 		start(ns)
 	}
-	return Merge(ctx, path, dbs)
+	return merge(ctx, path, dbs)
 }
 
 // checkOutput returns an error wrapping ErrPartFile if path names one of
@@ -145,7 +145,7 @@ type mergePlan struct {
 // parts agree on K, and that each shard from 0 to K-1 is there exactly
 // once. An error names the part or shard at fault.
 func checkMerge(ctx context.Context, parts []*DB) (*mergePlan, error) {
-	ns, err := Mergeable(ctx, parts)
+	ns, err := mergeable(ctx, parts)
 	if err != nil {
 		return nil, err
 	}
@@ -355,15 +355,15 @@ func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
 	return builds, nil
 }
 
-// Mergeable checks that the catalogs parts can be merged as far as each
+// mergeable checks that the catalogs parts can be merged as far as each
 // says of itself, and returns the n they hold, in increasing order: each
 // must hold shards only, no build of the whole board (ErrNotShard); each shard must have
 // the work units this version of nqueens splits its n into (a shard made
 // by a version that splits n otherwise would not line up with the others);
 // and every part must hold the same n. An error names the part at fault by
-// the path it was opened with. Merge makes these checks first; Mergeable
+// the path it was opened with. Merge makes these checks first; mergeable
 // lets a caller say what Merge will do before it starts.
-func Mergeable(ctx context.Context, parts []*DB) ([]int, error) {
+func mergeable(ctx context.Context, parts []*DB) ([]int, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("merge: no shard catalogs given")
 	}
@@ -463,9 +463,9 @@ func mergeRows(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []
 func mergeIndex(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []*DB) error {
 	depth := canonical.UnitDepth(n)
 	type source struct {
-		next      func() (IndexPrefix, error, bool)
+		next      func() (indexPrefix, error, bool)
 		stop      func()
-		head      IndexPrefix
+		head      indexPrefix
 		ok        bool
 		symmetric []nqueens.Layout // its symmetric classes, numbered as the part numbers them
 		sym       int              // the first not yet merged
@@ -494,7 +494,7 @@ func mergeIndex(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts [
 			}
 			s.symmetric = append(s.symmetric, l)
 		}
-		s.next, s.stop = iter.Pull2(part.Prefixes(ctx, shards[i]))
+		s.next, s.stop = iter.Pull2(part.prefixes(ctx, shards[i]))
 		sources[i] = s
 		if err := advance(i, s); err != nil {
 			return err

@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"bytes"
@@ -15,19 +15,18 @@ import (
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/testutil"
-	"github.com/nqueens/nqueens/store"
 )
 
 func TestMergeShardsEqualsWholeBuild(t *testing.T) {
 	const n, k = 10, 3
 	dir := t.TempDir()
-	var parts []*store.DB
+	var parts []*DB
 	for i := range k {
 		parts = append(parts, buildShard(t, dir, n, i, k))
 	}
 	outPath := filepath.Join(dir, "out.db")
 	units := canonical.Units(n)
-	merged, err := store.Merge(ctx, outPath, []*store.DB{parts[2], parts[0], parts[1]})
+	merged, err := merge(ctx, outPath, []*DB{parts[2], parts[0], parts[1]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +40,7 @@ func TestMergeShardsEqualsWholeBuild(t *testing.T) {
 	if a, b := classes(t, out, n), classes(t, whole, n); !slices.Equal(a, b) {
 		t.Errorf("merged catalog holds %d classes, whole build %d, or they differ", len(a), len(b))
 	}
-	if _, err := store.Merge(ctx, outPath, parts); !errors.Is(err, store.ErrComplete) {
+	if _, err := merge(ctx, outPath, parts); !errors.Is(err, ErrComplete) {
 		t.Errorf("second merge: %v, want ErrComplete", err)
 	}
 }
@@ -53,7 +52,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 	other := buildShard(t, dir, n, 1, 2)
 	unfinished := open(t, filepath.Join(dir, "unfinished.db"))
 	units, _, _ := balance.Shard(canonical.Units(n), nqueens.Shard{Index: 2, Count: 3}, canonical.Cost)
-	b, err := unfinished.BeginShard(ctx, n, nqueens.Shard{Index: 2, Count: 3}, len(units))
+	b, err := unfinished.beginShard(ctx, n, nqueens.Shard{Index: 2, Count: 3}, len(units))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func TestMergeRefusesBadParts(t *testing.T) {
 	}
 	whole := open(t, filepath.Join(dir, "whole.db"))
 	all := canonical.Units(n)
-	wb, _ := whole.Begin(ctx, n, len(all))
+	wb, _ := whole.begin(ctx, n, len(all))
 	build(t, wb, all, 0, len(all))
 	wb.Finish()
 	n8 := buildShard(t, t.TempDir(), 8, 1, 3)
@@ -79,21 +78,21 @@ func TestMergeRefusesBadParts(t *testing.T) {
 
 	for _, tt := range []struct {
 		name  string
-		parts []*store.DB
+		parts []*DB
 		want  string
 	}{
-		{"missing", []*store.DB{s0, s2}, "shards 1 of 3 missing"},
-		{"duplicate", []*store.DB{s0, s1, s1, s2}, "shard 1/3 given twice"},
-		{"other k", []*store.DB{s0, s1, s2, other}, "one of 3 shards"},
-		{"unfinished", []*store.DB{s0, s1, unfinished}, "unfinished"},
-		{"whole", []*store.DB{whole}, "whole, not a shard"},
+		{"missing", []*DB{s0, s2}, "shards 1 of 3 missing"},
+		{"duplicate", []*DB{s0, s1, s1, s2}, "shard 1/3 given twice"},
+		{"other k", []*DB{s0, s1, s2, other}, "one of 3 shards"},
+		{"unfinished", []*DB{s0, s1, unfinished}, "unfinished"},
+		{"whole", []*DB{whole}, "whole, not a shard"},
 		{"none", nil, "no shard catalogs"},
-		{"other n", []*store.DB{s0, n8, s2}, "holds n=8, " + s0.Path() + " holds n=9: shards of different boards"},
-		{"other version", []*store.DB{s0, forged, s2}, "made by another version?"},
+		{"other n", []*DB{s0, n8, s2}, "holds n=8, " + s0.Path() + " holds n=9: shards of different boards"},
+		{"other version", []*DB{s0, forged, s2}, "made by another version?"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "out.db")
-			_, err := store.Merge(ctx, path, tt.parts)
+			_, err := merge(ctx, path, tt.parts)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Merge: %v, want an error saying %q", err, tt.want)
 			}
@@ -107,10 +106,10 @@ func TestMergeRefusesBadParts(t *testing.T) {
 func TestBeginShardRefusesAnotherShard(t *testing.T) {
 	db := buildShard(t, t.TempDir(), 8, 0, 2)
 	units, _, _ := balance.Shard(canonical.Units(8), nqueens.Shard{Index: 1, Count: 2}, canonical.Cost)
-	if _, err := db.BeginShard(ctx, 8, nqueens.Shard{Index: 1, Count: 2}, len(units)); !errors.Is(err, store.ErrShardMismatch) {
+	if _, err := db.beginShard(ctx, 8, nqueens.Shard{Index: 1, Count: 2}, len(units)); !errors.Is(err, ErrShardMismatch) {
 		t.Errorf("BeginShard of shard 1/2 over 0/2: %v, want ErrShardMismatch", err)
 	}
-	if _, err := db.Begin(ctx, 8, len(canonical.Units(8))); !errors.Is(err, store.ErrShardMismatch) {
+	if _, err := db.begin(ctx, 8, len(canonical.Units(8))); !errors.Is(err, ErrShardMismatch) {
 		t.Errorf("Begin of the whole board over shard 0/2: %v, want ErrShardMismatch", err)
 	}
 }
@@ -151,7 +150,7 @@ func TestMergeRefusesOverlappingShards(t *testing.T) {
 	open(t, existing).Close()
 	before, _ := os.ReadFile(existing)
 	for _, path := range []string{fresh, existing} {
-		_, err = store.Merge(ctx, path, []*store.DB{s0, s1})
+		_, err = merge(ctx, path, []*DB{s0, s1})
 		if err == nil || !strings.Contains(err.Error(), "shards overlap") {
 			t.Fatalf("Merge of overlapping shards: %v, want an overlap error", err)
 		}
@@ -175,13 +174,13 @@ func TestMergeRefusesOverlappingShards(t *testing.T) {
 // the same merge succeeds once the shard is finished.
 func TestMergeIsAllOrNothing(t *testing.T) {
 	dir := t.TempDir()
-	var parts []*store.DB
-	var pending *store.Builder // shard 1 of n = 10, one unit done
+	var parts []*DB
+	var pending *builder // shard 1 of n = 10, one unit done
 	for i := range 2 {
 		db := open(t, filepath.Join(dir, fmt.Sprintf("s%d.db", i)))
 		for _, n := range []int{8, 10} {
 			units, _, _ := balance.Shard(canonical.Units(n), nqueens.Shard{Index: i, Count: 2}, canonical.Cost)
-			b, err := db.BeginShard(ctx, n, nqueens.Shard{Index: i, Count: 2}, len(units))
+			b, err := db.beginShard(ctx, n, nqueens.Shard{Index: i, Count: 2}, len(units))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +197,7 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 		parts = append(parts, db)
 	}
 	out := filepath.Join(dir, "out.db")
-	if _, err := store.Merge(ctx, out, parts); err == nil || !strings.Contains(err.Error(), "unfinished") {
+	if _, err := merge(ctx, out, parts); err == nil || !strings.Contains(err.Error(), "unfinished") {
 		t.Fatalf("merge with a shard unfinished: %v", err)
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
@@ -209,7 +208,7 @@ func TestMergeIsAllOrNothing(t *testing.T) {
 	if _, err := pending.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	merged, err := store.Merge(ctx, out, parts)
+	merged, err := merge(ctx, out, parts)
 	if err != nil {
 		t.Fatalf("merge once the shard is finished: %v", err)
 	}
@@ -236,13 +235,13 @@ func TestMergeFiles(t *testing.T) {
 		starts bool   // start was called with n = 9
 	}{
 		{"two shards", []string{s0, s1}, "", nil, "", true},
-		{"named twice", []string{s0, s1, s0}, "", store.ErrNamedTwice, "merge: " + s0 + " is named twice", false},
-		{"does not open", []string{s0, missing}, "", store.ErrNoCatalog, missing, false},
+		{"named twice", []string{s0, s1, s0}, "", ErrNamedTwice, "merge: " + s0 + " is named twice", false},
+		{"does not open", []string{s0, missing}, "", ErrNoCatalog, missing, false},
 		{"not mergeable", []string{s0, whole}, "", nil, "whole, not a shard", false},
 		{"a shard missing", []string{s0}, "", nil, "shards 1 of 2 missing", true},
-		{"into a part", []string{s0, s1}, s1, store.ErrPartFile, "output " + s1 + ": is a file of the shard catalog " + s1, false},
-		{"into a part's log", []string{s0, s1}, s0 + "-wal", store.ErrPartFile, "output " + s0 + "-wal: is a file of the shard catalog " + s0, false},
-		{"into a part's lock", []string{s0, s1}, s1 + ".lock", store.ErrPartFile, "output " + s1 + ".lock: is a file", false},
+		{"into a part", []string{s0, s1}, s1, ErrPartFile, "output " + s1 + ": is a file of the shard catalog " + s1, false},
+		{"into a part's log", []string{s0, s1}, s0 + "-wal", ErrPartFile, "output " + s0 + "-wal: is a file of the shard catalog " + s0, false},
+		{"into a part's lock", []string{s0, s1}, s1 + ".lock", ErrPartFile, "output " + s1 + ".lock: is a file", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := tt.out
@@ -250,7 +249,7 @@ func TestMergeFiles(t *testing.T) {
 				out = filepath.Join(t.TempDir(), "out.db")
 			}
 			var started []int
-			builds, err := store.MergeFiles(ctx, out, tt.parts, func(ns []int) { started = ns })
+			builds, err := MergeFiles(ctx, out, tt.parts, func(ns []int) { started = ns })
 			switch {
 			case tt.text == "" && (err != nil || len(builds) != 1 || builds[0].Unique != 46 || !builds[0].Complete):
 				t.Errorf("MergeFiles = %+v, %v; want n=9 complete with 46 classes", builds, err)

@@ -1,6 +1,6 @@
 //go:build !race
 
-package store_test
+package store
 
 // raceDetector is set when the tests run under the race detector (see
 // race_test.go).

@@ -1,4 +1,4 @@
-package store_test
+package store
 
 import (
 	"errors"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/store"
 )
 
 // TestNumbers asks one Numbers of boards of n the catalog holds complete,
@@ -19,7 +18,7 @@ func TestNumbers(t *testing.T) {
 	db := open(t, filepath.Join(dir, "c.db"))
 	run(t, db, 8)
 	units := canonical.Units(10)
-	b, err := db.Begin(ctx, 10, len(units))
+	b, err := db.begin(ctx, 10, len(units))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +28,7 @@ func TestNumbers(t *testing.T) {
 
 	tests := []struct {
 		name  string
-		db    *store.DB
+		db    *DB
 		canon nqueens.Placement
 		class int64
 		is    error
@@ -38,13 +37,13 @@ func TestNumbers(t *testing.T) {
 	}{
 		{"class 1 of 8", db, nqueens.MustNew(0, 4, 7, 5, 2, 6, 1, 3), 1, nil, "", true},
 		{"class 10 of 8", db, nqueens.MustNew(2, 4, 1, 7, 0, 6, 3, 5), 10, nil, "", true},
-		{"not canonical", db, nqueens.MustNew(0, 1, 2, 3, 4, 5, 6, 7), 0, store.ErrNoClass,
+		{"not canonical", db, nqueens.MustNew(0, 1, 2, 3, 4, 5, 6, 7), 0, ErrNoClass,
 			"the catalog " + db.Path() + " lacks the class of 0 1 2 3 4 5 6 7", true},
-		{"not built", db, nqueens.MustNew(0, 2, 4, 1, 3), 0, store.ErrNotBuilt,
+		{"not built", db, nqueens.MustNew(0, 2, 4, 1, 3), 0, ErrNotBuilt,
 			"n=5 is not in the catalog " + db.Path(), false},
-		{"partly built", db, canonical.Fold(nqueens.MustNew(0, 2, 5, 7, 9, 4, 8, 1, 3, 6)), 0, store.ErrIncomplete,
+		{"partly built", db, canonical.Fold(nqueens.MustNew(0, 2, 5, 7, 9, 4, 8, 1, 3, 6)), 0, ErrIncomplete,
 			fmt.Sprintf("n=10 is only partly built in %s (3 of %d work units)", db.Path(), len(units)), false},
-		{"a shard", shard, canonical.Fold(nqueens.MustNew(0, 2, 5, 7, 9, 4, 8, 1, 3, 6)), 0, store.ErrIncomplete,
+		{"a shard", shard, canonical.Fold(nqueens.MustNew(0, 2, 5, 7, 9, 4, 8, 1, 3, 6)), 0, ErrIncomplete,
 			"n=10 in " + shard.Path() + " is shard 1/2 of a sharded build, not the whole board", false},
 	}
 	for _, tt := range tests {
@@ -59,7 +58,7 @@ func TestNumbers(t *testing.T) {
 					t.Errorf("Ready(%d) = %v", tt.canon.N(), err)
 				}
 			}
-			var ie *store.IncompleteError
+			var ie *IncompleteError
 			if errors.As(nums.Ready(ctx, tt.canon.N()), &ie) && ie.Sharded() != (tt.db == shard) {
 				t.Errorf("Sharded() = %v", ie.Sharded())
 			}

@@ -1,6 +1,6 @@
 //go:build race
 
-package store_test
+package store
 
 // raceDetector is set when the tests run under the race detector, which
 // makes SQLite's statements and the class search many times slower: the

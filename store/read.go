@@ -146,7 +146,7 @@ func (db *DB) rowClasses(ctx context.Context, n int, f Filter) iter.Seq2[nqueens
 			}
 			if seq.Next <= end {
 				missing := nqueens.Layout{Class: seq.Next}
-				yield(missing, &RowError{N: n, Layout: missing, Problems: []string{fmt.Sprintf("is missing: classes %d to %d were asked for", max(f.From, 1)+f.Offset, end)}})
+				yield(missing, &rowError{N: n, Layout: missing, Problems: []string{fmt.Sprintf("is missing: classes %d to %d were asked for", max(f.From, 1)+f.Offset, end)}})
 				return
 			}
 		}
@@ -227,7 +227,7 @@ func besides(n int, l nqueens.Layout, key string, before, after bool, keys map[i
 	if len(problems) == 0 {
 		return nil
 	}
-	return &RowError{N: n, Layout: l, Key: key, Problems: problems}
+	return &rowError{N: n, Layout: l, Key: key, Problems: problems}
 }
 
 // readable reports whether key is the stored placement of a board of n.

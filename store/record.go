@@ -293,9 +293,9 @@ func orphanFix(path string, n int) string {
 	return fmt.Sprintf(`remove them with: sqlite3 %q "DELETE FROM classes WHERE n = %d", then build n=%d again`, path, n, n)
 }
 
-// Problem is one thing Audit finds wrong with a catalog: of board size N,
+// problem is one thing Audit finds wrong with a catalog: of board size N,
 // or of the catalog as a whole when N is 0.
-type Problem struct {
+type problem struct {
 	N    int
 	Text string // one sentence, saying how to mend it where it can
 }
@@ -306,8 +306,8 @@ type Problem struct {
 // an index of such an n (which a build replaces), and a table or view of
 // the schema that is missing. A catalog in good
 // order gives none.
-func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
-	var problems []Problem
+func (db *DB) Audit(ctx context.Context) ([]problem, error) {
+	var problems []problem
 	rows, err := db.h.DB.QueryContext(ctx, `SELECT n, count(*) FROM classes WHERE n NOT IN (SELECT n FROM builds) GROUP BY n ORDER BY n`)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
@@ -318,7 +318,7 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 		if err := rows.Scan(&n, &k); err != nil {
 			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 		}
-		problems = append(problems, Problem{int(n), fmt.Sprintf("%d classes stored with no record of their build (its builds row was deleted?); %s", k, orphanFix(db.h.Path, int(n)))})
+		problems = append(problems, problem{int(n), fmt.Sprintf("%d classes stored with no record of their build (its builds row was deleted?); %s", k, orphanFix(db.h.Path, int(n)))})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
@@ -329,7 +329,7 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 		}
 		for _, n := range ns {
-			problems = append(problems, Problem{n, fmt.Sprintf("an index with no record of its build (its builds row was deleted?); build n=%d again, which replaces it", n)})
+			problems = append(problems, problem{n, fmt.Sprintf("an index with no record of its build (its builds row was deleted?); build n=%d again, which replaces it", n)})
 		}
 	}
 	objects := []struct{ kind, name string }{{"table", "builds"}, {"table", "classes"}, {"view", "class_list"}}
@@ -355,7 +355,7 @@ func (db *DB) Audit(ctx context.Context) ([]Problem, error) {
 			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 		}
 		if k == 0 {
-			problems = append(problems, Problem{0, fmt.Sprintf("the %s %s is missing from the schema (dropped by hand?)", obj.kind, obj.name)})
+			problems = append(problems, problem{0, fmt.Sprintf("the %s %s is missing from the schema (dropped by hand?)", obj.kind, obj.name)})
 		}
 	}
 	return problems, nil

@@ -67,7 +67,7 @@ func (r rowsRead) recount(ctx context.Context, o RecountOptions) (nqueens.Counts
 			o.Progress(k)
 			k = 0
 		}
-		var bad *RowError
+		var bad *rowError
 		switch {
 		case errors.As(err, &bad):
 			for _, p := range bad.Problems {
@@ -91,7 +91,7 @@ func (r rowsRead) recount(ctx context.Context, o RecountOptions) (nqueens.Counts
 func (r indexRead) recount(ctx context.Context, o RecountOptions) (nqueens.Counts, bool, error) {
 	db, b := r.db, r.b
 	var got nqueens.Counts
-	prefixes, _, err := db.IndexSize(ctx, b)
+	prefixes, _, err := db.indexSize(ctx, b)
 	var chosen map[int64]bool // nil: all
 	switch {
 	case errors.Is(err, ErrBadRow):
@@ -111,7 +111,7 @@ func (r indexRead) recount(ctx context.Context, o RecountOptions) (nqueens.Count
 	// The symmetric classes the index lists, checked row by row as read.
 	var symmetric []nqueens.Layout
 	for l, err := range db.Classes(ctx, b.N, Filter{Symmetry: []nqueens.Symmetry{nqueens.SymRot180, nqueens.SymRot90, nqueens.SymFull}}) {
-		var bad *RowError
+		var bad *rowError
 		switch {
 		case errors.As(err, &bad):
 			for _, p := range bad.Problems {
@@ -128,7 +128,7 @@ func (r indexRead) recount(ctx context.Context, o RecountOptions) (nqueens.Count
 		got.Add(l.Symmetry)
 	}
 	// The prefixes to search, in batches searched on all cores.
-	var batch []IndexPrefix
+	var batch []indexPrefix
 	var passed uint64 // classes under the prefixes passed, not yet reported
 	next := 0         // the first symmetric class not yet matched with a prefix
 	search := func() {
@@ -166,7 +166,7 @@ func (r indexRead) recount(ctx context.Context, o RecountOptions) (nqueens.Count
 		passed = 0
 	}
 	var sums nqueens.Counts
-	for p, err := range db.Prefixes(ctx, b) {
+	for p, err := range db.prefixes(ctx, b) {
 		if errors.Is(err, ErrBadRow) {
 			// The sums of a broken chain of blocks say nothing more.
 			o.Problem(err.Error())

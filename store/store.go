@@ -145,9 +145,9 @@ func (db *DB) Close() error {
 // one file has many spellings).
 func Files(path string) []string { return dbfile.Files(path) }
 
-// BytesPerClass estimates the bytes one class of n takes in a catalog,
+// bytesPerClass estimates the bytes one class of n takes in a catalog,
 // from catalogs measured here: 28.7 bytes a class at n = 16, about n + 13.
-func BytesPerClass(n int) uint64 { return uint64(n + 13) }
+func bytesPerClass(n int) uint64 { return uint64(n + 13) }
 
 // CheckLimit returns an error wrapping ErrOverLimit if n is above limit,
 // saying how large its catalog would be: "n=18 is above the build limit
@@ -158,7 +158,7 @@ func CheckLimit(n, limit int) error {
 	}
 	size := "more rows than OEIS has counted"
 	if k, _ := nqueens.KnownCounts(n); k.Unique > 0 {
-		size = fmt.Sprintf("%d rows, about %s", k.Unique, phrase.Bytes(k.Unique*BytesPerClass(n)))
+		size = fmt.Sprintf("%d rows, about %s", k.Unique, phrase.Bytes(k.Unique*bytesPerClass(n)))
 	}
 	return fmt.Errorf("n=%d is %w %d: its catalog would hold %s", n, ErrOverLimit, limit, size)
 }

@@ -25,7 +25,7 @@ func BenchmarkTotal(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				hasWide = wide
 				for b.Loop() {
-					if _, err := Total(context.Background(), n, 1); err != nil {
+					if _, err := total(context.Background(), n, 1); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -127,8 +127,8 @@ func UnitsOf(n int) int {
 	return b.units
 }
 
-// N returns the board's size.
-func (b *Board) N() int { return b.n }
+// size returns the board's size.
+func (b *Board) size() int { return b.n }
 
 // Units returns the number of units the board's work is cut into: one
 // for each item, up to 4096 (as n = 13 and every n from 15 have).
@@ -221,7 +221,7 @@ func binomial(n, k int) int {
 // count returns the solutions of unit u, counted with c, each weighted
 // by the number of solutions it stands for, and true; or false if stop
 // is raised first.
-func (b *Board) count(u int, c *Counter, stop *parallel.Stop) (uint64, bool) {
+func (b *Board) count(u int, c *counter, stop *parallel.Stop) (uint64, bool) {
 	var total uint64
 	for i := u; i < b.Items(); i += b.units {
 		if stop.Stopped() {
@@ -243,7 +243,7 @@ func (b *Board) decode(i int) (*middle, uint32) {
 }
 
 // item returns the weighted solutions of item i.
-func (b *Board) item(i int, c *Counter) uint64 {
+func (b *Board) item(i int, c *counter) uint64 {
 	m, rows := b.decode(i)
 	weight, clean := m.orbit, keep
 	switch {
@@ -323,7 +323,7 @@ func unrank(rank, k int, mask uint32) uint32 {
 
 // pairs returns the number of pairs of compatible east and west halves
 // for the middle m and east rows rows.
-func (b *Board) pairs(m *middle, rows uint32, clean int, c *Counter) uint64 {
+func (b *Board) pairs(m *middle, rows uint32, clean int, c *counter) uint64 {
 	h, s := uint(b.h), b.s
 	full := uint32(1)<<h - 1
 	rt, rb := rows&full, rows>>s&full
@@ -357,10 +357,10 @@ var workerBytes = [...]int64{8 << 20, 8 << 20, 8 << 20, 8 << 20, 8 << 20, 8 << 2
 // pieceCounts is the number of pieces of a quarter of side h, h = 0..12.
 var pieceCounts = [...]int64{1, 2, 5, 18, 87, 462, 2635, 16870, 118969, 915442, 7535369, 66807234, 633443407}
 
-// Counter holds what a goroutine needs to count units: its lists of
-// halves and its sieve. The zero Counter is ready to use; a Counter is
+// counter holds what a goroutine needs to count units: its lists of
+// halves and its sieve. The zero counter is ready to use; a counter is
 // used by one goroutine at a time.
-type Counter struct {
+type counter struct {
 	east, west halves
 	m          matcher
 }
@@ -377,10 +377,10 @@ func (b *Board) Count(ctx context.Context, units []int, workers int, done func(i
 			panic(fmt.Sprintf("join: unit %d of %d", u, b.units))
 		}
 	}
-	pool := sync.Pool{New: func() any { return new(Counter) }}
+	pool := sync.Pool{New: func() any { return new(counter) }}
 	var mu sync.Mutex
 	return parallel.Each(ctx, len(units), workers, func(i int, stop *parallel.Stop) {
-		c := pool.Get().(*Counter)
+		c := pool.Get().(*counter)
 		defer pool.Put(c)
 		s, ok := b.count(units[i], c, stop)
 		if !ok {
@@ -392,11 +392,11 @@ func (b *Board) Count(ctx context.Context, units []int, workers int, done func(i
 	})
 }
 
-// Total returns the number of solutions of a board of n, counted by the
+// total returns the number of solutions of a board of n, counted by the
 // join on workers goroutines (all cores when workers < 1). It returns
 // an error if n is outside 1..MaxN, and ctx.Err() if ctx is cancelled
 // first.
-func Total(ctx context.Context, n, workers int) (uint64, error) {
+func total(ctx context.Context, n, workers int) (uint64, error) {
 	b, err := New(n)
 	if err != nil {
 		return 0, err

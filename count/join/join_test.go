@@ -14,7 +14,7 @@ import (
 func TestTotalKnown(t *testing.T) {
 	t.Parallel()
 	for n := 1; n <= 16; n++ {
-		got, err := Total(context.Background(), n, 0)
+		got, err := total(context.Background(), n, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestItemsAgainstSolutions(t *testing.T) {
 			k, w := itemOf(b, p)
 			want[k] += w
 		}
-		var c Counter
+		var c counter
 		for i := range b.Items() {
 			m, rows := b.decode(i)
 			k := fmt.Sprintf("%d,%d:%b", m.a, m.b, rows)
@@ -237,7 +237,7 @@ func TestWideMatchesBlocks(t *testing.T) {
 		// Every run of blocks wide, however short, where it is used.
 		hasWide, minWide = wide, 1
 		for n := 4; n <= 16; n++ {
-			got, err := Total(context.Background(), n, 2)
+			got, err := total(context.Background(), n, 2)
 			if err != nil {
 				t.Fatal(err)
 			}

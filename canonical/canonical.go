@@ -40,8 +40,8 @@ import (
 // package comment, 0 being the identity.
 type Transform int
 
-// Transforms lists the 8 symmetries in order.
-var Transforms = [8]Transform{0, 1, 2, 3, 4, 5, 6, 7}
+// transforms lists the 8 symmetries in order.
+var transforms = [8]Transform{0, 1, 2, 3, 4, 5, 6, 7}
 
 var transformNames = [8]string{"identity", "rot90", "rot180", "rot270", "mirror", "flip", "transpose", "antitranspose"}
 
@@ -94,7 +94,7 @@ func (t Transform) Apply(p nqueens.Placement) nqueens.Placement {
 // when p is symmetric.
 func Images(p nqueens.Placement) [8]nqueens.Placement {
 	var out [8]nqueens.Placement
-	for i, t := range Transforms {
+	for i, t := range transforms {
 		out[i] = t.Apply(p)
 	}
 	return out
@@ -176,8 +176,8 @@ func Orbit(p nqueens.Placement) []nqueens.Placement {
 // undo each other, and every other symmetry of the square undoes itself.
 var inverse = [8]Transform{0, 3, 2, 1, 4, 5, 6, 7}
 
-// Inverse returns the transform that undoes t.
-func (t Transform) Inverse() Transform { return inverse[t] }
+// inverse returns the transform that undoes t.
+func (t Transform) inverse() Transform { return inverse[t] }
 
 // Identity is what Identify finds of a solution.
 type Identity struct {

@@ -1,4 +1,4 @@
-package canonical_test
+package canonical
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/testutil"
 )
@@ -15,7 +14,7 @@ import (
 func TestCountMatchesOEIS(t *testing.T) {
 	for n, want := range testutil.Known() {
 		for _, workers := range []int{1, 2, 5} {
-			c, err := canonical.CountUnits(context.Background(), canonical.Units(n), workers, nil)
+			c, err := CountUnits(context.Background(), Units(n), workers, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,8 +36,8 @@ func TestCountMatchesOEIS(t *testing.T) {
 func foldAll(n int) []nqueens.Layout {
 	var out []nqueens.Layout
 	for p := range enumerate.Solutions(n) {
-		if canonical.Fold(p) == p {
-			out = append(out, nqueens.Layout{Class: int64(len(out) + 1), Placement: p, Symmetry: canonical.SymmetryOf(p)})
+		if Fold(p) == p {
+			out = append(out, nqueens.Layout{Class: int64(len(out) + 1), Placement: p, Symmetry: SymmetryOf(p)})
 		}
 	}
 	return out
@@ -50,7 +49,7 @@ func TestClassesSameAsEnumerateThenFold(t *testing.T) {
 			continue
 		}
 		fold := foldAll(n)
-		got := slices.Collect(canonical.Classes(context.Background(), n, 3))
+		got := slices.Collect(Classes(context.Background(), n, 3))
 		if !slices.Equal(got, fold) {
 			t.Errorf("n=%d: pruned search gives %d classes, enumerate-then-fold %d, or they differ", n, len(got), len(fold))
 			continue
@@ -60,7 +59,7 @@ func TestClassesSameAsEnumerateThenFold(t *testing.T) {
 		}
 		var total uint64
 		for _, l := range got {
-			orbit := canonical.Orbit(l.Placement)
+			orbit := Orbit(l.Placement)
 			if len(orbit) != l.Symmetry.Orbit() || orbit[0] != l.Placement {
 				t.Fatalf("n=%d class %d: orbit %v, symmetry %v", n, l.Class, orbit, l.Symmetry)
 			}
@@ -75,8 +74,8 @@ func TestClassesSameAsEnumerateThenFold(t *testing.T) {
 func TestOrbitsPartitionAllSolutions(t *testing.T) {
 	for _, n := range []int{4, 5, 6, 8, 10} {
 		seen := map[nqueens.Placement]bool{}
-		for l := range canonical.Classes(context.Background(), n, 1) {
-			for _, p := range canonical.Orbit(l.Placement) {
+		for l := range Classes(context.Background(), n, 1) {
+			for _, p := range Orbit(l.Placement) {
 				if seen[p] {
 					t.Fatalf("n=%d: %v in two orbits", n, p)
 				}
@@ -108,7 +107,7 @@ func applyByCoordinates(p nqueens.Placement, f func(r, c, m int) (int, int)) nqu
 }
 
 func TestTransformsMatchGeometry(t *testing.T) {
-	geometry := map[canonical.Transform]func(r, c, m int) (int, int){
+	geometry := map[Transform]func(r, c, m int) (int, int){
 		0: func(r, c, m int) (int, int) { return r, c },
 		1: func(r, c, m int) (int, int) { return c, m - r },     // clockwise quarter turn
 		2: func(r, c, m int) (int, int) { return m - r, m - c }, // half turn
@@ -119,7 +118,7 @@ func TestTransformsMatchGeometry(t *testing.T) {
 		7: func(r, c, m int) (int, int) { return m - c, m - r }, // anti-diagonal
 	}
 	p := nqueens.MustNew(0, 4, 7, 5, 2, 6, 1, 3)
-	for _, tr := range canonical.Transforms {
+	for _, tr := range transforms {
 		if got, want := tr.Apply(p), applyByCoordinates(p, geometry[tr]); got != want {
 			t.Errorf("%v: Apply = %v, geometry = %v", tr, got, want)
 		}
@@ -129,7 +128,7 @@ func TestTransformsMatchGeometry(t *testing.T) {
 	}
 	r := p
 	for range 4 {
-		r = canonical.Transform(1).Apply(r)
+		r = Transform(1).Apply(r)
 	}
 	if r != p {
 		t.Errorf("four quarter turns give %v", r)
@@ -139,8 +138,8 @@ func TestTransformsMatchGeometry(t *testing.T) {
 func TestClassifyAgreesOnEverySolution(t *testing.T) {
 	for _, n := range []int{1, 4, 5, 6, 7, 8, 9, 10} {
 		for p := range enumerate.Solutions(n) {
-			sym, ok := canonical.Classify(p)
-			if ok != canonical.IsCanonical(p) || (ok && sym != canonical.SymmetryOf(p)) {
+			sym, ok := Classify(p)
+			if ok != IsCanonical(p) || (ok && sym != SymmetryOf(p)) {
 				t.Fatalf("Classify(%v) = %v, %v", p, sym, ok)
 			}
 		}
@@ -158,10 +157,10 @@ func TestSymmetryExamples(t *testing.T) {
 		{nqueens.MustNew(0, 4, 7, 5, 2, 6, 1, 3), nqueens.SymNone},
 	}
 	for _, tt := range tests {
-		if got := canonical.SymmetryOf(tt.p); got != tt.want {
+		if got := SymmetryOf(tt.p); got != tt.want {
 			t.Errorf("SymmetryOf(%v) = %v, want %v", tt.p, got, tt.want)
 		}
-		if got := len(canonical.Orbit(tt.p)); got != tt.want.Orbit() {
+		if got := len(Orbit(tt.p)); got != tt.want.Orbit() {
 			t.Errorf("len(Orbit(%v)) = %d, want %d", tt.p, got, tt.want.Orbit())
 		}
 	}
@@ -180,29 +179,29 @@ func FuzzFold(f *testing.F) {
 		if !ok {
 			t.Skip()
 		}
-		fp := canonical.Fold(p)
-		if canonical.Fold(fp) != fp {
-			t.Fatalf("Fold not idempotent on %v: %v then %v", p, fp, canonical.Fold(fp))
+		fp := Fold(p)
+		if Fold(fp) != fp {
+			t.Fatalf("Fold not idempotent on %v: %v then %v", p, fp, Fold(fp))
 		}
-		imgs := canonical.Images(p)
+		imgs := Images(p)
 		if !slices.Contains(imgs[:], fp) {
 			t.Fatalf("Fold(%v) = %v is not an image", p, fp)
 		}
 		for i, img := range imgs {
-			if got := canonical.Fold(img); got != fp {
+			if got := Fold(img); got != fp {
 				t.Fatalf("Fold of image %d (%v) = %v, want %v", i, img, got, fp)
 			}
 			if img.Compare(fp) < 0 {
 				t.Fatalf("image %v is smaller than Fold %v", img, fp)
 			}
 		}
-		if orbit := canonical.Orbit(p); orbit[0] != fp {
+		if orbit := Orbit(p); orbit[0] != fp {
 			t.Fatalf("Orbit(%v)[0] = %v, want %v", p, orbit[0], fp)
 		}
 		if p.Valid() == nil {
-			sym, ok := canonical.Classify(p)
-			if ok != (fp == p) || (ok && sym != canonical.SymmetryOf(p)) {
-				t.Fatalf("Classify(%v) = %v, %v; IsCanonical %v, SymmetryOf %v", p, sym, ok, fp == p, canonical.SymmetryOf(p))
+			sym, ok := Classify(p)
+			if ok != (fp == p) || (ok && sym != SymmetryOf(p)) {
+				t.Fatalf("Classify(%v) = %v, %v; IsCanonical %v, SymmetryOf %v", p, sym, ok, fp == p, SymmetryOf(p))
 			}
 		}
 	})
@@ -230,12 +229,12 @@ func permutation(data []byte) (nqueens.Placement, bool) {
 
 func ExampleFold() {
 	p := nqueens.MustNew(2, 0, 3, 1)
-	fmt.Println(canonical.Fold(p), canonical.SymmetryOf(p), canonical.Orbit(p))
+	fmt.Println(Fold(p), SymmetryOf(p), Orbit(p))
 	// Output: 1 3 0 2 rot90 [1 3 0 2 2 0 3 1]
 }
 
 func ExampleClasses() {
-	for l := range canonical.Classes(context.Background(), 6, 0) {
+	for l := range Classes(context.Background(), 6, 0) {
 		fmt.Println(l.Class, l.Placement, l.Symmetry.Orbit(), l.Symmetry)
 	}
 	// Output: 1 1 3 5 0 2 4 4 rot180
@@ -246,10 +245,10 @@ func ExampleClasses() {
 // per solution or per unit.
 func TestCountUnitAllocatesNothing(t *testing.T) {
 	for _, n := range []int{11, 12} {
-		units := canonical.Units(n)
+		units := Units(n)
 		if a := testing.AllocsPerRun(3, func() {
 			for _, u := range units {
-				canonical.CountUnit(u)
+				countUnit(u)
 			}
 		}); a != 0 {
 			t.Errorf("n=%d: CountUnit over %d units allocates %v times, want 0", n, len(units), a)
@@ -263,10 +262,10 @@ func TestCountUnitAllocatesNothing(t *testing.T) {
 func BenchmarkCountByClasses(b *testing.B) {
 	for _, n := range []int{12, 14} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
-			units := canonical.Units(n)
+			units := Units(n)
 			b.ReportAllocs()
 			for b.Loop() {
-				canonical.CountUnits(context.Background(), units, 1, nil)
+				CountUnits(context.Background(), units, 1, nil)
 			}
 		})
 	}
@@ -274,7 +273,7 @@ func BenchmarkCountByClasses(b *testing.B) {
 
 func BenchmarkClasses(b *testing.B) {
 	for b.Loop() {
-		for range canonical.Classes(context.Background(), 13, 0) {
+		for range Classes(context.Background(), 13, 0) {
 		}
 	}
 }
@@ -286,10 +285,10 @@ func BenchmarkClasses(b *testing.B) {
 func TestIdentify(t *testing.T) {
 	for n := 1; n <= 10; n++ {
 		for p := range enumerate.Solutions(n) {
-			id := canonical.Identify(p)
-			sym, _ := canonical.Classify(id.Canonical)
-			if id.Canonical != canonical.Fold(p) || id.Symmetry != sym {
-				t.Fatalf("Identify(%s) = %+v; want canonical %s, symmetry %s", p, id, canonical.Fold(p), sym)
+			id := Identify(p)
+			sym, _ := Classify(id.Canonical)
+			if id.Canonical != Fold(p) || id.Symmetry != sym {
+				t.Fatalf("Identify(%s) = %+v; want canonical %s, symmetry %s", p, id, Fold(p), sym)
 			}
 			if got := id.Transform.Apply(id.Canonical); got != p {
 				t.Fatalf("Identify(%s): transform %s maps %s to %s", p, id.Transform, id.Canonical, got)
@@ -305,9 +304,9 @@ func TestIdentify(t *testing.T) {
 
 func TestTransformInverse(t *testing.T) {
 	p := nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3)
-	for _, tr := range canonical.Transforms {
-		if got := tr.Inverse().Apply(tr.Apply(p)); got != p {
-			t.Errorf("%s then its inverse %s gives %s", tr, tr.Inverse(), got)
+	for _, tr := range transforms {
+		if got := tr.inverse().Apply(tr.Apply(p)); got != p {
+			t.Errorf("%s then its inverse %s gives %s", tr, tr.inverse(), got)
 		}
 	}
 }
@@ -319,7 +318,7 @@ func BenchmarkIdentify(b *testing.B) {
 	}
 	i := 0
 	for b.Loop() {
-		canonical.Identify(ps[i%len(ps)])
+		Identify(ps[i%len(ps)])
 		i++
 	}
 }
@@ -327,7 +326,7 @@ func BenchmarkIdentify(b *testing.B) {
 // Identify names a solution's class and the symmetry that maps the class's
 // representative to it.
 func ExampleIdentify() {
-	id := canonical.Identify(nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3))
+	id := Identify(nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3))
 	fmt.Println(id.Canonical, id.Symmetry, id.Transform)
 	fmt.Println(id.Transform.Apply(id.Canonical))
 	// Output:
@@ -339,7 +338,7 @@ func ExampleIdentify() {
 // smallest of its 8 images, which names the class: with its symmetry and
 // the transform that maps the representative back to the solution.
 func Example() {
-	id := canonical.Identify(nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3))
+	id := Identify(nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3))
 	fmt.Println(id.Canonical, id.Symmetry, id.Symmetry.Orbit(), id.Transform)
 	// Output: 1 6 4 7 0 3 5 2 none 8 antitranspose
 }

@@ -1,4 +1,4 @@
-package canonical_test
+package canonical
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/balance"
 	"github.com/nqueens/nqueens/internal/testutil"
@@ -19,7 +18,7 @@ import (
 // shards' counts add up to the whole board's.
 func TestShardsPartitionUnits(t *testing.T) {
 	for _, n := range []int{1, 4, 8, 11, 13} {
-		units := canonical.Units(n)
+		units := Units(n)
 		whole := countUnits(t, units)
 		for _, k := range []int{1, 2, 3, 7, len(units)} {
 			if k <= len(units) {
@@ -35,18 +34,18 @@ func TestShardsPartitionUnits(t *testing.T) {
 // the middle and the last.
 func checkShards(t *testing.T, n int, units []enumerate.Unit, k int, whole nqueens.Counts) {
 	t.Helper()
-	shards, err := balance.Split(units, k, canonical.Cost)
+	shards, err := balance.Split(units, k, Cost)
 	if err != nil {
 		t.Fatalf("n=%d k=%d: %v", n, k, err)
 	}
-	if again, _ := balance.Split(units, k, canonical.Cost); !slices.EqualFunc(shards, again, slices.Equal) {
+	if again, _ := balance.Split(units, k, Cost); !slices.EqualFunc(shards, again, slices.Equal) {
 		t.Errorf("n=%d k=%d: two splits differ", n, k)
 	}
 	testutil.CheckPartition(t, n, k, shards, len(units))
 	var sum nqueens.Counts
 	for i, idx := range shards {
 		if k <= 7 || i == 0 || i == k/2 || i == k-1 {
-			sub, subIdx, err := balance.Shard(units, nqueens.Shard{Index: i, Count: k}, canonical.Cost)
+			sub, subIdx, err := balance.Shard(units, nqueens.Shard{Index: i, Count: k}, Cost)
 			if err != nil || !slices.Equal(subIdx, idx) || !slices.Equal(sub, pick(units, idx)) {
 				t.Fatalf("n=%d k=%d: balance.Shard(%d) = %v, %v; balance.Split gives %v", n, k, i, subIdx, err, idx)
 			}
@@ -58,11 +57,11 @@ func checkShards(t *testing.T, n int, units []enumerate.Unit, k int, whole nquee
 	}
 }
 
-// countUnits counts the solutions of units with canonical.CountUnits on
+// countUnits counts the solutions of units with CountUnits on
 // two goroutines, failing t if it fails.
 func countUnits(t *testing.T, units []enumerate.Unit) nqueens.Counts {
 	t.Helper()
-	c, err := canonical.CountUnits(context.Background(), units, 2, nil)
+	c, err := CountUnits(context.Background(), units, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,25 +79,25 @@ func pick(units []enumerate.Unit, idx []int) []enumerate.Unit {
 
 // TestShardsBalanceRealWork splits the units by their estimated cost and
 // measures what the split is for: the nodes each shard's search really
-// visits (canonical.Nodes walks the tree). It also holds every shard's
+// visits (Nodes walks the tree). It also holds every shard's
 // estimate to its real work, which an estimate unrelated to the tree (a
 // constant, say) misses by far.
 func TestShardsBalanceRealWork(t *testing.T) {
-	units := canonical.Units(14)
+	units := Units(14)
 	const k = 7
-	shards, err := balance.Split(units, k, canonical.Cost)
+	shards, err := balance.Split(units, k, Cost)
 	if err != nil {
 		t.Fatal(err)
 	}
 	nodes := make([]uint64, len(units))
 	for i, u := range units {
-		nodes[i] = canonical.Nodes(u)
+		nodes[i] = Nodes(u)
 	}
 	checkBalanced(t, "units n=14 k=7, nodes visited", shards, func(i int) uint64 { return nodes[i] })
 	for s, idx := range shards {
 		var est, real uint64
 		for _, i := range idx {
-			est += canonical.Cost(units[i])
+			est += Cost(units[i])
 			real += nodes[i]
 		}
 		t.Logf("shard %d/%d: %d units, %d nodes, estimated %d", s, k, len(idx), real, est)
@@ -129,8 +128,8 @@ func checkBalanced(t *testing.T, what string, shards [][]int, cost func(i int) u
 }
 
 func TestCostIsDeterministic(t *testing.T) {
-	for _, u := range canonical.Units(12)[:50] {
-		if a, b := canonical.Cost(u), canonical.Cost(u); a != b || a == 0 {
+	for _, u := range Units(12)[:50] {
+		if a, b := Cost(u), Cost(u); a != b || a == 0 {
 			t.Fatalf("unit %v: Cost %d then %d", u.Prefix(), a, b)
 		}
 	}
@@ -141,33 +140,33 @@ func TestCostIsDeterministic(t *testing.T) {
 // CheckShard refuses what Shard refuses.
 func TestShard(t *testing.T) {
 	for _, tc := range []struct{ n, k int }{{8, 1}, {10, 3}, {12, 7}} {
-		sizes, err := canonical.ShardSizes(tc.n, tc.k)
+		sizes, err := ShardSizes(tc.n, tc.k)
 		if err != nil {
 			t.Fatal(err)
 		}
 		seen := map[int]bool{}
 		for i, size := range sizes {
 			s := nqueens.Shard{Index: i, Count: tc.k}
-			units, idx, err := canonical.Shard(tc.n, s)
-			if err != nil || canonical.CheckShard(tc.n, s) != nil {
+			units, idx, err := Shard(tc.n, s)
+			if err != nil || CheckShard(tc.n, s) != nil {
 				t.Fatalf("n=%d shard %v: %v", tc.n, s, err)
 			}
 			if len(units) != size || len(idx) != size {
 				t.Errorf("n=%d shard %v: %d units, ShardSizes says %d", tc.n, s, len(units), size)
 			}
 			for j, k := range idx {
-				if seen[k] || canonical.Units(tc.n)[k] != units[j] {
+				if seen[k] || Units(tc.n)[k] != units[j] {
 					t.Errorf("n=%d shard %v: unit %d twice, or not the unit at its index", tc.n, s, k)
 				}
 				seen[k] = true
 			}
 		}
-		if len(seen) != len(canonical.Units(tc.n)) {
-			t.Errorf("n=%d: the %d shards hold %d of %d units", tc.n, tc.k, len(seen), len(canonical.Units(tc.n)))
+		if len(seen) != len(Units(tc.n)) {
+			t.Errorf("n=%d: the %d shards hold %d of %d units", tc.n, tc.k, len(seen), len(Units(tc.n)))
 		}
 	}
-	bad := nqueens.Shard{Index: 0, Count: len(canonical.Units(8)) + 1}
-	if _, _, err := canonical.Shard(8, bad); !errors.Is(err, nqueens.ErrNoShard) || !errors.Is(canonical.CheckShard(8, bad), nqueens.ErrNoShard) {
-		t.Errorf("more shards than units: Shard %v, CheckShard %v; want ErrNoShard", err, canonical.CheckShard(8, bad))
+	bad := nqueens.Shard{Index: 0, Count: len(Units(8)) + 1}
+	if _, _, err := Shard(8, bad); !errors.Is(err, nqueens.ErrNoShard) || !errors.Is(CheckShard(8, bad), nqueens.ErrNoShard) {
+		t.Errorf("more shards than units: Shard %v, CheckShard %v; want ErrNoShard", err, CheckShard(8, bad))
 	}
 }

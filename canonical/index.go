@@ -36,12 +36,12 @@ func IndexDepth(n int) int {
 // MaxIndexDepth bounds the rows a prefix fixes.
 const MaxIndexDepth = enumerate.MaxDepth
 
-// Below returns the prefixes of depth rows that begin with the prefix of
+// below returns the prefixes of depth rows that begin with the prefix of
 // u and that the pruning leaves, in lexicographic order: the units of the
 // same search, split finer. Their classes, in that order, are u's. A depth
 // at most u's gives u alone. It panics if depth is above
 // min(u.N(), MaxIndexDepth).
-func Below(u enumerate.Unit, depth int) []enumerate.Unit {
+func below(u enumerate.Unit, depth int) []enumerate.Unit {
 	if depth <= u.Depth() {
 		return []enumerate.Unit{u}
 	}
@@ -137,7 +137,7 @@ func Tallies(ctx context.Context, units []enumerate.Unit, from, depth, workers i
 		work := func(c int, stop *parallel.Stop) [][]Tally {
 			var out [][]Tally
 			for _, u := range rest[c*tallyChunk : min(len(rest), (c+1)*tallyChunk)] {
-				below := Below(u, depth)
+				below := below(u, depth)
 				tallies := make([]Tally, 0, len(below))
 				for _, v := range below {
 					if stop.Stopped() {

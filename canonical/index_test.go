@@ -1,11 +1,10 @@
-package canonical_test
+package canonical
 
 import (
 	"context"
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 )
 
 // TestIndexSearches checks, for every unit of n = 1..11 split at its
@@ -16,17 +15,17 @@ import (
 func TestIndexSearches(t *testing.T) {
 	ctx := context.Background()
 	for n := 1; n <= 11; n++ {
-		units := canonical.Units(n)
+		units := Units(n)
 		var all []nqueens.Layout
-		for _, batch := range canonical.UnitClasses(ctx, units, 0, 1) {
+		for _, batch := range UnitClasses(ctx, units, 0, 1) {
 			all = append(all, batch...)
 		}
-		for _, depth := range []int{canonical.UnitDepth(n), min(canonical.UnitDepth(n)+1, n)} {
+		for _, depth := range []int{UnitDepth(n), min(UnitDepth(n)+1, n)} {
 			var got []nqueens.Layout
 			var sum nqueens.Counts
 			var symmetric int
-			for i, tallies := range canonical.Tallies(ctx, units, 0, depth, 2) {
-				below := canonical.Below(units[i], depth)
+			for i, tallies := range Tallies(ctx, units, 0, depth, 2) {
+				below := below(units[i], depth)
 				if len(tallies) != len(below) {
 					t.Fatalf("n=%d unit %d: %d tallies for %d prefixes", n, i, len(tallies), len(below))
 				}
@@ -37,12 +36,12 @@ func TestIndexSearches(t *testing.T) {
 					}
 					sum.Merge(tl.Counts)
 					for k := int64(1); k <= int64(tl.Counts.Unique); k++ {
-						l, ok := canonical.UnitClass(v, k)
+						l, ok := UnitClass(v, k)
 						if !ok || l.Class != k {
 							t.Fatalf("n=%d prefix %v: UnitClass(%d) = %v, %v", n, v.Prefix(), k, l, ok)
 						}
 						got = append(got, l)
-						r, sym, ok := canonical.UnitRank(v, l.Placement)
+						r, sym, ok := UnitRank(v, l.Placement)
 						if !ok || r != k || sym != l.Symmetry {
 							t.Fatalf("n=%d prefix %v: UnitRank(%s) = %d, %s, %v; want %d, %s", n, v.Prefix(), l.Placement, r, sym, ok, k, l.Symmetry)
 						}
@@ -54,7 +53,7 @@ func TestIndexSearches(t *testing.T) {
 							symmetric++
 						}
 					}
-					if l, ok := canonical.UnitClass(v, int64(tl.Counts.Unique)+1); ok {
+					if l, ok := UnitClass(v, int64(tl.Counts.Unique)+1); ok {
 						t.Fatalf("n=%d prefix %v: UnitClass past its %d classes gives %v", n, v.Prefix(), tl.Counts.Unique, l)
 					}
 				}
@@ -89,9 +88,9 @@ func symmetricIndex(ls []nqueens.Layout, k int64) int {
 // BenchmarkTallies measures the index's search of n = 14 on one
 // goroutine, beside BenchmarkCountByClasses, which counts alone.
 func BenchmarkTallies(b *testing.B) {
-	units := canonical.Units(14)
+	units := Units(14)
 	for b.Loop() {
-		for range canonical.Tallies(context.Background(), units, 0, canonical.IndexDepth(14), 1) {
+		for range Tallies(context.Background(), units, 0, IndexDepth(14), 1) {
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package canonical_test
+package canonical
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
 )
 
@@ -18,7 +17,7 @@ func TestLexLayouts(t *testing.T) {
 	for n := 1; n <= 9; n++ {
 		numbers := map[nqueens.Placement]int64{}
 		var k int64
-		for l := range canonical.Classes(ctx, n, 1) {
+		for l := range Classes(ctx, n, 1) {
 			k++
 			numbers[l.Placement] = k
 		}
@@ -29,12 +28,12 @@ func TestLexLayouts(t *testing.T) {
 		}
 		var want []nqueens.Layout
 		for p := range enumerate.Solutions(n) {
-			id := canonical.Identify(p)
+			id := Identify(p)
 			if k := numbers[id.Canonical]; k%2 == 1 {
 				want = append(want, nqueens.Layout{Class: k, Placement: p, Symmetry: id.Symmetry})
 			}
 		}
-		got := slices.Collect(canonical.LexLayouts(ctx, n, 2, class))
+		got := slices.Collect(LexLayouts(ctx, n, 2, class))
 		if !slices.Equal(got, want) {
 			t.Errorf("n=%d: %d layouts, want %d in the plain search's order", n, len(got), len(want))
 		}

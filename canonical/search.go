@@ -321,10 +321,10 @@ func classify(p *[nqueens.MaxN]uint8, n int) (nqueens.Symmetry, bool) {
 	return nqueens.SymNone, true
 }
 
-// CountUnit returns the tallies of the unit of the class search (one of
+// countUnit returns the tallies of the unit of the class search (one of
 // those Units returns): its classes by orbit size and the solutions they
 // hold.
-func CountUnit(u enumerate.Unit) nqueens.Counts {
+func countUnit(u enumerate.Unit) nqueens.Counts {
 	var s searcher
 	s.run(u)
 	return s.counts
@@ -351,7 +351,7 @@ func CountUnits(ctx context.Context, units []enumerate.Unit, workers int, done f
 	var mu sync.Mutex
 	var total nqueens.Counts
 	err := parallel.Each(ctx, len(units), workers, func(i int, _ *parallel.Stop) {
-		c := CountUnit(units[i])
+		c := countUnit(units[i])
 		mu.Lock()
 		total.Merge(c)
 		mu.Unlock()

@@ -280,12 +280,12 @@ func Solutions(n int) iter.Seq[nqueens.Placement] {
 	return Unit{n: uint8(n)}.Solutions()
 }
 
-// ParallelSolutions is like Solutions but searches the units of the board
+// parallelSolutions is like Solutions but searches the units of the board
 // on workers goroutines (all cores when workers < 1). The order is the
 // same as that of Solutions. At most a few units' solutions are held in
 // memory at once. Cancelling ctx or breaking out of the loop stops the
 // workers.
-func ParallelSolutions(ctx context.Context, n, workers int) iter.Seq[nqueens.Placement] {
+func parallelSolutions(ctx context.Context, n, workers int) iter.Seq[nqueens.Placement] {
 	mustN(n)
 	units := Units(n)
 	return func(yield func(nqueens.Placement) bool) {
@@ -306,12 +306,12 @@ func ParallelSolutions(ctx context.Context, n, workers int) iter.Seq[nqueens.Pla
 	}
 }
 
-// Count returns the number of solutions of the n-queens puzzle, searched on
+// countSolutions returns the number of solutions of the n-queens puzzle, searched on
 // workers goroutines (all cores when workers < 1), using the mirror
 // symmetry of the first row to search only half of the board. It returns
 // ctx.Err() if ctx is cancelled first. It panics if n is outside
 // 1..nqueens.MaxN.
-func Count(ctx context.Context, n, workers int) (uint64, error) {
+func countSolutions(ctx context.Context, n, workers int) (uint64, error) {
 	mustN(n)
 	units := Units(n)
 	half := (n + 1) / 2 // first-row columns 0..half-1; the middle one of odd n counts once

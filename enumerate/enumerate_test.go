@@ -1,4 +1,4 @@
-package enumerate_test
+package enumerate
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/internal/testutil"
 )
 
@@ -19,7 +18,7 @@ func TestSolutionsCountsValidOrdered(t *testing.T) {
 		}
 		var got uint64
 		var prev nqueens.Placement
-		for p := range enumerate.Solutions(n) {
+		for p := range Solutions(n) {
 			if p.N() != n {
 				t.Fatalf("n=%d: placement of size %d", n, p.N())
 			}
@@ -41,7 +40,7 @@ func TestSolutionsCountsValidOrdered(t *testing.T) {
 func TestCount(t *testing.T) {
 	for n, want := range testutil.Known() {
 		for _, workers := range []int{1, 3} {
-			got, err := enumerate.Count(context.Background(), n, workers)
+			got, err := countSolutions(context.Background(), n, workers)
 			if err != nil || got != want.Total {
 				t.Errorf("Count(%d, workers=%d) = %d, %v; want %d", n, workers, got, err, want.Total)
 			}
@@ -51,8 +50,8 @@ func TestCount(t *testing.T) {
 
 func TestParallelSolutionsSameAsSequential(t *testing.T) {
 	for _, n := range []int{1, 4, 6, 8, 10, 11} {
-		want := slices.Collect(enumerate.Solutions(n))
-		got := slices.Collect(enumerate.ParallelSolutions(context.Background(), n, 4))
+		want := slices.Collect(Solutions(n))
+		got := slices.Collect(parallelSolutions(context.Background(), n, 4))
 		if !slices.Equal(got, want) {
 			t.Errorf("n=%d: parallel order differs from sequential (%d vs %d solutions)", n, len(got), len(want))
 		}
@@ -68,11 +67,11 @@ func TestSolutionsStopsEarly(t *testing.T) {
 		n    int
 		seq  iter.Seq[nqueens.Placement]
 	}{
-		{"Solutions(10)", 10, enumerate.Solutions(10)},
-		{"ParallelSolutions(12, 2)", 12, enumerate.ParallelSolutions(context.Background(), 12, 2)},
+		{"Solutions(10)", 10, Solutions(10)},
+		{"ParallelSolutions(12, 2)", 12, parallelSolutions(context.Background(), 12, 2)},
 	} {
 		const stop = 5
-		first := slices.Collect(enumerate.Solutions(tt.n))[:stop]
+		first := slices.Collect(Solutions(tt.n))[:stop]
 		var got []nqueens.Placement
 		for p := range tt.seq {
 			got = append(got, p)
@@ -89,7 +88,7 @@ func TestSolutionsStopsEarly(t *testing.T) {
 func TestUnitsPartition(t *testing.T) {
 	for _, n := range []int{1, 5, 8, 12} {
 		var all []nqueens.Placement
-		for _, u := range enumerate.Units(n) {
+		for _, u := range Units(n) {
 			for p := range u.Solutions() {
 				all = append(all, p)
 			}
@@ -97,7 +96,7 @@ func TestUnitsPartition(t *testing.T) {
 				t.Fatalf("unit of size %d", u.N())
 			}
 		}
-		want := slices.Collect(enumerate.Solutions(n))
+		want := slices.Collect(Solutions(n))
 		if !slices.Equal(all, want) {
 			t.Errorf("n=%d: units in order give %d solutions, Solutions gives %d, or order differs", n, len(all), len(want))
 		}
@@ -105,7 +104,7 @@ func TestUnitsPartition(t *testing.T) {
 }
 
 func ExampleSolutions() {
-	for p := range enumerate.Solutions(4) {
+	for p := range Solutions(4) {
 		fmt.Println(p)
 		for _, row := range p.Grid() {
 			fmt.Println(row)
@@ -131,7 +130,7 @@ func ExampleSolutions() {
 func TestSolutionsAllocateNothingPerSolution(t *testing.T) {
 	allocs := func(n int) float64 {
 		return testing.AllocsPerRun(5, func() {
-			for range enumerate.Solutions(n) {
+			for range Solutions(n) {
 			}
 		})
 	}
@@ -140,7 +139,7 @@ func TestSolutionsAllocateNothingPerSolution(t *testing.T) {
 	if large != small || large > 4 {
 		t.Errorf("Solutions allocates %v times for n=5, %v for n=10: want the same few", small, large)
 	}
-	units := enumerate.Units(10)
+	units := Units(10)
 	if a := testing.AllocsPerRun(5, func() {
 		for _, u := range units {
 			u.Count()
@@ -154,7 +153,7 @@ func BenchmarkCount(b *testing.B) {
 	for _, n := range []int{12, 14} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
 			for b.Loop() {
-				enumerate.Count(context.Background(), n, 0)
+				countSolutions(context.Background(), n, 0)
 			}
 		})
 	}
@@ -163,7 +162,7 @@ func BenchmarkCount(b *testing.B) {
 func BenchmarkSolutions(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		for range enumerate.Solutions(12) {
+		for range Solutions(12) {
 		}
 	}
 }

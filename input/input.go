@@ -41,7 +41,7 @@ func ReadFile(ctx context.Context, path string, limit int64) ([]byte, error) {
 	select {
 	case r := <-done:
 		if r.err == nil && int64(len(r.data)) > limit {
-			return nil, fmt.Errorf("larger than %s", SizeLimit(limit))
+			return nil, fmt.Errorf("larger than %s", sizeLimit(limit))
 		}
 		return r.data, r.err
 	case <-ctx.Done():
@@ -49,8 +49,8 @@ func ReadFile(ctx context.Context, path string, limit int64) ([]byte, error) {
 	}
 }
 
-// SizeLimit writes a limit in bytes for a message: "1 MB (1048576 bytes)".
-func SizeLimit(limit int64) string {
+// sizeLimit writes a limit in bytes for a message: "1 MB (1048576 bytes)".
+func sizeLimit(limit int64) string {
 	if limit%(1<<20) == 0 {
 		return fmt.Sprintf("%d MB (%d bytes)", limit>>20, limit)
 	}

@@ -73,14 +73,14 @@ func (o Of) String() string {
 	return fmt.Sprintf("Of(%d)", uint8(o))
 }
 
-// ErrEmpty is matched by the error of a draw from a source of no class:
+// errEmpty is matched by the error of a draw from a source of no class:
 // n = 2 or 3, which have no solution.
-var ErrEmpty = errors.New("no class to draw from")
+var errEmpty = errors.New("no class to draw from")
 
-// Reader is a Source that reads the classes of a round at once, which
+// reader is a Source that reads the classes of a round at once, which
 // Draw uses when a source has it: a source may read them in parallel, or
 // in one pass.
-type Reader interface {
+type reader interface {
 	Source
 	// ClassesAt returns the classes numbered ks, which are ascending and
 	// distinct, in that order.
@@ -102,7 +102,7 @@ func Draw(ctx context.Context, src Source, what Of, rngs []*rand.Rand) ([]nqueen
 	}
 	c := src.Count()
 	if c <= 0 {
-		return nil, fmt.Errorf("sample: %w", ErrEmpty)
+		return nil, fmt.Errorf("sample: %w", errEmpty)
 	}
 	out := make([]nqueens.Layout, len(rngs))
 	type try struct {
@@ -169,7 +169,7 @@ func Draw(ctx context.Context, src Source, what Of, rngs []*rand.Rand) ([]nqueen
 // checked to be the class asked for.
 func read(ctx context.Context, src Source, ks []int64) ([]nqueens.Layout, error) {
 	var ls []nqueens.Layout
-	if r, ok := src.(Reader); ok {
+	if r, ok := src.(reader); ok {
 		var err error
 		if ls, err = r.ClassesAt(ctx, ks); err != nil {
 			return nil, fmt.Errorf("sample: %w", err)

@@ -354,7 +354,7 @@ func (b *broken) Class(ctx context.Context, k int64) (nqueens.Layout, error) {
 func TestDrawErrors(t *testing.T) {
 	ctx := context.Background()
 	rngs := []*rand.Rand{Generator(1, 0), Generator(1, 1)}
-	if _, err := Draw(ctx, &list{}, Classes, rngs); !errors.Is(err, ErrEmpty) {
+	if _, err := Draw(ctx, &list{}, Classes, rngs); !errors.Is(err, errEmpty) {
 		t.Errorf("no class: %v", err)
 	}
 	for _, fault := range []string{"number", "symmetry", "read"} {

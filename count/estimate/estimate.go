@@ -92,7 +92,7 @@ type Rate struct {
 	PerSecond float64
 }
 
-// MeasureRate measures how fast this machine counts by constellations
+// measureRate measures how fast this machine counts by constellations
 // with workers goroutines (all cores when workers < 1): it searches a
 // fixed sample of constellations of n = 17 on them, as
 // count.Solutions would, and divides the sample's nodes by the time
@@ -100,7 +100,7 @@ type Rate struct {
 // of a 2-core AMD EPYC). The rate is that of the machine as it is loaded
 // at the time: other work running alongside slows it as it would slow the
 // count. It returns ctx.Err() if ctx is cancelled first.
-func MeasureRate(ctx context.Context, workers int) (Rate, error) {
+func measureRate(ctx context.Context, workers int) (Rate, error) {
 	var sample []count.Constellation
 	cs := count.Constellations(calibrationN)
 	for i := 0; i < len(cs); i += calibrationStride {
@@ -193,11 +193,11 @@ func (r Rate) estimate(n int, nodes float64) Result {
 // above has about 7 times as many. TestShortMax checks it.
 const shortMax = 17
 
-// Short reports whether a count of n is short (not Long) at MinRate, on
+// short reports whether a count of n is short (not Long) at MinRate, on
 // any number of workers, without estimating it: true up to n = 17. For
 // those n, MinRate(w).For(n).Long() is false, and asking it would cost
 // Nodes(n), about a sixth of the count itself for n = 16.
-func Short(n int) bool { return n <= shortMax }
+func short(n int) bool { return n <= shortMax }
 
 // LongSeconds is the estimated time, in seconds, from which a count is
 // long: long enough that count says how long before it starts, and

@@ -26,8 +26,8 @@ func TestCalibrationNodes(t *testing.T) {
 // shortMax+1 long.
 func TestShortMax(t *testing.T) {
 	for _, n := range []int{shortMax, shortMax + 1} {
-		if long := MinRate(1).For(n).Long(); long == Short(n) {
-			t.Errorf("n=%d: Short says %t, the estimate at MinRate on one core says long %t", n, Short(n), long)
+		if long := MinRate(1).For(n).Long(); long == short(n) {
+			t.Errorf("n=%d: Short says %t, the estimate at MinRate on one core says long %t", n, short(n), long)
 		}
 	}
 }
@@ -41,8 +41,8 @@ func TestJoinShortMax(t *testing.T) {
 		}
 	}
 	for n := 2; n <= 25; n++ {
-		if JoinWork(n) < JoinWork(n-1) {
-			t.Errorf("JoinWork(%d) = %g, less than JoinWork(%d) = %g", n, JoinWork(n), n-1, JoinWork(n-1))
+		if joinWork(n) < joinWork(n-1) {
+			t.Errorf("JoinWork(%d) = %g, less than JoinWork(%d) = %g", n, joinWork(n), n-1, joinWork(n-1))
 		}
 	}
 	if e := MinRate(2).ForJoin(20); e.Engine != "join" || e.Bytes != count.JoinMemory(20, 2) || !strings.Contains(e.String(), "(the join, ") {

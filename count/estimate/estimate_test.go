@@ -1,4 +1,4 @@
-package estimate_test
+package estimate
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
-	"github.com/nqueens/nqueens/count/estimate"
 	"github.com/nqueens/nqueens/internal/testutil"
 )
 
@@ -33,7 +32,7 @@ func TestEstimateNodes(t *testing.T) {
 		for _, c := range count.Constellations(tt.n) {
 			nodes += c.Nodes()
 		}
-		got := estimate.Nodes(tt.n)
+		got := Nodes(tt.n)
 		if nodes == 0 && got == 0 {
 			continue
 		}
@@ -49,7 +48,7 @@ func TestEstimateNodes(t *testing.T) {
 func TestEstimateNodesGrows(t *testing.T) {
 	t.Parallel()
 	for _, n := range testutil.Sizes(20, 32) {
-		prev, e := estimate.Nodes(n-1), estimate.Nodes(n)
+		prev, e := Nodes(n-1), Nodes(n)
 		if math.IsInf(e, 0) || math.IsNaN(e) || e < 4*prev || e > 16*prev {
 			t.Errorf("n=%d: EstimateNodes = %.3g, n=%d's is %.3g: want 4 to 16 times as many", n, e, n-1, prev)
 		}
@@ -57,26 +56,26 @@ func TestEstimateNodesGrows(t *testing.T) {
 }
 
 func TestRateEstimate(t *testing.T) {
-	nodes := estimate.Nodes(12)
+	nodes := Nodes(12)
 	tests := []struct {
 		name string
-		rate estimate.Rate
+		rate Rate
 		want float64
 	}{
-		{"measured", estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e6}, nodes / 1e6},
-		{"zero rate", estimate.Rate{Workers: 1, Cores: 1}, math.Inf(1)},
-		{"floor", estimate.MinRate(1), nodes / estimate.MinRate(1).PerSecond},
+		{"measured", Rate{Workers: 2, Cores: 2, PerSecond: 1e6}, nodes / 1e6},
+		{"zero rate", Rate{Workers: 1, Cores: 1}, math.Inf(1)},
+		{"floor", MinRate(1), nodes / MinRate(1).PerSecond},
 	}
 	for _, tt := range tests {
 		e := tt.rate.For(12)
 		if e.N != 12 || e.Nodes != nodes || e.Seconds != tt.want || e.Workers != tt.rate.Workers || e.Cores != tt.rate.Cores {
 			t.Errorf("%s: Estimate(12) = %+v, want %.0f nodes in %g seconds", tt.name, e, nodes, tt.want)
 		}
-		if at := e.At(estimate.Rate{Workers: 4, Cores: 4, PerSecond: 2e6}); at.Nodes != nodes || at.Seconds != nodes/2e6 || at.Workers != 4 {
+		if at := e.At(Rate{Workers: 4, Cores: 4, PerSecond: 2e6}); at.Nodes != nodes || at.Seconds != nodes/2e6 || at.Workers != 4 {
 			t.Errorf("%s: At = %+v, want %.0f nodes in %g seconds on 4 workers", tt.name, at, nodes, nodes/2e6)
 		}
 	}
-	if r := estimate.MinRate(3); r.Workers != 3 || r.Cores < 1 || r.Cores > 3 || r.PerSecond <= 0 {
+	if r := MinRate(3); r.Workers != 3 || r.Cores < 1 || r.Cores > 3 || r.PerSecond <= 0 {
 		t.Errorf("MinRate(3) = %+v", r)
 	}
 }
@@ -84,7 +83,7 @@ func TestRateEstimate(t *testing.T) {
 func TestMeasureRateCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := estimate.MeasureRate(ctx, 1); err != context.Canceled {
+	if _, err := measureRate(ctx, 1); err != context.Canceled {
 		t.Errorf("MeasureRate of a cancelled context: err = %v, want context.Canceled", err)
 	}
 }
@@ -94,26 +93,28 @@ func ExampleNodes() {
 	for _, c := range count.Constellations(12) {
 		nodes += c.Nodes()
 	}
-	fmt.Printf("n=12: about %.0f nodes, %d in fact\n", estimate.Nodes(12), nodes)
+	fmt.Printf("n=12: about %.0f nodes, %d in fact\n", Nodes(12), nodes)
 	// Output: n=12: about 94785 nodes, 94714 in fact
 }
 
-func ExampleMeasureRate() {
-	r, err := estimate.MeasureRate(context.Background(), 0)
+// TestMeasureRate checks a measured rate's estimate of n = 20: the nodes
+// the model gives, and a positive time.
+func TestMeasureRate(t *testing.T) {
+	r, err := measureRate(context.Background(), 0)
 	if err != nil {
-		fmt.Println(err)
-		return
+		t.Fatal(err)
 	}
 	e := r.For(20)
-	fmt.Printf("n=20: %.2g nodes; seconds positive: %t\n", e.Nodes, e.Seconds > 0)
-	// Output: n=20: 3.7e+11 nodes; seconds positive: true
+	if got := fmt.Sprintf("%.2g", e.Nodes); got != "3.7e+11" || e.Seconds <= 0 {
+		t.Errorf("n=20: %s nodes, %v s; want 3.7e+11 nodes and a positive time", got, e.Seconds)
+	}
 }
 
 // BenchmarkMeasureRate measures the calibration, which count --estimate
 // and a long count run before they start.
 func BenchmarkMeasureRate(b *testing.B) {
 	for b.Loop() {
-		estimate.MeasureRate(context.Background(), 0)
+		measureRate(context.Background(), 0)
 	}
 }
 
@@ -123,7 +124,7 @@ func BenchmarkEstimateNodes(b *testing.B) {
 	for _, n := range []int{18, 32} {
 		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
 			for b.Loop() {
-				estimate.Nodes(n)
+				Nodes(n)
 			}
 		})
 	}
@@ -134,22 +135,22 @@ func BenchmarkEstimateNodes(b *testing.B) {
 func TestEstimatorLong(t *testing.T) {
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	known := &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}
+	known := &Rate{Workers: 2, Cores: 2, PerSecond: 1e7}
 	tests := []struct {
 		name     string
 		n        int
-		measured *estimate.Rate
+		measured *Rate
 		long     bool
 		err      error
 	}{
 		{"short: no estimate, no measurement", 17, nil, false, nil},
 		{"could be long: measures", 20, nil, false, context.Canceled},
 		{"long at the known rate", 20, known, true, nil},
-		{"not long at a fast rate", 19, &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e12}, false, nil},
+		{"not long at a fast rate", 19, &Rate{Workers: 2, Cores: 2, PerSecond: 1e12}, false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := estimate.Estimator{Workers: 2, Measured: tt.measured}
+			e := Estimator{Workers: 2, Measured: tt.measured}
 			est, long, err := e.Long(cancelled, tt.n, false)
 			if long != tt.long || err != tt.err {
 				t.Errorf("Long(%d) = %v, %v, %v; want %v, %v", tt.n, est, long, err, tt.long, tt.err)

@@ -19,7 +19,7 @@ type Estimator struct {
 // It returns MeasureRate's error, ctx.Err() if ctx is cancelled.
 func (e *Estimator) Rate(ctx context.Context) (Rate, error) {
 	if e.Measured == nil {
-		r, err := MeasureRate(ctx, e.Workers)
+		r, err := measureRate(ctx, e.Workers)
 		if err != nil {
 			return r, err
 		}
@@ -37,7 +37,7 @@ func (e *Estimator) Rate(ctx context.Context) (Rate, error) {
 // sixth of the count: then it returns the zero Result and false. Its
 // error is Rate's.
 func (e *Estimator) Long(ctx context.Context, n int, join bool) (Result, bool, error) {
-	if Short(n) || join && n <= joinShortMax {
+	if short(n) || join && n <= joinShortMax {
 		return Result{}, false, nil
 	}
 	var est Result

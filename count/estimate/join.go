@@ -35,11 +35,11 @@ const refRate = 1.5e8
 // about 12 times longer.
 const joinShortMax = 18
 
-// JoinWork returns the work of counting a board of n by the join, in
+// joinWork returns the work of counting a board of n by the join, in
 // nodes of the constellation search that take the same time (so that a
 // Rate divides it as it divides Nodes): joinCoreSeconds[n] times the
 // reference's rate. It panics if n is outside 1..25.
-func JoinWork(n int) float64 {
+func joinWork(n int) float64 {
 	if n < 1 || n >= len(joinCoreSeconds) {
 		panic("estimate: the join counts n from 1 to 25")
 	}
@@ -53,7 +53,7 @@ func (r Rate) ForJoin(n int) Result {
 	if err := nqueens.CheckN(n); err != nil {
 		panic("estimate: " + err.Error())
 	}
-	e := r.estimate(n, JoinWork(n))
+	e := r.estimate(n, joinWork(n))
 	e.Engine, e.Bytes = "join", count.JoinMemory(n, r.Workers)
 	return e
 }

@@ -22,12 +22,12 @@ type FileError struct {
 func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *FileError) Unwrap() error { return e.Err }
 
-// ReadFile reads the part in the file at path (Read), returning ctx's error
+// readFile reads the part in the file at path (Read), returning ctx's error
 // if ctx is cancelled first, even when path is a FIFO no one writes to. A
 // file that cannot be read gives an error that names it, one that holds no
 // part a *FileError.
-func ReadFile(ctx context.Context, path string) (Part, error) {
-	data, err := input.ReadFile(ctx, path, MaxSize)
+func readFile(ctx context.Context, path string) (Part, error) {
+	data, err := input.ReadFile(ctx, path, maxSize)
 	var pe *fs.PathError
 	switch {
 	case ctx.Err() != nil:
@@ -58,7 +58,7 @@ func CombineFiles(ctx context.Context, files []string, workers int) (count.Resul
 	}
 	var ps []Part
 	for _, f := range files {
-		p, err := ReadFile(ctx, f)
+		p, err := readFile(ctx, f)
 		switch {
 		case ctx.Err() != nil:
 			return count.Result{}, 0, fmt.Errorf("combine: interrupted while reading %s", f)

@@ -51,9 +51,9 @@ type Part struct {
 	SearchSeconds float64 `json:"search_seconds"`
 }
 
-// MaxSize is the largest part Read reads, in bytes: a part is one
+// maxSize is the largest part Read reads, in bytes: a part is one
 // short line, so a larger input is none.
-const MaxSize = 1 << 20
+const maxSize = 1 << 20
 
 // Errors of Read and Make that callers branch on, with errors.Is.
 var (
@@ -173,8 +173,8 @@ func split(n, k int, digest string) (digests []string, counts []int, total int, 
 // does not know wraps ErrOtherVersion; data with more after the part is
 // ErrMoreThanOne; a part whose n or shard cannot be matches ErrOutOfRange.
 func Read(data []byte) (Part, error) {
-	if len(data) > MaxSize {
-		return Part{}, fmt.Errorf("larger than %d bytes", MaxSize)
+	if len(data) > maxSize {
+		return Part{}, fmt.Errorf("larger than %d bytes", maxSize)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	p, err := decodePart(dec)

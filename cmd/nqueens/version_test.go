@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // TestVersionHasTheStampedCommit checks that --version shows the commit a
@@ -79,4 +81,44 @@ func TestReleaseIsTheChangelogs(t *testing.T) {
 		}
 	}
 	t.Error("CHANGELOG.md names no version (a line \"## vX.Y.Z ...\")")
+}
+
+// TestCitation checks that CITATION.cff is a citation file of the form
+// its readers (GitHub, Zenodo) take, for this release, repository and
+// license.
+func TestCitation(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../CITATION.cff")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cff struct {
+		CFFVersion string `yaml:"cff-version"`
+		Message    string
+		Title      string
+		Version    string
+		Repository string `yaml:"repository-code"`
+		License    string
+		Authors    []map[string]string
+	}
+	if err := yaml.Unmarshal(data, &cff); err != nil {
+		t.Fatalf("CITATION.cff: %v", err)
+	}
+	license, err := os.ReadFile("../../LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ field, got, want string }{
+		{"cff-version", cff.CFFVersion, "1.2.0"},
+		{"version", "v" + cff.Version, release},
+		{"repository-code", cff.Repository, "https://github.com/nqueens/nqueens"},
+		{"license", cff.License + " License", strings.TrimSpace(strings.SplitN(string(license), "\n", 2)[0])},
+	} {
+		if c.got != c.want {
+			t.Errorf("CITATION.cff: %s %q, want %q", c.field, c.got, c.want)
+		}
+	}
+	if cff.Message == "" || cff.Title == "" || len(cff.Authors) == 0 || cff.Authors[0]["name"] == "" && cff.Authors[0]["family-names"] == "" {
+		t.Errorf("CITATION.cff lacks a message, title or author: %+v", cff)
+	}
 }

@@ -112,6 +112,7 @@ const (
 	jsonType   = "application/json"
 	ndjsonType = "application/x-ndjson"
 	csvType    = "text/csv; charset=utf-8"
+	gridType   = "text/plain; charset=utf-8"
 	cssType    = "text/css; charset=utf-8"
 	svgType    = "image/svg+xml"
 	redirect   = "" // a redirect has no body, and want is its Location
@@ -217,6 +218,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/export/8.csv?all=1", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,1,8,none,0 4 7 5 2 6 1 3\n"}},
 		{"GET", "/export/4.leetcode?all=1", 200, jsonType, []string{`[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]`}},
 		{"GET", "/export/6.ndjson?all=0", 200, ndjsonType, []string{`"symmetry":"rot180"`}},
+		{"GET", "/export/4.grid", 200, gridType, []string{".Q..\n...Q\nQ...\n..Q.\n"}},
 		{"HEAD", "/export/10.csv?all=1", 200, csvType, nil},
 		{"GET", "/export/8.svg", 404, htmlType, []string{"want /export/N.FORMAT"}},
 		{"GET", "/export/8", 404, htmlType, nil},

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"mime"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -253,6 +254,42 @@ func TestUnknownFormat(t *testing.T) {
 	}
 	if _, err := export.ParseFormat("dataset", export.Formats); err == nil {
 		t.Error("dataset parses as a format of layouts")
+	}
+}
+
+// TestMediaTypes holds the media type of every format, as a server names
+// it in Content-Type: each a type that parses, none left out (a format
+// added without one fails here), none for a value that is no format.
+func TestMediaTypes(t *testing.T) {
+	want := map[export.Format]string{
+		export.FormatText:     "text/plain; charset=utf-8",
+		export.FormatJSON:     "application/json",
+		export.FormatNDJSON:   "application/x-ndjson",
+		export.FormatCSV:      "text/csv; charset=utf-8",
+		export.FormatLeetCode: "application/json",
+		export.FormatGrid:     "text/plain; charset=utf-8",
+		export.FormatSVG:      "image/svg+xml",
+		export.FormatHTML:     "text/html; charset=utf-8",
+		export.FormatDataset:  "application/x-ndjson",
+	}
+	formats := 0
+	for f := export.Format(1); !strings.HasPrefix(f.String(), "Format("); f++ {
+		formats++
+		got := f.MediaType()
+		if got != want[f] {
+			t.Errorf("%s: media type %q, want %q", f, got, want[f])
+		}
+		if _, _, err := mime.ParseMediaType(got); err != nil {
+			t.Errorf("%s: media type %q: %v", f, got, err)
+		}
+	}
+	if formats != len(want) {
+		t.Errorf("%d formats, %d media types held here", formats, len(want))
+	}
+	for _, f := range []export.Format{0, export.Format(formats + 1)} {
+		if got := f.MediaType(); got != "" {
+			t.Errorf("%v: media type %q, want none", f, got)
+		}
 	}
 }
 

@@ -57,6 +57,30 @@ func (f Format) String() string {
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }
 
+// mediaTypes are the formats' media types, as a Content-Type header
+// names them: one a format, in the order of the formats.
+var mediaTypes = [...]string{
+	FormatText:     "text/plain; charset=utf-8",
+	FormatJSON:     "application/json",
+	FormatNDJSON:   "application/x-ndjson",
+	FormatCSV:      "text/csv; charset=utf-8",
+	FormatLeetCode: "application/json",
+	FormatGrid:     "text/plain; charset=utf-8",
+	FormatSVG:      "image/svg+xml",
+	FormatHTML:     "text/html; charset=utf-8",
+	FormatDataset:  "application/x-ndjson",
+}
+
+// MediaType returns the media type of the format's output, as a
+// Content-Type header names it ("text/csv; charset=utf-8"), or "" for a
+// value that is no format.
+func (f Format) MediaType() string {
+	if f > 0 && int(f) < len(mediaTypes) {
+		return mediaTypes[f]
+	}
+	return ""
+}
+
 // Formats lists the formats of layouts (New), in the order the CLI
 // documents them.
 var Formats = []Format{FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML}

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -224,6 +225,23 @@ func (s *Server) lookup(r *http.Request) (export.Found, error) {
 		})
 		return k, err
 	})
+}
+
+// openAPI is the OpenAPI 3.1 description of the routes under /api/v1/:
+// their parameters, and their answers and errors with their statuses.
+// A test checks it against the routes and their real answers.
+//
+//go:embed openapi.json
+var openAPI []byte
+
+// handleOpenAPI answers GET /api/v1/openapi.json: the API's description,
+// openAPI.
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	if _, err := params(r); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, openAPI)
+	return nil
 }
 
 // parsePlacement reads one placement in the forms of nqueens lookup

@@ -15,15 +15,6 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-// contentTypes are the media types of the export formats.
-var contentTypes = map[export.Format]string{
-	export.FormatJSON:     "application/json",
-	export.FormatNDJSON:   "application/x-ndjson",
-	export.FormatCSV:      "text/csv; charset=utf-8",
-	export.FormatLeetCode: "application/json",
-	export.FormatGrid:     "text/plain; charset=utf-8",
-}
-
 // MaxLexN is the largest n whose solutions an export serves in
 // lexicographic order: the search runs on one goroutine with a table of
 // the classes in memory, n bytes a class (30 MB and about 4 s for the
@@ -158,7 +149,7 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		filename += fmt.Sprintf("-r%dc%d", f.Square.Row, f.Square.Col)
 	}
 	h := w.Header()
-	h.Set("Content-Type", contentTypes[format])
+	h.Set("Content-Type", format.MediaType())
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, filename, format))
 	h.Set("Cache-Control", "no-store")
 	if r.Method == http.MethodHead {

@@ -485,7 +485,7 @@ func (s *Server) writeClassesTwin(w http.ResponseWriter, d classesPageData, ext 
 		return err
 	}
 	if ext == ".csv" {
-		respond(w, http.StatusOK, contentTypes[export.FormatCSV], buf.Bytes())
+		respond(w, http.StatusOK, export.FormatCSV.MediaType(), buf.Bytes())
 		return nil
 	}
 	n := d.Build.N
@@ -558,7 +558,7 @@ func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		h := w.Header()
-		h.Set("Content-Type", "image/svg+xml")
+		h.Set("Content-Type", export.FormatSVG.MediaType())
 		h.Set("Content-Disposition", fmt.Sprintf(`inline; filename="queens-%d-class-%d.svg"`, n, l.Class))
 		w.Write(img)
 		return nil

@@ -23,6 +23,7 @@
 //	/api/v1/classes          ?n=&offset=&limit=&symmetry=&square=: a page of classes
 //	/api/v1/classes/{n}/{k}  one class
 //	/api/v1/lookup           ?placement=: the object of nqueens lookup --json
+//	/api/v1/openapi.json     the OpenAPI 3.1 description of /api/v1 (openapi.json)
 //	/style.css               the pages' stylesheet
 //
 // An n is shown once its build is complete (a catalog being built is read
@@ -245,6 +246,10 @@ type Server struct {
 	logMu   sync.Mutex
 	log     io.Writer
 	advice  Advice
+
+	// patterns are the patterns of the routes, in the order routes
+	// declares them.
+	patterns []string
 }
 
 //go:embed templates/*.html static/style.css
@@ -276,12 +281,14 @@ func (s *Server) routes() {
 	s.handle("GET /api/v1/classes", s.handleAPIClasses)
 	s.handle("GET /api/v1/classes/{n}/{k}", s.handleAPIClass)
 	s.handle("GET /api/v1/lookup", s.handleAPILookup)
+	s.handle("GET /api/v1/openapi.json", s.handleOpenAPI)
 	s.mux.HandleFunc("/", s.handleNotFound)
 }
 
 // handle routes pattern to h, which answers the request or returns the
 // error to answer it with (failErr).
 func (s *Server) handle(pattern string, h func(http.ResponseWriter, *http.Request) error) {
+	s.patterns = append(s.patterns, pattern)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			s.failErr(w, r, err)

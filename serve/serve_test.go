@@ -112,6 +112,7 @@ const (
 	jsonType   = "application/json"
 	ndjsonType = "application/x-ndjson"
 	csvType    = "text/csv; charset=utf-8"
+	gridType   = "text/plain; charset=utf-8"
 	cssType    = "text/css; charset=utf-8"
 	svgType    = "image/svg+xml"
 	redirect   = "" // a redirect has no body, and want is its Location
@@ -145,7 +146,7 @@ func TestRoutes(t *testing.T) {
 		// The twins of the pages, and the square filter.
 		{"GET", "/.json", 200, jsonType, []string{`[{"n":1,`, `"n":8,`, `"unique":12,`}},
 		{"GET", "/.json?x=1", 400, jsonType, []string{`"error":"unknown parameter`}},
-		{"GET", "/", 200, htmlType, []string{`<a href="/.json">`, `<svg class="chart"`, `<path class="line total" d="M`, `<title>n=8: 92 total</title>`, `<title>n=10: 92 unique</title>`}},
+		{"GET", "/", 200, htmlType, []string{`<a href="/.json">`, `<a href="/api/v1/openapi.json">`, `<svg class="chart"`, `<path class="line total" d="M`, `<title>n=8: 92 total</title>`, `<title>n=10: 92 unique</title>`}},
 		{"GET", "/n/8.json", 200, jsonType, []string{`{"n":8,"count":12,"page":1,"pages":1,"items":[{"n":8,"class":1,"placement":[0,4,7,5,2,6,1,3],"orbit":8,"symmetry":"none"},`}},
 		{"GET", "/n/8.json?symmetry=rot180", 200, jsonType, []string{`{"n":8,"symmetry":"rot180","count":1,"page":1,"pages":1,"items":[{"n":8,"class":10,`}},
 		{"GET", "/n/8.csv", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,1,8,none,0 4 7 5 2 6 1 3\n", "8,12,8,none,2 5 1 4 7 0 6 3\n"}},
@@ -217,6 +218,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/export/8.csv?all=1", 200, csvType, []string{"n,class,orbit,symmetry,placement\n8,1,8,none,0 4 7 5 2 6 1 3\n"}},
 		{"GET", "/export/4.leetcode?all=1", 200, jsonType, []string{`[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]`}},
 		{"GET", "/export/6.ndjson?all=0", 200, ndjsonType, []string{`"symmetry":"rot180"`}},
+		{"GET", "/export/4.grid", 200, gridType, []string{".Q..\n...Q\nQ...\n..Q.\n"}},
 		{"HEAD", "/export/10.csv?all=1", 200, csvType, nil},
 		{"GET", "/export/8.svg", 404, htmlType, []string{"want /export/N.FORMAT"}},
 		{"GET", "/export/8", 404, htmlType, nil},

@@ -1,4 +1,4 @@
-package serve_test
+package serve
 
 import (
 	"context"
@@ -12,12 +12,11 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
 
 // testAdvice is advice in words no page holds without it.
-var testAdvice = serve.Advice{
+var testAdvice = Advice{
 	Open: func(err error) error {
 		if errors.Is(err, store.ErrNoCatalog) {
 			return fmt.Errorf("%w (make one with mk)", err)
@@ -45,7 +44,7 @@ func TestAdvice(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		cat     func(t *testing.T) serve.Catalog
+		cat     func(t *testing.T) Catalog
 		target  string
 		status  int
 		bare    string // the end of what the page or error says without advice
@@ -53,7 +52,7 @@ func TestAdvice(t *testing.T) {
 	}{
 		{
 			name:    "empty catalog",
-			cat:     func(t *testing.T) serve.Catalog { return openDB(t, empty) },
+			cat:     func(t *testing.T) Catalog { return openDB(t, empty) },
 			target:  "/",
 			status:  200,
 			bare:    "<p>The catalog is empty.</p>",
@@ -61,7 +60,7 @@ func TestAdvice(t *testing.T) {
 		},
 		{
 			name: "catalog removed",
-			cat: func(t *testing.T) serve.Catalog {
+			cat: func(t *testing.T) Catalog {
 				path := filepath.Join(t.TempDir(), "c.db")
 				createCatalog(t, path)
 				f, err := store.Follow(ctx, path, store.FollowOptions{})
@@ -81,7 +80,7 @@ func TestAdvice(t *testing.T) {
 		},
 		{
 			name: "n built during a lookup",
-			cat: func(t *testing.T) serve.Catalog {
+			cat: func(t *testing.T) Catalog {
 				return &builtBetween{before: openDB(t, empty), after: openDB(t, catalogPath(t))}
 			},
 			target:  "/lookup?placement=0+4+7+5+2+6+1+3",
@@ -91,20 +90,20 @@ func TestAdvice(t *testing.T) {
 		},
 		{
 			name:    "lexicographic order above MaxLexN",
-			cat:     func(t *testing.T) serve.Catalog { return openDB(t, big) },
+			cat:     func(t *testing.T) Catalog { return openDB(t, big) },
 			target:  "/export/17.csv?all=1&order=lex",
 			status:  400,
-			bare:    fmt.Sprintf("lexicographic order is served up to n = %d</p>", serve.MaxLexN),
-			advised: fmt.Sprintf("lexicographic order is served up to n = %d (mk --lex 17 gives it)</p>", serve.MaxLexN),
+			bare:    fmt.Sprintf("lexicographic order is served up to n = %d</p>", maxLexN),
+			advised: fmt.Sprintf("lexicographic order is served up to n = %d (mk --lex 17 gives it)</p>", maxLexN),
 		},
 	}
 	for _, tc := range tests {
 		for _, advised := range []bool{false, true} {
-			opts, want, unwanted := serve.Options{}, tc.bare, "mk"
+			opts, want, unwanted := Options{}, tc.bare, "mk"
 			if advised {
-				opts, want, unwanted = serve.Options{Advice: testAdvice}, tc.advised, ""
+				opts, want, unwanted = Options{Advice: testAdvice}, tc.advised, ""
 			}
-			w := get(t, serve.New(tc.cat(t), opts), "GET", tc.target)
+			w := get(t, New(tc.cat(t), opts), "GET", tc.target)
 			body := html.UnescapeString(w.Body.String())
 			switch {
 			case w.Code != tc.status || !strings.Contains(body, want):

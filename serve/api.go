@@ -19,8 +19,8 @@ import (
 
 // Page sizes of /api/v1/classes.
 const (
-	DefaultLimit = 100
-	MaxLimit     = 1000
+	defaultLimit = 100
+	maxLimit     = 1000
 )
 
 // writeJSONError writes the error object {"error": msg} with status.
@@ -79,7 +79,7 @@ func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) error 
 	var page classesPage
 	var items bytes.Buffer
 	err = s.cat.Read(r.Context(), func(db *store.DB) error {
-		page = classesPage{Limit: DefaultLimit}
+		page = classesPage{Limit: defaultLimit}
 		items.Reset()
 		b, f, err := s.selection(r.Context(), db, q.Get("n"), q, func() (err error) {
 			if q.Has("offset") {
@@ -88,7 +88,7 @@ func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) error 
 				}
 			}
 			if q.Has("limit") {
-				page.Limit, err = parseWhole("limit", q.Get("limit"), 1, MaxLimit)
+				page.Limit, err = parseWhole("limit", q.Get("limit"), 1, maxLimit)
 			}
 			return err
 		})

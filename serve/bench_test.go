@@ -1,4 +1,4 @@
-package serve_test
+package serve
 
 import (
 	"context"
@@ -8,13 +8,12 @@ import (
 	"os"
 	"testing"
 
-	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
 
 // benchServer returns a server of the catalog NQUEENS_BENCH_DB names (the
 // test catalog if unset) and the builds it serves that have classes.
-func benchServer(b *testing.B) (*serve.Server, []store.Build) {
+func benchServer(b *testing.B) (*Server, []store.Build) {
 	b.Helper()
 	path := os.Getenv("NQUEENS_BENCH_DB")
 	if path == "" {
@@ -35,7 +34,7 @@ func benchServer(b *testing.B) (*serve.Server, []store.Build) {
 			builds = append(builds, bd)
 		}
 	}
-	return serve.New(db, serve.Options{}), builds
+	return New(db, Options{}), builds
 }
 
 // benchRandom requests a random class of the largest n served (and of a
@@ -78,7 +77,7 @@ func BenchmarkAPIClass(b *testing.B) {
 // BenchmarkClassesPage measures a page of 100 classes, /n/{n}?page=P,
 // the page of a random class.
 func BenchmarkClassesPage(b *testing.B) {
-	benchRandom(b, func(n int, k int64) string { return fmt.Sprintf("/n/%d?page=%d", n, (k-1)/serve.PageSize+1) })
+	benchRandom(b, func(n int, k int64) string { return fmt.Sprintf("/n/%d?page=%d", n, (k-1)/pageSize+1) })
 }
 
 // discard is a ResponseWriter that keeps the status only.

@@ -15,11 +15,11 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-// MaxLexN is the largest n whose solutions an export serves in
+// maxLexN is the largest n whose solutions an export serves in
 // lexicographic order: the search runs on one goroutine with a table of
 // the classes in memory, n bytes a class (30 MB and about 4 s for the
 // 14.8 million solutions of n = 16; n = 17 would take 200 MB a request).
-const MaxLexN = 16
+const maxLexN = 16
 
 // handleExport answers GET /export/{n}.{format}?all=1&symmetry=S&square=R,C&order=O:
 // the bytes of nqueens export N --format FORMAT [--all] [--symmetry S]
@@ -100,8 +100,8 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		if err != nil || !lex {
 			return err
 		}
-		if b.N > MaxLexN {
-			msg := fmt.Sprintf("the solutions of n=%d are served in class order only: lexicographic order is served up to n = %d", b.N, MaxLexN)
+		if b.N > maxLexN {
+			msg := fmt.Sprintf("the solutions of n=%d are served in class order only: lexicographic order is served up to n = %d", b.N, maxLexN)
 			if s.advice.Lex != nil {
 				msg += fmt.Sprintf(" (%s gives it)", s.advice.Lex(b.N))
 			}

@@ -1,4 +1,4 @@
-package serve_test
+package serve
 
 import (
 	"bufio"
@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -58,11 +57,11 @@ func (l lines) Write(p []byte) (int, error) {
 // have send buffers as small as the system allows, so that a client that
 // does not read holds up the server at once (left to itself, the system
 // lets a socket buffer megabytes).
-func runServer(t *testing.T, db *store.DB, opts serve.Options) (string, lines) {
+func runServer(t *testing.T, db *store.DB, opts Options) (string, lines) {
 	t.Helper()
 	log := make(lines, 1000)
 	opts.Log = log
-	srv := httptest.NewUnstartedServer(serve.New(db, opts))
+	srv := httptest.NewUnstartedServer(New(db, opts))
 	srv.Listener = smallBuffers{srv.Listener}
 	srv.Start()
 	t.Cleanup(srv.Close)
@@ -149,7 +148,7 @@ func readSlowly(body io.Reader) {
 // ends, the address may start another.
 func TestClientExports(t *testing.T) {
 	t.Parallel()
-	addr, log := runServer(t, exportCatalog(t), serve.Options{MinExportRate: -1})
+	addr, log := runServer(t, exportCatalog(t), Options{MinExportRate: -1})
 	var stalled []*client
 	for range 2 {
 		c := dial(t, "127.0.0.1", addr)
@@ -185,7 +184,7 @@ func TestClientExports(t *testing.T) {
 // off, which the log says of each.
 func TestSlowExports(t *testing.T) {
 	t.Parallel()
-	addr, log := runServer(t, exportCatalog(t), serve.Options{MinExportRate: 256 << 10, RateWindow: 200 * time.Millisecond})
+	addr, log := runServer(t, exportCatalog(t), Options{MinExportRate: 256 << 10, RateWindow: 200 * time.Millisecond})
 	want := dial(t, "127.0.0.3", addr).get(t, "/export/12.csv")
 	wantBody, err := io.ReadAll(want.Body)
 	if want.StatusCode != http.StatusOK || err != nil {

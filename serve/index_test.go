@@ -1,4 +1,4 @@
-package serve_test
+package serve
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -71,7 +70,7 @@ func TestDamagedIndexServed(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ro.Close()
-			s := serve.New(ro, serve.Options{})
+			s := New(ro, Options{})
 			for _, target := range []string{"/n/12/1", "/n/12", "/api/v1/classes/12/1", "/api/v1/classes?n=12&limit=5",
 				"/export/12.csv", "/api/v1/lookup?placement=0,2,4,7,9,11,5,10,1,6,8,3", "/lookup?placement=0,2,4,7,9,11,5,10,1,6,8,3"} {
 				w := get(t, s, http.MethodGet, target)
@@ -110,18 +109,18 @@ func TestIndexSquare(t *testing.T) {
 		}
 		db.Close()
 	}
-	server := func(path string, opts serve.Options) http.Handler {
+	server := func(path string, opts Options) http.Handler {
 		db, err := store.Open(ctx, path, store.Options{ReadOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		return serve.New(db, opts)
+		return New(db, opts)
 	}
-	advice := serve.Advice{Square: func(n int, sq nqueens.Square) string { return fmt.Sprintf("mk %d %d,%d", n, sq.Row, sq.Col) }}
-	rows := server(paths[false], serve.Options{})
-	index := server(paths[true], serve.Options{})
-	small := server(paths[true], serve.Options{MaxSquareSearch: 1000, Advice: advice})
+	advice := Advice{Square: func(n int, sq nqueens.Square) string { return fmt.Sprintf("mk %d %d,%d", n, sq.Row, sq.Col) }}
+	rows := server(paths[false], Options{})
+	index := server(paths[true], Options{})
+	small := server(paths[true], Options{MaxSquareSearch: 1000, Advice: advice})
 	for _, target := range []string{"/api/v1/classes?n=12&square=0,3&limit=50", "/api/v1/classes?n=12&square=1,5&offset=7&limit=5",
 		"/api/v1/classes?n=12&square=7,2&limit=50", "/api/v1/classes?n=12&square=11,0&symmetry=rot180", "/export/12.csv?square=9,4", "/n/12?square=6,6"} {
 		want := get(t, rows, http.MethodGet, target)

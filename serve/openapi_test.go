@@ -77,7 +77,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 func apiCatalog(t *testing.T) *store.DB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "api.db")
-	buildCatalog(t, path, func(db *store.DB) error {
+	buildAPICatalog(t, path, func(db *store.DB) error {
 		for n := 1; n <= 9; n++ {
 			if _, err := db.Run(context.Background(), n, nqueens.Shard{}, store.RunOptions{Index: n == 9}); err != nil {
 				return err
@@ -94,7 +94,7 @@ func apiCatalog(t *testing.T) *store.DB {
 func damagedCatalog(t *testing.T) *store.DB {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "damaged.db")
-	buildCatalog(t, path, func(*store.DB) error { return nil })
+	buildAPICatalog(t, path, func(*store.DB) error { return nil })
 	raw, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func damagedCatalog(t *testing.T) *store.DB {
 	return openCatalog(t, path)
 }
 
-func buildCatalog(t *testing.T, path string, build func(*store.DB) error) {
+func buildAPICatalog(t *testing.T, path string, build func(*store.DB) error) {
 	t.Helper()
 	db, err := store.Open(context.Background(), path, store.Options{Create: true})
 	if err != nil {

@@ -18,8 +18,8 @@ import (
 	"github.com/nqueens/nqueens/store"
 )
 
-// PageSize is how many classes a page of /n/{n} shows.
-const PageSize = 100
+// pageSize is how many classes a page of /n/{n} shows.
+const pageSize = 100
 
 // exportFormats are the formats of /export/{n}.{format}: those of nqueens
 // export that stream (svg and html draw boards, one or a page, and are
@@ -286,10 +286,10 @@ func (v view) url(n int, p int64, ext string) string {
 // Board sizes of a page of classes (?size=): small, the default, fits as
 // many boards to a row as the width allows at 110 pixels or more; large
 // at 260 or more; a number is each board's width in pixels, from
-// MinBoardPx to MaxBoardPx.
+// minBoardPx to maxBoardPx.
 const (
-	MinBoardPx = 40
-	MaxBoardPx = 800
+	minBoardPx = 40
+	maxBoardPx = 800
 )
 
 // parseSize reads the size parameter of a page of classes: the class of
@@ -301,9 +301,9 @@ func parseSize(v string) (sized string, px int, err error) {
 	case "large":
 		return "large", 0, nil
 	}
-	k, err := parseWhole("size", v, MinBoardPx, MaxBoardPx)
+	k, err := parseWhole("size", v, minBoardPx, maxBoardPx)
 	if err != nil {
-		return "", 0, paramError(fmt.Sprintf("size %s: want small, large or a width in pixels from %d to %d", phrase.Quote(v), MinBoardPx, MaxBoardPx))
+		return "", 0, paramError(fmt.Sprintf("size %s: want small, large or a width in pixels from %d to %d", phrase.Quote(v), minBoardPx, maxBoardPx))
 	}
 	return "fixed", int(k), nil
 }
@@ -372,13 +372,13 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 		if d.Count, err = db.Count(r.Context(), d.Build, f); err != nil {
 			return err
 		}
-		d.Pages = max(1, int64((d.Count+PageSize-1)/PageSize))
+		d.Pages = max(1, int64((d.Count+pageSize-1)/pageSize))
 		if q.Has("page") {
 			if d.Page, err = parsePage(d.Build.N, q.Get("page"), d.Pages); err != nil {
 				return err
 			}
 		}
-		f.Offset, f.Limit = (d.Page-1)*PageSize, PageSize
+		f.Offset, f.Limit = (d.Page-1)*pageSize, pageSize
 		for l, err := range db.Classes(r.Context(), d.Build.N, f) {
 			if err != nil {
 				return err
@@ -439,7 +439,7 @@ func (s *Server) handleClasses(w http.ResponseWriter, r *http.Request) error {
 		case !format.ForJudges():
 			d.Exports = append(d.Exports, exportLink{name, exportURL(n, format, d.View, "")})
 			exports = append(exports, exportLink{name + " (all solutions)", exportURL(n, format, d.View, "all=1")})
-		case n <= MaxLexN:
+		case n <= maxLexN:
 			d.Exports = append(d.Exports, exportLink{name + " (one per class)", exportURL(n, format, d.View, "all=0")})
 			exports = append(exports, exportLink{name + " (all solutions, lexicographic)", exportURL(n, format, d.View, "")})
 		default:
@@ -564,7 +564,7 @@ func (s *Server) handleClass(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	d := classPageData{Build: b, Board: newBoard(l),
-		Page: view{}.url(n, (l.Class-1)/PageSize+1, ""),
+		Page: view{}.url(n, (l.Class-1)/pageSize+1, ""),
 		SVG:  classURL(n, l.Class) + ".svg",
 		JSON: classURL(n, l.Class) + ".json"}
 	d.Title = fmt.Sprintf("n = %d, class %d", n, l.Class)

@@ -1,4 +1,4 @@
-package serve_test
+package serve
 
 import (
 	"bytes"
@@ -23,7 +23,6 @@ import (
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
 	"github.com/nqueens/nqueens/export"
-	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -88,14 +87,14 @@ func buildCatalog(path string) error {
 }
 
 // openServer opens the test catalog read-only and returns a server of it.
-func openServer(t testing.TB, opts serve.Options) (*serve.Server, *store.DB) {
+func openServer(t testing.TB, opts Options) (*Server, *store.DB) {
 	t.Helper()
 	db, err := store.Open(context.Background(), catalogPath(t), store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return serve.New(db, opts), db
+	return New(db, opts), db
 }
 
 // get makes a request of s and returns its response.
@@ -121,7 +120,7 @@ const (
 // TestRoutes requests every route, with good and bad parameters, and
 // checks the status, the content type and what the body holds.
 func TestRoutes(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	tests := []struct {
 		method, target string
 		status         int
@@ -291,7 +290,7 @@ func TestRoutes(t *testing.T) {
 // TestSecurityHeaders checks the headers every response carries, and
 // that no page holds a script or an inline style.
 func TestSecurityHeaders(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	for _, target := range []string{"/", "/.json", "/n/8", "/n/8?size=300&square=0,2", "/n/8.json", "/n/8.csv", "/n/8/1", "/n/8/1.json", "/lookup", "/nowhere", "/api/v1/counts", "/export/6.csv", "/n/8/1.svg"} {
 		w := get(t, s, "GET", target)
 		h := w.Header()
@@ -312,7 +311,7 @@ func TestSecurityHeaders(t *testing.T) {
 // TestExportBytes checks that each export equals, byte for byte, what
 // export.Format.New writes of the same selection, as nqueens export does.
 func TestExportBytes(t *testing.T) {
-	s, db := openServer(t, serve.Options{})
+	s, db := openServer(t, Options{})
 	ctx := context.Background()
 	for _, n := range []int{1, 2, 6, 8, 10} {
 		b, err := db.Build(ctx, n)
@@ -365,7 +364,7 @@ func TestExportBytes(t *testing.T) {
 // TestAPIClassesPages pages through the classes of n = 10 with the API and
 // checks that the pages put together are the JSON export's objects.
 func TestAPIClassesPages(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	var objects []json.RawMessage
 	for offset := 0; ; offset += 7 {
 		w := get(t, s, "GET", fmt.Sprintf("/api/v1/classes?n=10&offset=%d&limit=7", offset))
@@ -399,7 +398,7 @@ func TestAPIClassesPages(t *testing.T) {
 // TestGoldenPage compares the page of the classes of n = 8 with
 // testdata/n8.html (go test -update rewrites it).
 func TestGoldenPage(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	w := get(t, s, "GET", "/n/8")
 	golden := filepath.Join("testdata", "n8.html")
 	if *update {
@@ -434,7 +433,7 @@ func TestNewNAppears(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	s := serve.New(r, serve.Options{})
+	s := New(r, Options{})
 	var during []int
 	_, err = w.Run(ctx, 9, nqueens.Shard{}, store.RunOptions{Workers: 1, Progress: func(done, total int) {
 		if done < total {
@@ -464,7 +463,7 @@ func TestNewNAppears(t *testing.T) {
 // the path as it came, the status, the bytes and the duration.
 func TestLog(t *testing.T) {
 	var log bytes.Buffer
-	s, _ := openServer(t, serve.Options{Log: &log})
+	s, _ := openServer(t, Options{Log: &log})
 	get(t, s, "GET", "/n/8/3")
 	get(t, s, "POST", "/api/v1/counts")
 	get(t, s, "GET", "/n/%0a8?x=%0a")
@@ -487,7 +486,7 @@ func TestLog(t *testing.T) {
 // TestRun runs a server on a free port, makes a request, cancels its
 // context and checks that Run returns nil.
 func TestRun(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan net.Addr, 1)
 	done := make(chan error, 1)
@@ -522,7 +521,7 @@ func TestRun(t *testing.T) {
 // with and without a symmetry filter; order=lex without all, and an
 // unknown order, are refused.
 func TestExportLex(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	for _, n := range []int{4, 6, 8} {
 		for _, format := range []export.Format{export.FormatLeetCode, export.FormatGrid, export.FormatCSV} {
 			for _, sym := range []string{"", "rot180"} {
@@ -573,7 +572,7 @@ func classOf(t *testing.T, s http.Handler, n int, c nqueens.Placement) int64 {
 // .csv twins, and that they hold the classes the page shows, in its
 // order, for filters by symmetry and square.
 func TestTwinsMatchPages(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	boardLink := regexp.MustCompile(`<figure class="board"><a href="/n/\d+/(\d+)">`)
 	for _, target := range []string{"/n/6", "/n/10", "/n/10?symmetry=none", "/n/10?square=0,3", "/n/10?square=9,8&symmetry=rot180", "/n/9?size=large&square=4,4"} {
 		page := get(t, s, "GET", target)
@@ -621,7 +620,7 @@ func TestTwinsMatchPages(t *testing.T) {
 // none) nor for n = 11, whose lines break there; a power of ten for each
 // decade of 724, the largest total.
 func TestChart(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	body := get(t, s, "GET", "/").Body.String()
 	chart := regexp.MustCompile(`<svg class="chart"(?s:.*?)</svg>`).FindString(body)
 	if chart == "" {
@@ -663,7 +662,7 @@ func TestTwinPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := serve.New(db, serve.Options{})
+	s := New(db, Options{})
 	sq := nqueens.Square{Row: 0, Col: 1}
 	for _, tc := range []struct {
 		start string
@@ -701,7 +700,7 @@ func TestTwinPages(t *testing.T) {
 			pages = page.Pages
 			prev, next = next, page.Next
 		}
-		if fmt.Sprint(got) != fmt.Sprint(want) || len(want) <= serve.PageSize || pages != (len(want)+serve.PageSize-1)/serve.PageSize {
+		if fmt.Sprint(got) != fmt.Sprint(want) || len(want) <= pageSize || pages != (len(want)+pageSize-1)/pageSize {
 			t.Errorf("%s and its next pages: %d classes in %d pages, want %d", tc.start, len(got), pages, len(want))
 		}
 		past := get(t, s, "GET", tc.start+map[bool]string{true: "&", false: "?"}[strings.Contains(tc.start, "?")]+fmt.Sprintf("page=%d", pages+1))

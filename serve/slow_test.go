@@ -1,4 +1,4 @@
-package serve_test
+package serve
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nqueens/nqueens/serve"
 )
 
 // firstByteBound is how soon the first byte of an export must come to a
@@ -30,7 +29,7 @@ func TestSlowReadersDenyNoExport(t *testing.T) {
 	db := exportCatalog(t)
 	for _, tc := range []struct{ readers, addrs int }{{4, 2}, {8, 4}} {
 		t.Run(fmt.Sprintf("%d readers from %d addresses", tc.readers, tc.addrs), func(t *testing.T) {
-			addr, _ := runServer(t, db, serve.Options{})
+			addr, _ := runServer(t, db, Options{})
 			want := dial(t, "127.0.0.1", addr).get(t, "/export/12.csv")
 			wantBody, err := io.ReadAll(want.Body)
 			if want.StatusCode != http.StatusOK || err != nil {
@@ -111,7 +110,7 @@ func readAt(ctx context.Context, body io.Reader, rate int) error {
 func TestClientConnections(t *testing.T) {
 	t.Parallel()
 	db := exportCatalog(t)
-	s := serve.New(db, serve.Options{MaxClientConnections: 2})
+	s := New(db, Options{MaxClientConnections: 2})
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs := make(chan net.Addr, 1)
 	done := make(chan error, 1)

@@ -1,11 +1,10 @@
-package serve_test
+package serve
 
 import (
 	"net/http"
 	"strings"
 	"testing"
 
-	"github.com/nqueens/nqueens/serve"
 )
 
 // TestWholeParams checks that every whole number of a URL (n, a class, a
@@ -13,7 +12,7 @@ import (
 // nqueens.ParseWhole reads whole numbers: decimal digits, no leading zeros
 // (refused, not read as octal or as decimal), no sign, hex or underscores.
 func TestWholeParams(t *testing.T) {
-	s, _ := openServer(t, serve.Options{})
+	s, _ := openServer(t, Options{})
 	// Each target is answered 200 with a plain number in place of X and
 	// 400 with each of the bad forms.
 	targets := []struct{ target, good string }{

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // firstByteBound is how soon the first byte of an export must come to a

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
 )
 
 // TestWholeParams checks that every whole number of a URL (n, a class, a

@@ -51,7 +51,7 @@ build_time() {
 	local b="" t
 	for _ in $(seq "$reps"); do
 		rm -f "$work"/b.db*
-		/usr/bin/time -o "$work/t" -f %e "$work/nqueens" build "$1" --db "$work/b.db" -q --max-n 32 >/dev/null
+		/usr/bin/time -o "$work/t" -f %e "$work/nqueens" build "$1" --db "$work/b.db" -q --max-rows-n 32 >/dev/null
 		t=$(tail -1 "$work/t")
 		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
 	done

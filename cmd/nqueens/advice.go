@@ -4,6 +4,7 @@ package main
 // that works as printed, on the same catalog (a test runs each one).
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -62,9 +63,10 @@ const defaultStart = "1-14"
 // advise adds to a store.IncompleteError the command that completes n: a
 // build of n that goes on in the form it was started in (rows above
 // max_rows_n with --max-rows-n, an index below it with --index), or, for one
-// shard of a sharded build, the merge of the shard catalogs. Other errors
-// it returns as they are.
-func (a *app) advise(err error) error {
+// shard of a sharded build, the merge of the shard catalogs. Before the
+// build of an n not in the catalog it says how long that build would take
+// where it is long (buildTime). Other errors it returns as they are.
+func (a *app) advise(ctx context.Context, err error) error {
 	var ie *store.IncompleteError
 	v := a.advice()
 	switch {
@@ -73,9 +75,9 @@ func (a *app) advise(err error) error {
 	case ie.Sharded():
 		return fmt.Errorf("%w: merge the shard catalogs into a whole one first (nqueens merge WHOLE.db %s OTHER-SHARDS.db...)", err, shellQuote(ie.Path))
 	case errors.Is(err, store.ErrNotBuilt) && ie.N > v.maxRowsN:
-		return fmt.Errorf("%w: %s", err, v.index(ie.N))
+		return fmt.Errorf("%w: %s%s", err, a.buildTime(ctx, ie.N), v.index(ie.N))
 	case errors.Is(err, store.ErrNotBuilt):
-		return fmt.Errorf("%w: run %s first", err, v.build(ie.N))
+		return fmt.Errorf("%w: %srun %s first", err, a.buildTime(ctx, ie.N), v.build(ie.N))
 	}
 	return fmt.Errorf("%w: run %s to finish it", err, v.finish(ie.N, ie.Build.Form))
 }
@@ -93,13 +95,38 @@ func (v advice) finish(n int, f store.Form) string {
 	return v.build(n)
 }
 
-// buildAdvice names the command that puts n in the catalog.
-func (a *app) buildAdvice(n int) string {
+// buildAdvice names the command that puts n in the catalog, after how
+// long it would take where that is long (buildTime).
+func (a *app) buildAdvice(ctx context.Context, n int) string {
 	v := a.advice()
 	if n > v.maxRowsN {
-		return v.index(n)
+		return a.buildTime(ctx, n) + v.index(n)
 	}
-	return v.build(n) + " makes it"
+	return a.buildTime(ctx, n) + v.build(n) + " makes it"
+}
+
+// buildTime says how long building n would take on this machine, where
+// count --estimate puts it at a minute or more (estimate.Long), and ends
+// with "; " to go before the command that builds it: "building it would
+// take longer than counting it by constellations, about 26 years on 2
+// cores (nqueens count 25 --estimate --engine cpu); ". A build runs the
+// class search, which is slower than the count by constellations (about
+// 1.4 times; count --class-search runs it), so that estimate is its
+// floor. count reads no catalog: the command it names has no --db, and
+// the --workers of the estimate where they are set. For a
+// build of seconds, and where the machine's rate cannot be
+// measured (ctx cancelled), it says nothing: "". It measures the rate only
+// for an n whose count may be long (above 17).
+func (a *app) buildTime(ctx context.Context, n int) string {
+	e, long, err := a.estimator().Long(ctx, n, false)
+	if err != nil || !long {
+		return ""
+	}
+	workers := ""
+	if a.cfg.Workers > 0 {
+		workers = fmt.Sprintf(" --workers %d", a.cfg.Workers)
+	}
+	return fmt.Sprintf("building it would take longer than counting it by constellations, %s (nqueens count %d --estimate --engine cpu%s); ", e.Time(), n, workers)
 }
 
 // index says, for an n above max_rows_n, that build makes its index, not

@@ -372,10 +372,15 @@ func (a *app) warnLong(ctx context.Context, n int, engine string) (time.Duration
 // which measures this machine's rate once, when first needed.
 func (a *app) estimator() *estimate.Estimator {
 	if a.est == nil {
-		a.est = &estimate.Estimator{Workers: a.cfg.Workers}
+		a.est = &estimate.Estimator{Workers: a.cfg.Workers, Measured: testRate}
 	}
 	return a.est
 }
+
+// testRate, when set by a test, is the search rate of every estimate, so
+// that what the command says of a long build or count does not depend on
+// the machine's load.
+var testRate *estimate.Rate
 
 // rateError words an error of measuring the search rate.
 func rateError(ctx context.Context, err error) error {

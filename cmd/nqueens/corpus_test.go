@@ -82,7 +82,7 @@ var corpus = []string{
 	"count 1-10",
 	"count 8 --json",
 	"count 10 --shard 1/3",
-	"count 10 --engine classes",
+	"count 10 --class-search",
 	"count 0",
 	"count 33",
 	"count 8 --shard 3/3",

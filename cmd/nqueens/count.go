@@ -22,7 +22,7 @@ import (
 const progressFromN = 15
 
 func (a *app) countCmd() *cobra.Command {
-	var asJSON, total, combine, estimate bool
+	var asJSON, total, combine, estimate, classSearch bool
 	var engine, state string
 	cmd := &cobra.Command{Use: "count N-LIST", Short: "Count solutions and classes by search alone, no catalog needed",
 		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
@@ -35,18 +35,24 @@ func (a *app) countCmd() *cobra.Command {
 				engine = "cpu" // the engine's other name: it counts by constellations
 			}
 			switch sharded := combine || !shard.IsWhole(); {
-			case engine != "" && engine != "join" && engine != "cpu" && engine != "gpu" && engine != "classes":
-				err = fmt.Errorf("--engine %s: want join, cpu, gpu or classes", quote(engine))
-			case engine == "classes" && sharded:
-				err = errors.New("--shard and --combine count by work units: leave out --engine classes")
+			case engine == "classes":
+				err = errors.New("--engine classes: the class search is no engine: count with it by --class-search")
+			case engine != "" && engine != "join" && engine != "cpu" && engine != "gpu":
+				err = fmt.Errorf("--engine %s: want join, cpu or gpu", quote(engine))
+			case classSearch && engine != "":
+				err = fmt.Errorf("--class-search counts by the class search, on no engine: leave out --engine %s", engine)
+			case classSearch && sharded:
+				err = errors.New("--shard and --combine count by work units: leave out --class-search")
 			case estimate && sharded:
 				err = errors.New("--estimate estimates a whole count: leave out --shard and --combine")
-			case estimate && (engine == "gpu" || engine == "classes"):
-				err = fmt.Errorf("--estimate estimates the counts on the CPU, by the join or by constellations: leave out --engine %s", engine)
+			case estimate && engine == "gpu":
+				err = errors.New("--estimate estimates the counts on the CPU, by the join or by constellations: leave out --engine gpu")
+			case estimate && classSearch:
+				err = errors.New("--estimate estimates the counts on the CPU, by the join or by constellations: leave out --class-search")
 			case combine && !shard.IsWhole():
 				err = errors.New("--combine and --shard do not go together")
-			case state != "" && (combine || engine == "classes"):
-				err = errors.New("--state keeps the work units of a count: leave out --combine and --engine classes")
+			case state != "" && (combine || classSearch):
+				err = errors.New("--state keeps the work units of a count: leave out --combine and --class-search")
 			}
 			out := countTable
 			switch {
@@ -74,6 +80,9 @@ func (a *app) countCmd() *cobra.Command {
 				return usageError{fmt.Errorf("count --state: want one n, got %d (each n keeps a state of its own)", len(ns))}
 			case estimate:
 				return a.countEstimate(cmd.Context(), ns, engine, asJSON)
+			}
+			if classSearch {
+				return a.countClasses(cmd.Context(), ns, out)
 			}
 			engines, err := a.openEngines(engine, ns)
 			if err != nil {
@@ -124,7 +133,8 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
-	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations), gpu (CUDA), or classes (the class search, to check); default: join from n = 16 to 25 and for even n from 8, cpu for the rest")
+	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations) or gpu (CUDA); default: join from n = 16 to 25 and for even n from 8, cpu for the rest")
+	cmd.Flags().BoolVar(&classSearch, "class-search", false, "count by build's search for classes instead, on the CPU: slower, an independent check")
 	cmd.Flags().StringVar(&state, "state", "", "keep the count's finished work in this file to resume (default: in the user cache directory for long counts; off: none)")
 	return cmd
 }
@@ -150,6 +160,29 @@ func (a *app) finished(results []count.Result, out countOutput, err error) error
 		done = fmt.Sprintf("n=%d to %d", first, last)
 	}
 	return fmt.Errorf("%w (the counts of %s, printed, are complete)", err, done)
+}
+
+// countClasses counts each n of ns by the class search
+// (count.Options.ClassSearch) and prints the counts as out says; it keeps
+// no state and warns of no long count.
+func (a *app) countClasses(ctx context.Context, ns []int, out countOutput) error {
+	var results []count.Result
+	device := count.CPU{Workers: a.cfg.Workers}.Device()
+	for _, n := range ns {
+		if testHookCountStart != nil {
+			testHookCountStart(n)
+		}
+		start := time.Now()
+		o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n, 0, nil)
+		o.ClassSearch = true
+		c, err := count.Board(ctx, n, o)
+		done()
+		if err != nil {
+			return a.finished(results, out, countError(err))
+		}
+		results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(), Engine: "classes", Device: device})
+	}
+	return writeCounts(a.stdout, results, out)
 }
 
 // countError words the error of count.Board or parts.Make, which names n
@@ -208,8 +241,6 @@ func (es *engines) of(n, workers int) (count.Engine, error) {
 	switch es.named {
 	case "cpu":
 		return count.CPU{Workers: workers}, nil
-	case "classes":
-		return count.Classes{Workers: workers}, nil
 	case "gpu":
 		return es.gpu, nil
 	case "join":
@@ -250,13 +281,12 @@ var resumeFromN = map[string]int{"cpu": 19, "join": 20, "gpu": 22}
 
 // keeper returns the keeper of the state of the count of n (or shard s
 // of it) by e, called label, running under ctx, with the --state flag:
-// nil if it keeps none (--state off, the class search, or a short count
-// without --state).
+// nil if it keeps none (--state off, or a short count without --state).
 func (a *app) keeper(ctx context.Context, label string, n int, s nqueens.Shard, e count.Engine, flag string) count.Keeper {
 	k := &resume.Keeper{N: n, Shard: s, Version: version(commit), Log: func(msg string) { a.logf("%s: %s", label, msg) }}
 	from, long := resumeFromN[e.Name()]
 	switch {
-	case flag == "off" || e.Name() == "classes":
+	case flag == "off":
 		return nil
 	case flag != "":
 		k.Path = flag
@@ -296,7 +326,8 @@ func (h hookedKeeper) Keep(i int, solutions uint64) {
 // configured workers and, for n of progressFromN and above, a meter
 // called label, whose time left starts from estimate (0: none), the
 // whole count's, in the share of the work units left to count; the
-// caller calls done when the count returns.
+// caller calls done when the count returns. e is nil for the class
+// search, whose units are canonical's and which starts from no estimate.
 func (a *app) countOptions(label string, n int, estimate time.Duration, e count.Engine) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}

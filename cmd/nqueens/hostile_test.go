@@ -65,7 +65,7 @@ func TestHostileInput(t *testing.T) {
 		tc{name: "shard huge", args: []string{"count", "8", "--shard", huge}, want: "--shard"},
 		tc{name: "estimate shard", args: []string{"count", "20", "--estimate", "--shard", "0/2"}, want: "--estimate estimates a whole count: leave out --shard and --combine"},
 		tc{name: "estimate combine", args: []string{"count", "--estimate", "--combine", "part.json"}, want: "--estimate estimates a whole count"},
-		tc{name: "estimate classes", args: []string{"count", "20", "--estimate", "--engine", "classes"}, want: "--estimate estimates the counts on the CPU, by the join or by constellations"},
+		tc{name: "estimate class search", args: []string{"count", "20", "--estimate", "--class-search"}, want: "--estimate estimates the counts on the CPU, by the join or by constellations"},
 		tc{name: "db empty", args: []string{"stats", "--db", ""}, want: `--db "": want a file name (a string of 1 to 4096 bytes, no NUL)`},
 		tc{name: "db huge", args: []string{"stats", "--db", huge}, want: `--db "7777777777777777777777777777777777777777"... (10485760 bytes): want a file name`},
 		tc{name: "db NUL", args: []string{"stats", "--db", "a\x00b"}, want: "no NUL"},

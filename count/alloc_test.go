@@ -74,13 +74,15 @@ func BenchmarkSymmetric(b *testing.B) {
 
 // BenchmarkBoardSerial measures Board on one goroutine each way: by
 // constellations (count's default) and by classes (canonical's search,
-// Options.ClassSearch, count --class-search).
+// Options.By ByClasses, count --class-search).
 func BenchmarkBoardSerial(b *testing.B) {
 	for _, engine := range []string{"constellations", "classes"} {
 		for _, n := range []int{12, 14, 16} {
 			b.Run(fmt.Sprintf("engine=%s/n=%d", engine, n), func(b *testing.B) {
 				o := Options{Workers: 1}
-				o.ClassSearch = engine == "classes"
+				if engine == "classes" {
+					o.By = ByClasses
+				}
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := Board(context.Background(), n, o); err != nil {

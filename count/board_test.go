@@ -52,7 +52,7 @@ func (k *endKeeper) End(err error) error {
 // TestBoardChecksPublishedCounts counts n = 12 with an engine that finds
 // one solution too many: whether the total still forms whole classes
 // (orbit 8) or not (orbit 2), Board returns a *nqueens.KnownError naming
-// the published counts, and ends its keeper with it. With ClassSearch it
+// the published counts, and ends its keeper with it. By ByClasses it
 // gives the published counts by the class search, whatever the engine,
 // and ends its keeper.
 func TestBoardChecksPublishedCounts(t *testing.T) {
@@ -67,7 +67,7 @@ func TestBoardChecksPublishedCounts(t *testing.T) {
 	}
 	k := &endKeeper{}
 	units := 0
-	o := count.Options{Workers: 2, ClassSearch: true, Engine: wrongEngine{count.CPU{Workers: 2}, 8}, Keeper: k, Start: func(u int) { units = u }}
+	o := count.Options{Workers: 2, By: count.ByClasses, Engine: wrongEngine{count.CPU{Workers: 2}, 8}, Keeper: k, Start: func(u int) { units = u }}
 	c, err := count.Board(ctx, 12, o)
 	want := nqueens.Counts{Total: 14200, Unique: 1787, Orbit8: 1765, Orbit4: 18, Orbit2: 4}
 	if err != nil || c != want || !k.ended || k.err != nil {

@@ -50,10 +50,6 @@ func (c CPU) Search(ctx context.Context, cs []Constellation, found func(i int, s
 // Name returns "cpu".
 func (CPU) Name() string { return "cpu" }
 
-// ErrWholeBoards is the Search error of Join: the join counts whole
-// boards (Board), not constellations.
-var ErrWholeBoards = errors.New("count: this engine counts whole boards, not constellations")
-
 // Keeper keeps the work of a count that may stop, so that the same count
 // run again resumes from it; count/resume's Keeper keeps it in a state
 // file.

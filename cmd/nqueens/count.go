@@ -82,7 +82,7 @@ func (a *app) countCmd() *cobra.Command {
 				return a.countEstimate(cmd.Context(), ns, engine, asJSON)
 			}
 			if classSearch {
-				return a.countClasses(cmd.Context(), ns, out)
+				engine = "classes" // what engines.of gives the class search
 			}
 			engines, err := a.openEngines(engine, ns)
 			if err != nil {
@@ -116,7 +116,7 @@ func (a *app) countCmd() *cobra.Command {
 				start := time.Now()
 				label := fmt.Sprintf("count n=%d", n)
 				o, done := a.countOptions(label, n, estimate, e)
-				o.Engine = e
+				o = e.options(o)
 				o.Keeper = a.keeper(cmd.Context(), label, n, nqueens.Shard{}, e, state)
 				c, err := count.Board(cmd.Context(), n, o)
 				done()
@@ -162,38 +162,51 @@ func (a *app) finished(results []count.Result, out countOutput, err error) error
 	return fmt.Errorf("%w (the counts of %s, printed, are complete)", err, done)
 }
 
-// countClasses counts each n of ns by the class search
-// (count.Options.ClassSearch) and prints the counts as out says; it keeps
-// no state and warns of no long count.
-func (a *app) countClasses(ctx context.Context, ns []int, out countOutput) error {
-	var results []count.Result
-	device := count.CPU{Workers: a.cfg.Workers}.Device()
-	for _, n := range ns {
-		if testHookCountStart != nil {
-			testHookCountStart(n)
-		}
-		start := time.Now()
-		o, done := a.countOptions(fmt.Sprintf("count n=%d", n), n, 0, nil)
-		o.ClassSearch = true
-		c, err := count.Board(ctx, n, o)
-		done()
-		if err != nil {
-			return a.finished(results, out, countError(err))
-		}
-		results = append(results, count.Result{N: n, Counts: c, Seconds: time.Since(start).Seconds(), Engine: "classes", Device: device})
-	}
-	return writeCounts(a.stdout, results, out)
-}
-
 // countError words the error of count.Board or parts.Make, which names n
 // (and the shard): "count n=16: ...".
 func countError(err error) error {
 	return fmt.Errorf("count %w", err)
 }
 
-// engines are the engines a count may use: the one --engine named, or
-// where it named none, the join and the constellations on the CPU, of
-// which each n takes the faster (count.JoinFaster).
+// counter is what counts an n (count.Options.By): an engine that
+// searches its constellations, the join, or the class search.
+type counter struct {
+	by      count.Method
+	engine  count.Engine // the engine of count.ByConstellations
+	workers int
+}
+
+// Name names what counts, as stderr and --json say it: the engine's name,
+// "join" or "classes".
+func (c counter) Name() string {
+	switch c.by {
+	case count.ByJoin:
+		return "join"
+	case count.ByClasses:
+		return "classes"
+	}
+	return c.engine.Name()
+}
+
+// Device says what it counts on: the engine's device, or the CPU's
+// goroutines for the join and the class search.
+func (c counter) Device() string {
+	if c.by == count.ByConstellations {
+		return c.engine.Device()
+	}
+	return count.CPU{Workers: c.workers}.Device()
+}
+
+// options returns o, set to count with c.
+func (c counter) options(o count.Options) count.Options {
+	o.By, o.Engine = c.by, c.engine
+	return o
+}
+
+// engines are the counters a count may use: the one --engine named (or
+// the class search, --class-search), or where it named none, the join
+// and the constellations on the CPU, of which each n takes the faster
+// (count.JoinFaster).
 type engines struct {
 	named string
 	gpu   count.Engine
@@ -232,39 +245,44 @@ func (a *app) openEngines(name string, ns []int) (*engines, error) {
 	return es, nil
 }
 
-// of returns the engine that counts n on workers goroutines: the one
-// named, or the default of n (the join where count.JoinFaster says so,
-// constellations otherwise), which depends on n alone. The join needs
-// memory that grows with n (count.JoinFits): where it would not fit, of
-// returns an error of one line that says so and names the engine to use.
-func (es *engines) of(n, workers int) (count.Engine, error) {
+// of returns what counts n on workers goroutines: the engine named (or
+// the class search, named "classes"), or the default of n (the join
+// where count.JoinFaster says so, constellations otherwise), which
+// depends on n alone. The join needs memory that grows with n
+// (count.JoinFits): where it would not fit, of returns an error of one
+// line that says so and names the engine to use.
+func (es *engines) of(n, workers int) (counter, error) {
+	cpu := counter{engine: count.CPU{Workers: workers}, workers: workers}
+	join := counter{by: count.ByJoin, workers: workers}
 	switch es.named {
 	case "cpu":
-		return count.CPU{Workers: workers}, nil
+		return cpu, nil
+	case "classes":
+		return counter{by: count.ByClasses, workers: workers}, nil
 	case "gpu":
-		return es.gpu, nil
+		return counter{engine: es.gpu, workers: workers}, nil
 	case "join":
 		if err := count.JoinFits(n, workers, availableMemory()); err != nil {
-			return nil, fmt.Errorf("count %d --engine join: %w: leave out --engine join, or use --engine cpu", n, err)
+			return counter{}, fmt.Errorf("count %d --engine join: %w: leave out --engine join, or use --engine cpu", n, err)
 		}
-		return count.Join{Workers: workers}, nil
+		return join, nil
 	}
 	if !count.JoinFaster(n) {
-		return count.CPU{Workers: workers}, nil
+		return cpu, nil
 	}
 	// The default engine of n is the same on every run and every machine,
 	// so that a count resumes its own state and shards combine: where the
 	// join would not fit, the count is refused rather than moved.
 	if err := count.JoinFits(n, workers, availableMemory()); err != nil {
-		return nil, fmt.Errorf("count %d: %w: count it by constellations with --engine cpu, or free memory", n, err)
+		return counter{}, fmt.Errorf("count %d: %w: count it by constellations with --engine cpu, or free memory", n, err)
 	}
-	return count.Join{Workers: workers}, nil
+	return join, nil
 }
 
 // sayEngine logs, for a count long enough to show progress or on the
 // GPU, which engine counts n on what, and for the join the memory it
 // takes.
-func (a *app) sayEngine(e count.Engine, n int) {
+func (a *app) sayEngine(e counter, n int) {
 	switch {
 	case e.Name() == "join" && n >= progressFromN:
 		a.logf("count: engine join, %s, about %s of memory", e.Device(), phrase.Bytes(uint64(count.JoinMemory(n, a.cfg.Workers))))
@@ -281,12 +299,13 @@ var resumeFromN = map[string]int{"cpu": 19, "join": 20, "gpu": 22}
 
 // keeper returns the keeper of the state of the count of n (or shard s
 // of it) by e, called label, running under ctx, with the --state flag:
-// nil if it keeps none (--state off, or a short count without --state).
-func (a *app) keeper(ctx context.Context, label string, n int, s nqueens.Shard, e count.Engine, flag string) count.Keeper {
+// nil if it keeps none (--state off, the class search, or a short count
+// without --state).
+func (a *app) keeper(ctx context.Context, label string, n int, s nqueens.Shard, e counter, flag string) count.Keeper {
 	k := &resume.Keeper{N: n, Shard: s, Version: version(commit), Log: func(msg string) { a.logf("%s: %s", label, msg) }}
 	from, long := resumeFromN[e.Name()]
 	switch {
-	case flag == "off":
+	case flag == "off" || e.by == count.ByClasses:
 		return nil
 	case flag != "":
 		k.Path = flag
@@ -326,9 +345,8 @@ func (h hookedKeeper) Keep(i int, solutions uint64) {
 // configured workers and, for n of progressFromN and above, a meter
 // called label, whose time left starts from estimate (0: none), the
 // whole count's, in the share of the work units left to count; the
-// caller calls done when the count returns. e is nil for the class
-// search, whose units are canonical's and which starts from no estimate.
-func (a *app) countOptions(label string, n int, estimate time.Duration, e count.Engine) (o count.Options, done func()) {
+// caller calls done when the count returns.
+func (a *app) countOptions(label string, n int, estimate time.Duration, e counter) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
@@ -422,10 +440,10 @@ func rateError(ctx context.Context, err error) error {
 }
 
 // countShard counts one shard of n with e and prints its part as JSON.
-func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.Engine, state string) error {
+func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e counter, state string) error {
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
 	o, done := a.countOptions(label, n, 0, e)
-	o.Engine = e
+	o = e.options(o)
 	o.Keeper = a.keeper(ctx, label, n, s, e, state)
 	p, err := parts.Make(ctx, n, s, o)
 	done()

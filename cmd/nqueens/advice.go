@@ -112,11 +112,11 @@ func (a *app) buildAdvice(ctx context.Context, n int) string {
 // cores (nqueens count 25 --estimate --engine cpu); ". A build runs the
 // class search, which is slower than the count by constellations (about
 // 1.4 times; count --class-search runs it), so that estimate is its
-// floor. count reads no catalog: the command it names has no --db, and
-// the --workers of the estimate where they are set. For a
-// build of seconds, and where the machine's rate cannot be
-// measured (ctx cancelled), it says nothing: "". It measures the rate only
-// for an n whose count may be long (above 17).
+// floor. The count it names has no --db (count reads no catalog) and
+// has the estimate's --workers where they are set. For a build of
+// seconds, and where the machine's rate cannot be measured (ctx
+// cancelled), it says nothing: "". It measures the rate only for an n
+// whose count may be long (above 17).
 func (a *app) buildTime(ctx context.Context, n int) string {
 	e, long, err := a.estimator().Long(ctx, n, false)
 	if err != nil || !long {

@@ -1,5 +1,5 @@
 // Package config holds the rules of nqueens's configuration: its four keys
-// (db, workers, max_build_n and quiet), the type and range of each, and
+// (db, workers, max_rows_n and quiet), the type and range of each, and
 // strict readers for the two sources that arrive as text, a YAML config
 // file and the NQUEENS_* environment variables. Every error is one line
 // that names the source (the file and the key, or the variable), the value
@@ -8,6 +8,11 @@
 //	config.yaml: workers: 2.5: want a whole number from 0 to 1024
 //	config.yaml: unknown key "worker" (did you mean "workers"?)
 //	NQUEENS_QUIET="maybe": want true or false (or 1, 0, t, f)
+//
+// A key's former names (Key.Former) are read as the key, each with a note
+// of one line that says what it is renamed:
+//
+//	config.yaml: line 3: max_build_n is renamed max_rows_n
 //
 // Load resolves a configuration from all four sources: a command's flags
 // over the environment over the file over Defaults.
@@ -33,14 +38,15 @@ type Config struct {
 	DB string
 	// Workers is the number of search goroutines; 0 means all cores.
 	Workers int
-	// MaxBuildN is the largest n build accepts.
-	MaxBuildN int
+	// MaxRowsN is the largest n build stores as rows, a row for each
+	// class; above it build stores the n's index instead.
+	MaxRowsN int
 	// Quiet silences progress messages on stderr.
 	Quiet bool
 }
 
 // Defaults are the built-in values, used where no source sets a key.
-var Defaults = Config{DB: "nqueens.db", Workers: 0, MaxBuildN: 17, Quiet: false}
+var Defaults = Config{DB: "nqueens.db", Workers: 0, MaxRowsN: 17, Quiet: false}
 
 // Kind is the type of a key's value.
 type Kind int
@@ -69,13 +75,22 @@ type Key struct {
 	Kind Kind
 	// Min and Max bound a Whole value.
 	Min, Max int
+	// Former holds the names the key went by before it was renamed, in
+	// each source ("" where it had none): a source that uses one of them
+	// sets the key, with a note that says it is renamed.
+	Former Names
 }
+
+// Names are the names of a key in the config file, the environment and on
+// the command line (without dashes).
+type Names struct{ Name, Env, Flag string }
 
 // Keys are the configuration keys, in the order messages list them.
 var Keys = []Key{
 	{Name: "db", Env: "NQUEENS_DB", Flag: "db", Kind: Path},
 	{Name: "workers", Env: "NQUEENS_WORKERS", Flag: "workers", Kind: Whole, Min: 0, Max: 1024},
-	{Name: "max_build_n", Env: "NQUEENS_MAX_BUILD_N", Flag: "max-n", Kind: Whole, Min: 1, Max: nqueens.MaxN},
+	{Name: "max_rows_n", Env: "NQUEENS_MAX_ROWS_N", Flag: "max-rows-n", Kind: Whole, Min: 1, Max: nqueens.MaxN,
+		Former: Names{Name: "max_build_n", Env: "NQUEENS_MAX_BUILD_N", Flag: "max-n"}},
 	{Name: "quiet", Env: "NQUEENS_QUIET", Flag: "quiet", Kind: Bool},
 }
 
@@ -83,6 +98,17 @@ var Keys = []Key{
 func Lookup(name string) (Key, bool) {
 	for _, k := range Keys {
 		if k.Name == name {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
+// lookupFormer returns the key whose former name in the config file is
+// name, which must match exactly.
+func lookupFormer(name string) (Key, bool) {
+	for _, k := range Keys {
+		if k.Former.Name != "" && k.Former.Name == name {
 			return k, true
 		}
 	}
@@ -142,17 +168,33 @@ func (k Key) checkPath(s string) error {
 }
 
 // CheckEnv checks the environment variable of every key, read through
-// lookup (os.LookupEnv); an empty variable counts as unset. The error names
-// the first bad variable, its value and what is allowed:
-// NQUEENS_WORKERS="abc": want a whole number from 0 to 1024.
-func CheckEnv(lookup func(string) (string, bool)) error {
+// lookup (os.LookupEnv), and its former variable (Key.Former); an empty
+// variable counts as unset. The error names the first bad variable, its
+// value and what is allowed:
+// NQUEENS_WORKERS="abc": want a whole number from 0 to 1024. For each
+// former variable set, note, if not nil, is called with a line that says
+// what it is renamed, and that the key's variable wins where both are set.
+func CheckEnv(lookup func(string) (string, bool), note func(string)) error {
+	set := func(name string) (string, bool) {
+		s, ok := lookup(name)
+		return s, ok && s != ""
+	}
 	for _, k := range Keys {
-		s, ok := lookup(k.Env)
-		if !ok || s == "" {
-			continue
+		for _, env := range []string{k.Env, k.Former.Env} {
+			s, ok := set(env)
+			if env == "" || !ok {
+				continue
+			}
+			if _, err := k.Parse(s); err != nil {
+				return fmt.Errorf("%s=%s: %w", env, phrase.Quote(s), err)
+			}
 		}
-		if _, err := k.Parse(s); err != nil {
-			return fmt.Errorf("%s=%s: %w", k.Env, phrase.Quote(s), err)
+		if _, ok := set(k.Former.Env); ok && k.Former.Env != "" && note != nil {
+			msg := fmt.Sprintf("%s is renamed %s", k.Former.Env, k.Env)
+			if _, both := set(k.Env); both {
+				msg += fmt.Sprintf(" (both are set: %s wins)", k.Env)
+			}
+			note(msg)
 		}
 	}
 	return nil
@@ -168,8 +210,11 @@ func CheckEnv(lookup func(string) (string, bool)) error {
 // empty, or out of range. A whole number is read from its text as written,
 // by Key.Parse, so that YAML's other forms of integers (010 for octal 8,
 // 0o10, 0x10, 1_000, +5) are refused, not read. An empty file sets
-// nothing.
-func ParseYAML(name string, data []byte) (map[string]any, error) {
+// nothing. A key's former name (Key.Former) sets the key: note, if not nil,
+// is called with a line that says so, "c.yaml: line 3: max_build_n is
+// renamed max_rows_n", and the key given by both names is a key given
+// twice.
+func ParseYAML(name string, data []byte, note func(string)) (map[string]any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	for {
@@ -200,26 +245,40 @@ func ParseYAML(name string, data []byte) (map[string]any, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: want a mapping of keys (%s), got %s", name, keyList(", "), show(root))
 	}
-	lines := map[string]int{}
+	type given struct {
+		line int
+		as   string // the name the key was given by
+	}
+	seen := map[string]given{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		kn, vn := root.Content[i], root.Content[i+1]
 		if kn.Kind != yaml.ScalarNode {
 			return nil, fmt.Errorf("%s: line %d: want a key (%s), got %s", name, kn.Line, keyList(", "), show(kn))
 		}
 		k, ok := Lookup(kn.Value)
+		former := false
+		if !ok {
+			k, former = lookupFormer(kn.Value)
+			ok = former
+		}
 		if !ok {
 			if s := Suggest(kn.Value); s != "" {
 				return nil, fmt.Errorf("%s: unknown key %s (did you mean %q?)", name, phrase.Quote(kn.Value), s)
 			}
 			return nil, fmt.Errorf("%s: unknown key %s: want %s", name, phrase.Quote(kn.Value), keyList(" or "))
 		}
-		if line, dup := lines[k.Name]; dup {
-			return nil, fmt.Errorf("%s: key %q given twice (lines %d and %d)", name, k.Name, line, kn.Line)
+		if g, dup := seen[k.Name]; dup && g.as != kn.Value {
+			return nil, fmt.Errorf("%s: key %q given twice (as %s on line %d and %s on line %d)", name, k.Name, g.as, g.line, kn.Value, kn.Line)
+		} else if dup {
+			return nil, fmt.Errorf("%s: key %q given twice (lines %d and %d)", name, k.Name, g.line, kn.Line)
 		}
-		lines[k.Name] = kn.Line
+		seen[k.Name] = given{kn.Line, kn.Value}
+		if former && note != nil {
+			note(fmt.Sprintf("%s: line %d: %s is renamed %s", name, kn.Line, kn.Value, k.Name))
+		}
 		v, err := k.node(vn)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %s: %w", name, k.Name, show(vn), err)
+			return nil, fmt.Errorf("%s: %s: %s: %w", name, kn.Value, show(vn), err)
 		}
 		out[k.Name] = v
 	}
@@ -276,7 +335,7 @@ func show(n *yaml.Node) string {
 }
 
 // keyList lists the key names separated by sep, the last by " or " when
-// sep is " or ": "db, workers, max_build_n or quiet".
+// sep is " or ": "db, workers, max_rows_n or quiet".
 func keyList(sep string) string {
 	names := make([]string, len(Keys))
 	for i, k := range Keys {

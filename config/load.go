@@ -47,18 +47,31 @@ var ErrInterrupted = errors.New("interrupted")
 // cancelled, with an error matching ErrInterrupted, even if the file is a
 // FIFO no one writes to. Every other error is one line naming the flag, the
 // variable, or the file and key.
-func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
+//
+// A key's former names (Key.Former) set it as its names do, below them
+// where both are set in one source: the flag of a former name, where flags
+// has it, the former variable, the former key in the file. For each one
+// used, note, if not nil, is called with a line that says what it is
+// renamed (see CheckEnv and ParseYAML). A former flag given with the
+// key's own is an error.
+func Load(ctx context.Context, flags *pflag.FlagSet, note func(string)) (Config, error) {
 	v := viper.New()
 	v.SetDefault("db", Defaults.DB)
 	v.SetDefault("workers", Defaults.Workers)
-	v.SetDefault("max_build_n", Defaults.MaxBuildN)
+	v.SetDefault("max_rows_n", Defaults.MaxRowsN)
 	v.SetDefault("quiet", Defaults.Quiet)
 	for _, k := range Keys {
-		if err := v.BindEnv(k.Name, k.Env); err != nil {
+		env := []string{k.Name, k.Env}
+		if k.Former.Env != "" {
+			env = append(env, k.Former.Env) // the first one set wins
+		}
+		if err := v.BindEnv(env...); err != nil {
 			return Config{}, err
 		}
-		f := flags.Lookup(k.Flag)
-		if f == nil {
+		f, err := flagOf(k, flags, note)
+		if err != nil {
+			return Config{}, err
+		} else if f == nil {
 			continue
 		}
 		if f.Changed {
@@ -70,7 +83,7 @@ func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
 			return Config{}, err
 		}
 	}
-	if err := CheckEnv(os.LookupEnv); err != nil {
+	if err := CheckEnv(os.LookupEnv, note); err != nil {
 		return Config{}, err
 	}
 	path, explicit := firstFile(DefaultFiles()), false
@@ -80,7 +93,7 @@ func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
 	if f := flags.Lookup("config"); f != nil && f.Changed {
 		path, explicit = f.Value.String(), true
 	}
-	values, err := readFile(ctx, path, explicit)
+	values, err := readFile(ctx, path, explicit, note)
 	if err != nil {
 		return Config{}, err
 	}
@@ -91,10 +104,28 @@ func Load(ctx context.Context, flags *pflag.FlagSet) (Config, error) {
 	if cfg.Workers, err = whole(v, "workers"); err != nil {
 		return Config{}, err
 	}
-	if cfg.MaxBuildN, err = whole(v, "max_build_n"); err != nil {
+	if cfg.MaxRowsN, err = whole(v, "max_rows_n"); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// flagOf returns the flag of flags that sets k: its former flag
+// (Key.Former) if that was given, with a note that says what it is
+// renamed, else its flag, nil if flags has none. Both given is an error.
+func flagOf(k Key, flags *pflag.FlagSet, note func(string)) (*pflag.Flag, error) {
+	f := flags.Lookup(k.Flag)
+	old := flags.Lookup(k.Former.Flag)
+	if k.Former.Flag == "" || old == nil || !old.Changed {
+		return f, nil
+	}
+	if f != nil && f.Changed {
+		return nil, fmt.Errorf("--%s and --%s set the same key, %s: give --%s alone", old.Name, f.Name, k.Name, f.Name)
+	}
+	if note != nil {
+		note(fmt.Sprintf("--%s is renamed --%s", old.Name, k.Flag))
+	}
+	return old, nil
 }
 
 // whole returns the whole number key of v, read from viper's text of it by
@@ -123,9 +154,9 @@ func firstFile(paths []string) string {
 	return ""
 }
 
-// readFile reads and checks (ParseYAML) the config file at path; a missing
-// file sets nothing unless it was named explicitly.
-func readFile(ctx context.Context, path string, explicit bool) (map[string]any, error) {
+// readFile reads and checks (ParseYAML, with note) the config file at
+// path; a missing file sets nothing unless it was named explicitly.
+func readFile(ctx context.Context, path string, explicit bool, note func(string)) (map[string]any, error) {
 	if path == "" {
 		if explicit {
 			return nil, errors.New("config file: empty path")
@@ -153,5 +184,5 @@ func readFile(ctx context.Context, path string, explicit bool) (map[string]any, 
 		}
 		return nil, fmt.Errorf("config file %s: %w", path, err)
 	}
-	return ParseYAML(path, data)
+	return ParseYAML(path, data, note)
 }

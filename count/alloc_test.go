@@ -72,16 +72,16 @@ func BenchmarkSymmetric(b *testing.B) {
 	}
 }
 
-// BenchmarkBoardSerial measures Board on one goroutine with each engine:
-// by constellations (count's default) and by classes (canonical's search,
-// count --engine classes).
+// BenchmarkBoardSerial measures Board on one goroutine each way: by
+// constellations (count's default) and by classes (canonical's search,
+// Options.By ByClasses, count --class-search).
 func BenchmarkBoardSerial(b *testing.B) {
 	for _, engine := range []string{"constellations", "classes"} {
 		for _, n := range []int{12, 14, 16} {
 			b.Run(fmt.Sprintf("engine=%s/n=%d", engine, n), func(b *testing.B) {
 				o := Options{Workers: 1}
 				if engine == "classes" {
-					o.Engine = Classes{Workers: 1}
+					o.By = ByClasses
 				}
 				b.ReportAllocs()
 				for b.Loop() {

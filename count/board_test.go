@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/count"
 )
 
@@ -51,9 +52,9 @@ func (k *endKeeper) End(err error) error {
 // TestBoardChecksPublishedCounts counts n = 12 with an engine that finds
 // one solution too many: whether the total still forms whole classes
 // (orbit 8) or not (orbit 2), Board returns a *nqueens.KnownError naming
-// the published counts, and ends its keeper with it. With the Classes
-// engine it gives the published counts, and Classes counts no
-// constellations.
+// the published counts, and ends its keeper with it. By ByClasses it
+// gives the published counts by the class search, whatever the engine,
+// and ends its keeper.
 func TestBoardChecksPublishedCounts(t *testing.T) {
 	ctx := context.Background()
 	for _, orbit := range []int{8, 2} {
@@ -65,11 +66,14 @@ func TestBoardChecksPublishedCounts(t *testing.T) {
 		}
 	}
 	k := &endKeeper{}
-	c, err := count.Board(ctx, 12, count.Options{Workers: 2, Engine: count.Classes{Workers: 2}, Keeper: k})
-	if err != nil || c.Total != 14200 || c.Unique != 1787 || !k.ended || k.err != nil {
-		t.Errorf("classes: %+v, %v; keeper ended %v with %v", c, err, k.ended, k.err)
+	units := 0
+	o := count.Options{Workers: 2, By: count.ByClasses, Engine: wrongEngine{count.CPU{Workers: 2}, 8}, Keeper: k, Start: func(u int) { units = u }}
+	c, err := count.Board(ctx, 12, o)
+	want := nqueens.Counts{Total: 14200, Unique: 1787, Orbit8: 1765, Orbit4: 18, Orbit2: 4}
+	if err != nil || c != want || !k.ended || k.err != nil {
+		t.Errorf("class search: %+v, %v; keeper ended %v with %v", c, err, k.ended, k.err)
 	}
-	if err := (count.Classes{}).Search(ctx, count.Constellations(8), nil); !errors.Is(err, count.ErrWholeBoards) {
-		t.Errorf("Classes.Search: %v", err)
+	if want := len(canonical.Units(12)); units != want {
+		t.Errorf("class search: Start(%d), want canonical's %d units", units, want)
 	}
 }

@@ -33,8 +33,11 @@ type Options struct {
 	// Progress, if not nil, is called after each constellation searched,
 	// one call at a time.
 	Progress func()
-	// Engine searches the constellations: CPU on Workers goroutines if
-	// nil.
+	// By is how Board and parts.Make search: by constellations (the
+	// zero Method), by the join or by the class search.
+	By Method
+	// Engine searches the constellations, where By is ByConstellations:
+	// CPU on Workers goroutines if nil.
 	Engine Engine
 	// Keeper, if not nil, keeps the work of the count so that running it
 	// again resumes (count/resume keeps it in a state file): Search asks
@@ -43,23 +46,45 @@ type Options struct {
 	Keeper Keeper
 }
 
+// Method is how a count searches a board.
+type Method int
+
+const (
+	// ByConstellations searches the constellations on Options.Engine
+	// (Search).
+	ByConstellations Method = iota
+	// ByJoin joins half boards (count/join) on the CPU, by units of its
+	// own (SearchJoin): the fastest on the CPU from n = 16 (JoinFaster),
+	// in memory that grows with n (JoinMemory).
+	ByJoin
+	// ByClasses counts with canonical's search for classes
+	// (canonical.CountUnits) on the CPU: about 1.4 times slower than
+	// CPU, an independent check of the same numbers, and the search
+	// nqueens build runs. It counts whole boards only (Board), by
+	// canonical's units, for Start and Progress; it keeps no work, so
+	// Board asks Options.Keeper nothing and tells it nothing, but ends
+	// it.
+	ByClasses
+)
+
 // Result is the counts of a board and the seconds counting them took.
 type Result struct {
 	N int
 	nqueens.Counts
 	Seconds float64
-	// Engine and Device say what counted (Engine.Name and Device, or
-	// "classes" for the class search); empty for a combined count.
+	// Engine and Device say what counted (an Engine's Name and Device,
+	// or "join" or "classes" and CPU's Device); empty for a combined
+	// count.
 	Engine string
 	Device string
 }
 
 // Board returns the tallies of a board of n: total solutions, classes,
 // and classes by orbit size. It counts the solutions of every
-// constellation (Options.Search), or with the Join engine every unit of
-// the join (Options.SearchJoin), and derives the classes (TallyTotal),
-// on o.Workers goroutines, calling o's hooks as they describe; with the
-// Classes engine it counts with canonical's class search instead. Before
+// constellation (Options.Search), or ByJoin every unit of the join
+// (Options.SearchJoin), and derives the classes (TallyTotal), on
+// o.Workers goroutines, calling o's hooks as they describe; ByClasses it
+// counts with canonical's class search instead. Before
 // it returns them it checks the counts against the published ones
 // (nqueens.CheckKnown) and ends o.Keeper (Options.End) with the result.
 //
@@ -83,12 +108,12 @@ func Board(ctx context.Context, n int, o Options) (nqueens.Counts, error) {
 // board counts a board of n as Board does, and checks the counts against
 // the published ones.
 func (o Options) board(ctx context.Context, n int) (nqueens.Counts, error) {
-	if cl, ok := o.Engine.(Classes); ok {
+	if o.By == ByClasses {
 		units := canonical.Units(n)
 		if o.Start != nil {
 			o.Start(len(units))
 		}
-		c, err := canonical.CountUnits(ctx, units, cl.Workers, o.Progress)
+		c, err := canonical.CountUnits(ctx, units, o.Workers, o.Progress)
 		if err != nil {
 			return c, err
 		}
@@ -96,7 +121,7 @@ func (o Options) board(ctx context.Context, n int) (nqueens.Counts, error) {
 	}
 	var total uint64
 	var err error
-	if _, ok := o.Engine.(Join); ok {
+	if o.By == ByJoin {
 		total, err = o.SearchJoin(ctx, JoinUnitsOf(n))
 	} else {
 		total, err = o.Search(ctx, Constellations(n))

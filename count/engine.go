@@ -50,30 +50,6 @@ func (c CPU) Search(ctx context.Context, cs []Constellation, found func(i int, s
 // Name returns "cpu".
 func (CPU) Name() string { return "cpu" }
 
-// Classes is the engine of canonical's search for classes
-// (canonical.CountUnits) on Workers goroutines (all cores when less than
-// 1): about 1.4 times slower than CPU, an independent check of the same
-// numbers. It counts whole boards by canonical's units of work, not
-// constellations: Board counts with it (its units are then canonical's,
-// for Start and Progress alike, and it keeps no work), and its Search
-// returns ErrWholeBoards.
-type Classes struct{ Workers int }
-
-// ErrWholeBoards is the Search error of Classes and Join: the class
-// search and the join count whole boards (Board), not constellations.
-var ErrWholeBoards = errors.New("count: this engine counts whole boards, not constellations")
-
-// Search returns ErrWholeBoards.
-func (Classes) Search(context.Context, []Constellation, func(int, uint64)) error {
-	return ErrWholeBoards
-}
-
-// Name returns "classes".
-func (Classes) Name() string { return "classes" }
-
-// Device returns what CPU's Device does for the same workers.
-func (c Classes) Device() string { return CPU(c).Device() }
-
 // Keeper keeps the work of a count that may stop, so that the same count
 // run again resumes from it; count/resume's Keeper keeps it in a state
 // file.

@@ -8,25 +8,6 @@ import (
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
-// Join is the engine of the join of half boards (count/join) on Workers
-// goroutines (all cores when less than 1): the fastest on the CPU from
-// n = 16 (JoinFaster). It counts whole boards by units of its own
-// (JoinUnits), not constellations: Board and parts.Make count with it,
-// and its Search returns ErrWholeBoards. Its memory grows with n
-// (JoinMemory).
-type Join struct{ Workers int }
-
-// Search returns ErrWholeBoards.
-func (Join) Search(context.Context, []Constellation, func(int, uint64)) error {
-	return ErrWholeBoards
-}
-
-// Name returns "join".
-func (Join) Name() string { return "join" }
-
-// Device returns what CPU's Device does for the same workers.
-func (j Join) Device() string { return CPU(j).Device() }
-
 // JoinFaster reports whether the join counts a board of n faster than
 // the constellations on the CPU: every n from 16 to 25, the largest the
 // join counts, and the even n from 8 (measured on 2 cores; below 16 both

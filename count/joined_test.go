@@ -45,7 +45,7 @@ func TestJoinBoardPublished(t *testing.T) {
 		last = 15
 	}
 	for n := 1; n <= last; n++ {
-		got, err := count.Board(context.Background(), n, count.Options{Engine: count.Join{}})
+		got, err := count.Board(context.Background(), n, count.Options{By: count.ByJoin})
 		if err != nil {
 			t.Fatalf("n=%d: %v", n, err)
 		}

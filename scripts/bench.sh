@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times `nqueens count --engine cpu N` (by constellations; scripts/bench_peer.sh
 # times the default engine, the join, against the fastest published counter),
-# `nqueens count --engine classes N` (the class search that build runs) and
+# `nqueens count --class-search N` (the class search that build runs) and
 # `nqueens build N` (into a fresh catalog) side by side with the C reference
 # counter scripts/ref/ref_total.c (the plain bitmask search with first-row
 # mirror halving, one thread), in one sitting, and prints a Markdown table
@@ -51,7 +51,7 @@ build_time() {
 	local b="" t
 	for _ in $(seq "$reps"); do
 		rm -f "$work"/b.db*
-		/usr/bin/time -o "$work/t" -f %e "$work/nqueens" build "$1" --db "$work/b.db" -q --max-n 32 >/dev/null
+		/usr/bin/time -o "$work/t" -f %e "$work/nqueens" build "$1" --db "$work/b.db" -q --max-rows-n 32 >/dev/null
 		t=$(tail -1 "$work/t")
 		if [ -z "$b" ] || awk "BEGIN{exit !($t < $b)}"; then b=$t; fi
 	done
@@ -62,13 +62,13 @@ ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }";
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), best of $reps runs, load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| n | ref_total R(n) s | count --engine cpu s | R/count | count --engine classes s | R/classes | build s | R/build | catalog MiB |"
+echo "| n | ref_total R(n) s | count --engine cpu s | R/count | count --class-search s | R/classes | build s | R/build | catalog MiB |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in "${ns[@]}"; do
 	r="-"
 	[ -n "$ref" ] && r=$(best "$ref" "$n")
 	c=$(best "$work/nqueens" count --engine cpu "$n")
-	k=$(best "$work/nqueens" count --engine classes "$n")
+	k=$(best "$work/nqueens" count --class-search "$n")
 	b="-" size="-"
 	if [ "$n" -le "$build_max" ]; then
 		b=$(build_time "$n")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Times the index form of the catalog, in one sitting:
 #   build    `nqueens build N --index` into a fresh catalog beside
-#            `nqueens count --engine classes N` (the same search, counting
+#            `nqueens count --class-search N` (the same search, counting
 #            only), run alternately, REPS times each, best of each, and
 #            their ratio, of wall time and of CPU time;
 #   size     the index's catalog file and its blocks' bytes;
@@ -51,13 +51,13 @@ if [ -z "$db" ]; then
 	for _ in $(seq "$reps"); do
 		rm -f "$work"/b.db*
 		bb=$(min "$bb" "$(wall "$nq" build "$n" --index --db "$work/b.db" -q)")
-		cb=$(min "$cb" "$(wall "$nq" count --engine classes "$n")")
+		cb=$(min "$cb" "$(wall "$nq" count --class-search "$n")")
 		rm -f "$work"/b.db*
 		bc=$(min "$bc" "$(cpu "$nq" build "$n" --index --db "$work/b.db" -q)")
-		cc=$(min "$cc" "$(cpu "$nq" count --engine classes "$n")")
+		cc=$(min "$cc" "$(cpu "$nq" count --class-search "$n")")
 	done
 	mv "$work/b.db" "$db"
-	echo "build --index $n: ${bb}s wall, ${bc}s CPU; count --engine classes $n: ${cb}s wall, ${cc}s CPU; ratio $(awk "BEGIN{printf \"%.2f\", $bb / $cb}") wall, $(awk "BEGIN{printf \"%.2f\", $bc / $cc}") CPU"
+	echo "build --index $n: ${bb}s wall, ${bc}s CPU; count --class-search $n: ${cb}s wall, ${cc}s CPU; ratio $(awk "BEGIN{printf \"%.2f\", $bb / $cb}") wall, $(awk "BEGIN{printf \"%.2f\", $bc / $cc}") CPU"
 fi
 bytes=$(sqlite3 "$db" "SELECT sum(length(data)) FROM index_blocks WHERE n = $n" 2>/dev/null || echo "?")
 echo "catalog file: $(stat -c %s "$db") bytes; index blocks' data: $bytes bytes"

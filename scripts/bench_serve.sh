@@ -55,7 +55,7 @@ server=$!
 pids+=($server)
 until grep -q '^serving ' "$work/serve.log" 2>/dev/null; do sleep 0.1; done
 url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1)
-"$work/nqueens" build "$next" --max-n "$next" --db "$db" --workers "${BUILD_WORKERS:-1}" -q >/dev/null 2>"$work/build.log" &
+"$work/nqueens" build "$next" --max-rows-n "$next" --db "$db" --workers "${BUILD_WORKERS:-1}" -q >/dev/null 2>"$work/build.log" &
 build=$!
 pids+=($build)
 # Wait until the build has committed work into the catalog.

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/nqueens/nqueens"
@@ -12,27 +11,41 @@ func TestCheckBuild(t *testing.T) {
 		name  string
 		ns    []int
 		shard nqueens.Shard
-		limit int
 		text  string // "": no error
-		over  bool   // the error wraps ErrOverLimit
 	}{
-		{"whole, within the limit", []int{1, 8, 17}, nqueens.Shard{}, 17, "", false},
-		{"above the limit", []int{8, 18, 19}, nqueens.Shard{}, 17, "n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB", true},
-		{"a shard", []int{14}, nqueens.Shard{Index: 2, Count: 5}, 17, "", false},
-		{"a shard that does not exist", []int{14}, nqueens.Shard{Index: 5, Count: 5}, 17, "n=14: shard 5/5: want an index from 0 to 4", false},
-		{"the limit before the shard", []int{14, 18}, nqueens.Shard{Index: 5, Count: 5}, 17, "n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB", true},
-		{"n = 0 with a shard", []int{8, 0}, nqueens.Shard{Index: 0, Count: 2}, 17, nqueens.CheckN(0).Error(), false},
-		{"n = 33, whole", []int{33}, nqueens.Shard{}, 40, nqueens.CheckN(33).Error(), false},
+		{"whole", []int{1, 8, 17, 18, 32}, nqueens.Shard{}, ""},
+		{"a shard", []int{14}, nqueens.Shard{Index: 2, Count: 5}, ""},
+		{"a shard that does not exist", []int{14}, nqueens.Shard{Index: 5, Count: 5}, "n=14: shard 5/5: want an index from 0 to 4"},
+		{"n = 0 with a shard", []int{8, 0}, nqueens.Shard{Index: 0, Count: 2}, nqueens.CheckN(0).Error()},
+		{"n = 33 before the shard", []int{14, 33}, nqueens.Shard{Index: 5, Count: 5}, nqueens.CheckN(33).Error()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := CheckBuild(tt.ns, tt.shard, tt.limit)
+			err := CheckBuild(tt.ns, tt.shard)
 			if (err == nil) != (tt.text == "") || (err != nil && err.Error() != tt.text) {
-				t.Errorf("CheckBuild(%v, %v, %d) = %v, want %q", tt.ns, tt.shard, tt.limit, err, tt.text)
-			}
-			if errors.Is(err, ErrOverLimit) != tt.over {
-				t.Errorf("errors.Is(%v, ErrOverLimit) = %v", err, errors.Is(err, ErrOverLimit))
+				t.Errorf("CheckBuild(%v, %v) = %v, want %q", tt.ns, tt.shard, err, tt.text)
 			}
 		})
+	}
+}
+
+// TestRowsSize checks the rows of n against OEIS A002562 and their bytes
+// against the measured n + 13 a class; above 27 OEIS has no count.
+func TestRowsSize(t *testing.T) {
+	for _, tt := range []struct {
+		n           int
+		rows, bytes uint64
+		ok          bool
+	}{
+		{1, 1, 14, true},
+		{8, 12, 12 * 21, true},
+		{18, 83263591, 83263591 * 31, true},
+		{27, 29363495934315694, 29363495934315694 * 40, true},
+		{28, 0, 0, false},
+	} {
+		rows, bytes, ok := RowsSize(tt.n)
+		if rows != tt.rows || bytes != tt.bytes || ok != tt.ok {
+			t.Errorf("RowsSize(%d) = %d, %d, %v; want %d, %d, %v", tt.n, rows, bytes, ok, tt.rows, tt.bytes, tt.ok)
+		}
 	}
 }

@@ -119,16 +119,6 @@ func ExampleDB_Layouts() {
 	// 10 5 3 6 0 7 1 4 2 rot180
 }
 
-// CheckLimit refuses an n above the limit, saying how large its catalog
-// would be.
-func ExampleCheckLimit() {
-	fmt.Println(store.CheckLimit(17, 17))
-	fmt.Println(store.CheckLimit(18, 17))
-	// Output:
-	// <nil>
-	// n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB
-}
-
 // MergeFiles merges shard catalogs by their paths, as nqueens merge does,
 // and refuses a path named twice before it opens anything.
 func ExampleMergeFiles() {
@@ -156,16 +146,15 @@ func ExampleMergeFiles() {
 	// n=8: 12 classes, complete true
 }
 
-// CheckBuild checks a build before any catalog is created: every n
-// against the limit, then the shard against every n.
+// CheckBuild checks a build before any catalog is created: every n,
+// then the shard against every n.
 func ExampleCheckBuild() {
-	fmt.Println(store.CheckBuild([]int{8, 12}, nqueens.Shard{}, 17))
-	err := store.CheckBuild([]int{8, 20}, nqueens.Shard{}, 17)
-	fmt.Println(errors.Is(err, store.ErrOverLimit))
-	fmt.Println(store.CheckBuild([]int{14}, nqueens.Shard{Index: 7, Count: 5}, 17))
+	fmt.Println(store.CheckBuild([]int{8, 20}, nqueens.Shard{}))
+	fmt.Println(store.CheckBuild([]int{8, 40}, nqueens.Shard{}))
+	fmt.Println(store.CheckBuild([]int{14}, nqueens.Shard{Index: 7, Count: 5}))
 	// Output:
 	// <nil>
-	// true
+	// n must be between 1 and 32, got 40
 	// n=14: shard 7/5: want an index from 0 to 4
 }
 

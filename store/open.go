@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nqueens/nqueens/internal/catalogfile"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
@@ -110,12 +111,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open catalog %s: %w", path, err)
 		}
-		h.Name, h.LockPath = path, abs+dbfile.LockSuffix
+		h.Name, h.LockPath = path, abs+catalogfile.Lock
 		return &DB{h}, nil
 	}
 	x, version, err := dbfile.OpenWrite(ctx, abs)
 	if err != nil {
 		return nil, fmt.Errorf("open catalog %s: %w", path, err)
 	}
-	return &DB{dbfile.Handle{DB: x, Path: abs, Name: path, Version: version, LockPath: abs + dbfile.LockSuffix}}, nil
+	return &DB{dbfile.Handle{DB: x, Path: abs, Name: path, Version: version, LockPath: abs + catalogfile.Lock}}, nil
 }

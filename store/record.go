@@ -55,7 +55,7 @@ type Form int
 
 const (
 	// FormRows is a row per class in the classes table: class K is one
-	// seek. Builds of n up to the row limit take it (see CheckLimit).
+	// seek. The command builds n up to its max_rows_n in this form.
 	FormRows Form = iota
 	// FormIndex is the index of the class search: the counts of classes
 	// and solutions under each prefix of the search, cumulated, in

@@ -33,7 +33,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
@@ -114,9 +113,6 @@ var (
 	// fault), or a builds row whose time does not read or whose counts are
 	// not the published ones. The file was changed by hand or damaged.
 	ErrBadRow = errors.New("damaged row")
-	// ErrOverLimit: n is above the largest n the caller builds (see
-	// CheckLimit).
-	ErrOverLimit = errors.New("above the build limit")
 	// ErrNotShard: Merge was given a catalog that holds a build of the
 	// whole board, which only a build of one shard can be merged with.
 	ErrNotShard = errors.New("not a shard")
@@ -145,40 +141,25 @@ func (db *DB) Close() error {
 // one file has many spellings).
 func Files(path string) []string { return dbfile.Files(path) }
 
-// bytesPerClass estimates the bytes one class of n takes in a catalog,
-// from catalogs measured here: 28.7 bytes a class at n = 16, about n + 13.
-func bytesPerClass(n int) uint64 { return uint64(n + 13) }
-
-// CheckLimit returns an error wrapping ErrOverLimit if n is above limit,
-// saying how large its catalog would be: "n=18 is above the build limit
-// 17: its catalog would hold 83263591 rows, about 2.4 GiB".
-func CheckLimit(n, limit int) error {
-	if n <= limit {
-		return nil
-	}
-	size := "more rows than OEIS has counted"
-	if k, _ := nqueens.KnownCounts(n); k.Unique > 0 {
-		size = fmt.Sprintf("%d rows, about %s", k.Unique, phrase.Bytes(k.Unique*bytesPerClass(n)))
-	}
-	return fmt.Errorf("n=%d is %w %d: its catalog would hold %s", n, ErrOverLimit, limit, size)
+// RowsSize returns the rows a build of n as rows (not its index) puts in
+// a catalog, one for each class, and about how many bytes they take, from
+// catalogs measured here: 28.7 bytes a class at n = 16, about n + 13. It
+// returns false for an n whose classes OEIS has not counted (above 27).
+func RowsSize(n int) (rows, bytes uint64, ok bool) {
+	k, _ := nqueens.KnownCounts(n)
+	return k.Unique, k.Unique * uint64(n+13), k.Unique > 0
 }
 
 // CheckBuild returns an error if the build of each n of ns, whole or as
 // the given shard (the zero Shard for the whole board), cannot be asked
-// of Run, before any catalog is opened: first the CheckLimit error of the
-// first n above limit (wrapping ErrOverLimit), then, for a shard, the
-// error of the first n whose work units do not split into it
-// (canonical.CheckShard), "n=14: ...". An n outside 1..nqueens.MaxN
-// is an error before any of those. It does not say whether the catalog
-// can take the build (ErrShardMismatch, ErrComplete).
-func CheckBuild(ns []int, shard nqueens.Shard, limit int) error {
+// of Run, before any catalog is opened: first that of an n outside
+// 1..nqueens.MaxN, then, for a shard, the error of the first n whose work
+// units do not split into it (canonical.CheckShard), "n=14: ...". It does
+// not say whether the catalog can take the build (ErrShardMismatch,
+// ErrComplete).
+func CheckBuild(ns []int, shard nqueens.Shard) error {
 	for _, n := range ns {
 		if err := nqueens.CheckN(n); err != nil {
-			return err
-		}
-	}
-	for _, n := range ns {
-		if err := CheckLimit(n, limit); err != nil {
 			return err
 		}
 	}

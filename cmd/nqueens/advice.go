@@ -4,6 +4,7 @@ package main
 // that works as printed, on the same catalog (a test runs each one).
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/config"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -19,12 +21,12 @@ import (
 // --db when db is not the default catalog, so that a command copied from
 // a message works on the catalog the message is about.
 type advice struct {
-	db        string
-	maxBuildN int // the build limit (max_build_n) in force
+	db       string
+	maxRowsN int // the largest n build stores as rows (max_rows_n)
 }
 
 // advice returns the advice for a's catalog.
-func (a *app) advice() advice { return advice{db: a.cfg.DB, maxBuildN: a.cfg.MaxBuildN} }
+func (a *app) advice() advice { return advice{db: a.cfg.DB, maxRowsN: a.cfg.MaxRowsN} }
 
 // command returns "nqueens" and args, then --db and the catalog's path,
 // quoted for a shell where it needs it, unless the catalog is the default.
@@ -60,10 +62,11 @@ const defaultStart = "1-14"
 
 // advise adds to a store.IncompleteError the command that completes n: a
 // build of n that goes on in the form it was started in (rows above
-// max_build_n with --max-n, an index below it with --index), or, for one
-// shard of a sharded build, the merge of the shard catalogs. Other errors
-// it returns as they are.
-func (a *app) advise(err error) error {
+// max_rows_n with --max-rows-n, an index below it with --index), or, for one
+// shard of a sharded build, the merge of the shard catalogs. Before the
+// build of an n not in the catalog it says how long that build would take
+// where it is long (buildTime). Other errors it returns as they are.
+func (a *app) advise(ctx context.Context, err error) error {
 	var ie *store.IncompleteError
 	v := a.advice()
 	switch {
@@ -71,10 +74,10 @@ func (a *app) advise(err error) error {
 		return err
 	case ie.Sharded():
 		return fmt.Errorf("%w: merge the shard catalogs into a whole one first (nqueens merge WHOLE.db %s OTHER-SHARDS.db...)", err, shellQuote(ie.Path))
-	case errors.Is(err, store.ErrNotBuilt) && ie.N > v.maxBuildN:
-		return fmt.Errorf("%w: %s", err, v.overLimit(ie.N))
+	case errors.Is(err, store.ErrNotBuilt) && ie.N > v.maxRowsN:
+		return fmt.Errorf("%w: %s%s", err, a.buildTime(ctx, ie.N), v.index(ie.N))
 	case errors.Is(err, store.ErrNotBuilt):
-		return fmt.Errorf("%w: run %s first", err, v.build(ie.N))
+		return fmt.Errorf("%w: %srun %s first", err, a.buildTime(ctx, ie.N), v.build(ie.N))
 	}
 	return fmt.Errorf("%w: run %s to finish it", err, v.finish(ie.N, ie.Build.Form))
 }
@@ -84,27 +87,62 @@ func (a *app) advise(err error) error {
 // n is the other one.
 func (v advice) finish(n int, f store.Form) string {
 	switch {
-	case f == store.FormIndex && n <= v.maxBuildN:
+	case f == store.FormIndex && n <= v.maxRowsN:
 		return v.command("build", strconv.Itoa(n), "--index")
-	case f == store.FormRows && n > v.maxBuildN:
-		return v.command("build", strconv.Itoa(n), "--max-n", strconv.Itoa(n))
+	case f == store.FormRows && n > v.maxRowsN:
+		return v.command("build", strconv.Itoa(n), "--max-rows-n", strconv.Itoa(n))
 	}
 	return v.build(n)
 }
 
-// buildAdvice names the command that puts n in the catalog.
-func (a *app) buildAdvice(n int) string {
+// buildAdvice names the command that puts n in the catalog, after how
+// long it would take where that is long (buildTime).
+func (a *app) buildAdvice(ctx context.Context, n int) string {
 	v := a.advice()
-	if n > v.maxBuildN {
-		return v.overLimit(n)
+	if n > v.maxRowsN {
+		return a.buildTime(ctx, n) + v.index(n)
 	}
-	return v.build(n) + " makes it"
+	return a.buildTime(ctx, n) + v.build(n) + " makes it"
 }
 
-// overLimit says, for an n above the build limit, that build makes its
-// index, and why not its rows.
-func (v advice) overLimit(n int) string {
-	return fmt.Sprintf("%s makes its index (%v, so build stores the index instead)", v.build(n), store.CheckLimit(n, v.maxBuildN))
+// buildTime says how long building n would take on this machine, where
+// count --estimate puts it at a minute or more (estimate.Long), and ends
+// with "; " to go before the command that builds it: "building it would
+// take longer than counting it by constellations, about 26 years on 2
+// cores (nqueens count 25 --estimate --engine cpu); ". A build runs the
+// class search, which is slower than the count by constellations (about
+// 1.4 times; count --class-search runs it), so that estimate is its
+// floor. The count it names has no --db (count reads no catalog) and
+// has the estimate's --workers where they are set. For a build of
+// seconds, and where the machine's rate cannot be measured (ctx
+// cancelled), it says nothing: "". It measures the rate only for an n
+// whose count may be long (above 17).
+func (a *app) buildTime(ctx context.Context, n int) string {
+	e, long, err := a.estimator().Long(ctx, n, false)
+	if err != nil || !long {
+		return ""
+	}
+	workers := ""
+	if a.cfg.Workers > 0 {
+		workers = fmt.Sprintf(" --workers %d", a.cfg.Workers)
+	}
+	return fmt.Sprintf("building it would take longer than counting it by constellations, %s (nqueens count %d --estimate --engine cpu%s); ", e.Time(), n, workers)
+}
+
+// index says, for an n above max_rows_n, that build makes its index, not
+// its rows, and why.
+func (v advice) index(n int) string {
+	return fmt.Sprintf("%s makes its index, %s, as n=%d is above max_rows_n %d", v.build(n), notRows(n), n, v.maxRowsN)
+}
+
+// notRows says what the rows of n would take, for a build that stores
+// its index instead: "not its 9233 rows (about 234.4 KiB)".
+func notRows(n int) string {
+	rows, bytes, ok := store.RowsSize(n)
+	if !ok {
+		return "not its rows (more than OEIS has counted)"
+	}
+	return fmt.Sprintf("not its %d rows (about %s)", rows, phrase.Bytes(bytes))
 }
 
 // verify returns the command that verifies n.

@@ -12,14 +12,14 @@ import (
 
 // advised returns the nqueens commands in a message, as arguments: the
 // subcommand, then its n, flags and flag values (a word after --db or
-// --max-n), up to the first plain word.
+// --max-rows-n), up to the first plain word.
 func advised(msg string) [][]string {
 	var cmds [][]string
 	for _, m := range regexp.MustCompile(`nqueens ([a-z]+)((?: [^ ;()]+)*)`).FindAllStringSubmatch(msg, -1) {
 		args := []string{m[1]}
 		for _, w := range strings.Fields(m[2]) {
 			prev := args[len(args)-1]
-			if w[0] >= '0' && w[0] <= '9' || strings.HasPrefix(w, "--") || prev == "--db" || prev == "--max-n" {
+			if w[0] >= '0' && w[0] <= '9' || strings.HasPrefix(w, "--") || prev == "--db" || prev == "--max-rows-n" {
 				args = append(args, w)
 				continue
 			}
@@ -48,7 +48,7 @@ func interruptedBuild(t *testing.T, args ...string) {
 }
 
 // TestAdviceWorks provokes each piece of advice the command prints (an
-// unfinished build of rows and of an index, one of rows above max_build_n,
+// unfinished build of rows and of an index, one of rows above max_rows_n,
 // an n not built, a missing and an empty catalog, a shard), each on a
 // catalog that is not the default one, and runs the command it advises as
 // printed, in another working directory: each succeeds, and the command
@@ -61,7 +61,7 @@ func TestAdviceWorks(t *testing.T) {
 	mustRun(t, "build", "8", "-q", "--db", db("c.db"))
 	interruptedBuild(t, "build", "10", "--db", db("rows.db"))
 	interruptedBuild(t, "build", "12", "--index", "--db", db("index.db"))
-	interruptedBuild(t, "build", "11", "--max-n", "11", "--db", db("over.db"))
+	interruptedBuild(t, "build", "11", "--max-rows-n", "11", "--db", db("over.db"))
 	mustRun(t, "build", "9", "--shard", "0/2", "-q", "--db", db("s0.db"))
 	mustRun(t, "build", "9", "--shard", "1/2", "-q", "--db", db("s1.db"))
 	if err := os.WriteFile(db("empty.db"), nil, 0o644); err != nil {
@@ -75,8 +75,8 @@ func TestAdviceWorks(t *testing.T) {
 	}{
 		{name: "unfinished rows", args: []string{"show", "10", "--db", db("rows.db")}, want: "to finish it"},
 		{name: "unfinished index", args: []string{"show", "12", "--db", db("index.db")}, want: "build 12 --index --db"},
-		{name: "unfinished rows above max_build_n", env: map[string]string{"NQUEENS_MAX_BUILD_N": "9"},
-			args: []string{"show", "11", "--db", db("over.db")}, want: "build 11 --max-n 11 --db"},
+		{name: "unfinished rows above max_rows_n", env: map[string]string{"NQUEENS_MAX_ROWS_N": "9"},
+			args: []string{"show", "11", "--db", db("over.db")}, want: "build 11 --max-rows-n 11 --db"},
 		{name: "n not built", args: []string{"show", "9", "--db", db("c.db")}, want: "first"},
 		{name: "n not built, stats", args: []string{"stats", "6", "--db", db("c.db")}, want: "makes it"},
 		{name: "no catalog", args: []string{"stats", "--db", db("missing.db")}, want: "to make one"},

@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/config"
+	"github.com/nqueens/nqueens/count/estimate"
 	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
@@ -117,6 +120,53 @@ func TestServeAdvice(t *testing.T) {
 	} {
 		if tt.got != tt.want {
 			t.Errorf("serve's advice %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+// TestBuildTime checks the advice to build an n not in the catalog, at a
+// rate set rather than measured (that of 2 cores of the machine
+// count/estimate was calibrated on): where the build would take a minute
+// or more it says how long count --estimate puts the count by
+// constellations at, which the build takes longer than, before the
+// command; for a build of seconds it is the command alone.
+func TestBuildTime(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	rate := &estimate.Rate{Workers: 2, Cores: 2, PerSecond: 3e8}
+	notBuilt := func(n int) error {
+		return &store.IncompleteError{Path: "/c/my.db", N: n, Err: store.ErrNotBuilt}
+	}
+	// Of each n, what advise adds to its error (the error reads "n=N is
+	// not in the catalog /c/my.db: " and the advice), and what the build
+	// advice of stats and puzzle says.
+	tests := []struct {
+		n, maxRowsN, workers int
+		advise, build        string
+	}{
+		{n: 25, maxRowsN: 17,
+			advise: "building it would take longer than counting it by constellations, about 2 years 7 months on 2 cores (nqueens count 25 --estimate --engine cpu); " +
+				"nqueens build 25 --db /c/my.db makes its index, not its 275986683743434 rows (about 9.3 PiB), as n=25 is above max_rows_n 17",
+			build: "building it would take longer than counting it by constellations, about 2 years 7 months on 2 cores (nqueens count 25 --estimate --engine cpu); " +
+				"nqueens build 25 --db /c/my.db makes its index, not its 275986683743434 rows (about 9.3 PiB), as n=25 is above max_rows_n 17"},
+		{n: 20, maxRowsN: 20, workers: 2,
+			advise: "building it would take longer than counting it by constellations, about 21 minutes on 2 cores (nqueens count 20 --estimate --engine cpu --workers 2); run nqueens build 20 --db /c/my.db first",
+			build:  "building it would take longer than counting it by constellations, about 21 minutes on 2 cores (nqueens count 20 --estimate --engine cpu --workers 2); nqueens build 20 --db /c/my.db makes it"},
+		// Seconds: the command alone.
+		{n: 18, maxRowsN: 17,
+			advise: "nqueens build 18 --db /c/my.db makes its index, not its 83263591 rows (about 2.4 GiB), as n=18 is above max_rows_n 17",
+			build:  "nqueens build 18 --db /c/my.db makes its index, not its 83263591 rows (about 2.4 GiB), as n=18 is above max_rows_n 17"},
+		{n: 14, maxRowsN: 17, advise: "run nqueens build 14 --db /c/my.db first", build: "nqueens build 14 --db /c/my.db makes it"},
+	}
+	for _, tt := range tests {
+		a := &app{cfg: config.Config{DB: "/c/my.db", Workers: tt.workers, MaxRowsN: tt.maxRowsN},
+			est: &estimate.Estimator{Workers: 2, Measured: rate}}
+		err := a.advise(ctx, notBuilt(tt.n))
+		if want := fmt.Sprintf("n=%d is not in the catalog /c/my.db: %s", tt.n, tt.advise); err.Error() != want || !errors.Is(err, store.ErrNotBuilt) {
+			t.Errorf("n=%d: advise = %q\nwant %q", tt.n, err, want)
+		}
+		if got := a.buildAdvice(ctx, tt.n); got != tt.build {
+			t.Errorf("n=%d: buildAdvice = %q\nwant %q", tt.n, got, tt.build)
 		}
 	}
 }

@@ -27,18 +27,19 @@ func (a *app) buildCmd() *cobra.Command {
 		index, _ := cmd.Flags().GetBool("index")
 		return a.build(cmd.Context(), ns, shard, index)
 	})
-	wholeFlag(cmd.Flags(), "max-n", config.Defaults.MaxBuildN, "largest n build stores as rows; above it, build stores the index (max_build_n)")
+	wholeFlag(cmd.Flags(), "max-rows-n", config.Defaults.MaxRowsN, "largest n build stores as rows; above it, build stores the index (max_rows_n)")
+	wholeFlag(cmd.Flags(), "max-n", config.Defaults.MaxRowsN, "the former name of --max-rows-n")
+	cmd.Flags().MarkHidden("max-n")
 	cmd.Flags().Bool("index", false, "store the index of the class search instead of a row per class, for every n")
 	cmd.Flags().String("shard", "", "build only shard I of K into a shard catalog (I/K, I from 0; or auto/K from the job index)")
 	return cmd
 }
 
 // build builds each n of ns, or the given shard of it, into the catalog:
-// as rows up to max_build_n, as an index above it or with index.
+// as rows up to max_rows_n, as an index above it or with index.
 func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard, index bool) error {
-	// Every usage error comes before the catalog is created. Above the
-	// row limit build stores the index: no n is over any limit.
-	if err := store.CheckBuild(ns, shard, nqueens.MaxN); err != nil {
+	// Every usage error comes before the catalog is created.
+	if err := store.CheckBuild(ns, shard); err != nil {
 		return usageError{err}
 	}
 	_, statErr := os.Stat(a.cfg.DB)
@@ -54,7 +55,7 @@ func (a *app) build(ctx context.Context, ns []int, shard nqueens.Shard, index bo
 	}
 	var built, already []store.Build
 	for _, n := range ns {
-		b, err := a.buildOne(ctx, db, n, shard, index || n > a.cfg.MaxBuildN)
+		b, err := a.buildOne(ctx, db, n, shard, index || n > a.cfg.MaxRowsN)
 		switch {
 		case errors.Is(err, store.ErrComplete):
 			already = append(already, b)
@@ -104,16 +105,14 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 	if index {
 		what += " (index)"
 	}
-	if index && n > a.cfg.MaxBuildN {
-		if err := store.CheckLimit(n, a.cfg.MaxBuildN); err != nil {
-			a.logf("%v: building its index instead", err)
-		}
-	}
 	st, err := db.Run(ctx, n, shard, store.RunOptions{
 		Workers:    a.cfg.Workers,
 		CommitRows: testCommitRows,
 		Index:      index,
 		Start: func(from, total int, stored uint64) {
+			if index && n > a.cfg.MaxRowsN {
+				a.logf("n=%d is above max_rows_n %d: building its index, %s", n, a.cfg.MaxRowsN, notRows(n))
+			}
 			if from > 0 {
 				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, phrase.Plural(stored, "class"))
 			}

@@ -55,7 +55,7 @@ func (c *classNumbers) ready(ctx context.Context, n int) error {
 	} else if err := c.nums.Ready(ctx, n); errors.Is(err, store.ErrBadRow) {
 		return err // a damaged catalog is no reason to go on without numbers
 	} else if err != nil {
-		return noNumbers{c.a.advise(err)}
+		return noNumbers{c.a.advise(ctx, err)}
 	}
 	return nil
 }

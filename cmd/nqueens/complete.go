@@ -89,11 +89,11 @@ func (a *app) completeBuilt(cmd *cobra.Command, args []string, _ string) ([]stri
 func (a *app) addCompletions(root *cobra.Command) {
 	for _, cmd := range root.Commands() {
 		switch cmd.Name() {
-		case "build":
-			cmd.ValidArgsFunction = completeN(17)
-		case "count":
+		case "build", "count":
 			cmd.ValidArgsFunction = completeN(nqueens.MaxN)
-			completeValues(cmd, "engine", "join", "cpu", "gpu", "classes")
+			if cmd.Name() == "count" {
+				completeValues(cmd, "engine", "join", "cpu", "gpu")
+			}
 		case "export", "show":
 			cmd.ValidArgsFunction = a.completeBuilt
 			completeValues(cmd, "symmetry", "none", "rot180", "rot90", "full")

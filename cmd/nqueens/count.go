@@ -22,7 +22,7 @@ import (
 const progressFromN = 15
 
 func (a *app) countCmd() *cobra.Command {
-	var asJSON, total, combine, estimate bool
+	var asJSON, total, combine, estimate, classSearch bool
 	var engine, state string
 	cmd := &cobra.Command{Use: "count N-LIST", Short: "Count solutions and classes by search alone, no catalog needed",
 		Args: minArgs(1, "a list of n such as 16, 4-12 or 1,5,9"),
@@ -35,18 +35,24 @@ func (a *app) countCmd() *cobra.Command {
 				engine = "cpu" // the engine's other name: it counts by constellations
 			}
 			switch sharded := combine || !shard.IsWhole(); {
-			case engine != "" && engine != "join" && engine != "cpu" && engine != "gpu" && engine != "classes":
-				err = fmt.Errorf("--engine %s: want join, cpu, gpu or classes", quote(engine))
-			case engine == "classes" && sharded:
-				err = errors.New("--shard and --combine count by work units: leave out --engine classes")
+			case engine == "classes":
+				err = errors.New("--engine classes: the class search is no engine: count with it by --class-search")
+			case engine != "" && engine != "join" && engine != "cpu" && engine != "gpu":
+				err = fmt.Errorf("--engine %s: want join, cpu or gpu", quote(engine))
+			case classSearch && engine != "":
+				err = fmt.Errorf("--class-search counts by the class search, on no engine: leave out --engine %s", engine)
+			case classSearch && sharded:
+				err = errors.New("--shard and --combine count by work units: leave out --class-search")
 			case estimate && sharded:
 				err = errors.New("--estimate estimates a whole count: leave out --shard and --combine")
-			case estimate && (engine == "gpu" || engine == "classes"):
-				err = fmt.Errorf("--estimate estimates the counts on the CPU, by the join or by constellations: leave out --engine %s", engine)
+			case estimate && engine == "gpu":
+				err = errors.New("--estimate estimates the counts on the CPU, by the join or by constellations: leave out --engine gpu")
+			case estimate && classSearch:
+				err = errors.New("--estimate estimates the counts on the CPU, by the join or by constellations: leave out --class-search")
 			case combine && !shard.IsWhole():
 				err = errors.New("--combine and --shard do not go together")
-			case state != "" && (combine || engine == "classes"):
-				err = errors.New("--state keeps the work units of a count: leave out --combine and --engine classes")
+			case state != "" && (combine || classSearch):
+				err = errors.New("--state keeps the work units of a count: leave out --combine and --class-search")
 			}
 			out := countTable
 			switch {
@@ -74,6 +80,9 @@ func (a *app) countCmd() *cobra.Command {
 				return usageError{fmt.Errorf("count --state: want one n, got %d (each n keeps a state of its own)", len(ns))}
 			case estimate:
 				return a.countEstimate(cmd.Context(), ns, engine, asJSON)
+			}
+			if classSearch {
+				engine = "classes" // what engines.of gives the class search
 			}
 			engines, err := a.openEngines(engine, ns)
 			if err != nil {
@@ -107,7 +116,7 @@ func (a *app) countCmd() *cobra.Command {
 				start := time.Now()
 				label := fmt.Sprintf("count n=%d", n)
 				o, done := a.countOptions(label, n, estimate, e)
-				o.Engine = e
+				o = e.options(o)
 				o.Keeper = a.keeper(cmd.Context(), label, n, nqueens.Shard{}, e, state)
 				c, err := count.Board(cmd.Context(), n, o)
 				done()
@@ -124,7 +133,8 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().String("shard", "", "count only shard I of K (I/K, I from 0; or auto/K from the job index)")
 	cmd.Flags().BoolVar(&combine, "combine", false, "combine the files of count --shard given as arguments")
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
-	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations), gpu (CUDA), or classes (the class search, to check); default: join from n = 16 to 25 and for even n from 8, cpu for the rest")
+	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations) or gpu (CUDA); default: join from n = 16 to 25 and for even n from 8, cpu for the rest")
+	cmd.Flags().BoolVar(&classSearch, "class-search", false, "count by build's search for classes instead, on the CPU: slower, an independent check")
 	cmd.Flags().StringVar(&state, "state", "", "keep the count's finished work in this file to resume (default: in the user cache directory for long counts; off: none)")
 	return cmd
 }
@@ -158,9 +168,45 @@ func countError(err error) error {
 	return fmt.Errorf("count %w", err)
 }
 
-// engines are the engines a count may use: the one --engine named, or
-// where it named none, the join and the constellations on the CPU, of
-// which each n takes the faster (count.JoinFaster).
+// counter is what counts an n (count.Options.By): an engine that
+// searches its constellations, the join, or the class search.
+type counter struct {
+	by      count.Method
+	engine  count.Engine // the engine of count.ByConstellations
+	workers int
+}
+
+// Name names what counts, as stderr and --json say it: the engine's name,
+// "join" or "classes".
+func (c counter) Name() string {
+	switch c.by {
+	case count.ByJoin:
+		return "join"
+	case count.ByClasses:
+		return "classes"
+	}
+	return c.engine.Name()
+}
+
+// Device says what it counts on: the engine's device, or the CPU's
+// goroutines for the join and the class search.
+func (c counter) Device() string {
+	if c.by == count.ByConstellations {
+		return c.engine.Device()
+	}
+	return count.CPU{Workers: c.workers}.Device()
+}
+
+// options returns o, set to count with c.
+func (c counter) options(o count.Options) count.Options {
+	o.By, o.Engine = c.by, c.engine
+	return o
+}
+
+// engines are the counters a count may use: the one --engine named (or
+// the class search, --class-search), or where it named none, the join
+// and the constellations on the CPU, of which each n takes the faster
+// (count.JoinFaster).
 type engines struct {
 	named string
 	gpu   count.Engine
@@ -199,41 +245,44 @@ func (a *app) openEngines(name string, ns []int) (*engines, error) {
 	return es, nil
 }
 
-// of returns the engine that counts n on workers goroutines: the one
-// named, or the default of n (the join where count.JoinFaster says so,
-// constellations otherwise), which depends on n alone. The join needs
-// memory that grows with n (count.JoinFits): where it would not fit, of
-// returns an error of one line that says so and names the engine to use.
-func (es *engines) of(n, workers int) (count.Engine, error) {
+// of returns what counts n on workers goroutines: the engine named (or
+// the class search, named "classes"), or the default of n (the join
+// where count.JoinFaster says so, constellations otherwise), which
+// depends on n alone. The join needs memory that grows with n
+// (count.JoinFits): where it would not fit, of returns an error of one
+// line that says so and names the engine to use.
+func (es *engines) of(n, workers int) (counter, error) {
+	cpu := counter{engine: count.CPU{Workers: workers}, workers: workers}
+	join := counter{by: count.ByJoin, workers: workers}
 	switch es.named {
 	case "cpu":
-		return count.CPU{Workers: workers}, nil
+		return cpu, nil
 	case "classes":
-		return count.Classes{Workers: workers}, nil
+		return counter{by: count.ByClasses, workers: workers}, nil
 	case "gpu":
-		return es.gpu, nil
+		return counter{engine: es.gpu, workers: workers}, nil
 	case "join":
 		if err := count.JoinFits(n, workers, availableMemory()); err != nil {
-			return nil, fmt.Errorf("count %d --engine join: %w: leave out --engine join, or use --engine cpu", n, err)
+			return counter{}, fmt.Errorf("count %d --engine join: %w: leave out --engine join, or use --engine cpu", n, err)
 		}
-		return count.Join{Workers: workers}, nil
+		return join, nil
 	}
 	if !count.JoinFaster(n) {
-		return count.CPU{Workers: workers}, nil
+		return cpu, nil
 	}
 	// The default engine of n is the same on every run and every machine,
 	// so that a count resumes its own state and shards combine: where the
 	// join would not fit, the count is refused rather than moved.
 	if err := count.JoinFits(n, workers, availableMemory()); err != nil {
-		return nil, fmt.Errorf("count %d: %w: count it by constellations with --engine cpu, or free memory", n, err)
+		return counter{}, fmt.Errorf("count %d: %w: count it by constellations with --engine cpu, or free memory", n, err)
 	}
-	return count.Join{Workers: workers}, nil
+	return join, nil
 }
 
 // sayEngine logs, for a count long enough to show progress or on the
 // GPU, which engine counts n on what, and for the join the memory it
 // takes.
-func (a *app) sayEngine(e count.Engine, n int) {
+func (a *app) sayEngine(e counter, n int) {
 	switch {
 	case e.Name() == "join" && n >= progressFromN:
 		a.logf("count: engine join, %s, about %s of memory", e.Device(), phrase.Bytes(uint64(count.JoinMemory(n, a.cfg.Workers))))
@@ -252,11 +301,11 @@ var resumeFromN = map[string]int{"cpu": 19, "join": 20, "gpu": 22}
 // of it) by e, called label, running under ctx, with the --state flag:
 // nil if it keeps none (--state off, the class search, or a short count
 // without --state).
-func (a *app) keeper(ctx context.Context, label string, n int, s nqueens.Shard, e count.Engine, flag string) count.Keeper {
+func (a *app) keeper(ctx context.Context, label string, n int, s nqueens.Shard, e counter, flag string) count.Keeper {
 	k := &resume.Keeper{N: n, Shard: s, Version: version(commit), Log: func(msg string) { a.logf("%s: %s", label, msg) }}
 	from, long := resumeFromN[e.Name()]
 	switch {
-	case flag == "off" || e.Name() == "classes":
+	case flag == "off" || e.by == count.ByClasses:
 		return nil
 	case flag != "":
 		k.Path = flag
@@ -297,7 +346,7 @@ func (h hookedKeeper) Keep(i int, solutions uint64) {
 // called label, whose time left starts from estimate (0: none), the
 // whole count's, in the share of the work units left to count; the
 // caller calls done when the count returns.
-func (a *app) countOptions(label string, n int, estimate time.Duration, e count.Engine) (o count.Options, done func()) {
+func (a *app) countOptions(label string, n int, estimate time.Duration, e counter) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
@@ -372,10 +421,15 @@ func (a *app) warnLong(ctx context.Context, n int, engine string) (time.Duration
 // which measures this machine's rate once, when first needed.
 func (a *app) estimator() *estimate.Estimator {
 	if a.est == nil {
-		a.est = &estimate.Estimator{Workers: a.cfg.Workers}
+		a.est = &estimate.Estimator{Workers: a.cfg.Workers, Measured: testRate}
 	}
 	return a.est
 }
+
+// testRate, when set by a test, is the search rate of every estimate, so
+// that what the command says of a long build or count does not depend on
+// the machine's load.
+var testRate *estimate.Rate
 
 // rateError words an error of measuring the search rate.
 func rateError(ctx context.Context, err error) error {
@@ -386,10 +440,10 @@ func rateError(ctx context.Context, err error) error {
 }
 
 // countShard counts one shard of n with e and prints its part as JSON.
-func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e count.Engine, state string) error {
+func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e counter, state string) error {
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
 	o, done := a.countOptions(label, n, 0, e)
-	o.Engine = e
+	o = e.options(o)
 	o.Keeper = a.keeper(ctx, label, n, s, e, state)
 	p, err := parts.Make(ctx, n, s, o)
 	done()

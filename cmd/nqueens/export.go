@@ -202,7 +202,7 @@ func (a *app) openBuilt(ctx context.Context, n int) (*store.DB, store.Build, err
 // if the catalog lacks n or holds it incomplete.
 func (a *app) completeBuild(ctx context.Context, db *store.DB, n int) (store.Build, error) {
 	b, err := db.Complete(ctx, n)
-	return b, a.advise(err)
+	return b, a.advise(ctx, err)
 }
 
 // progressFromLayouts is the smallest export that shows progress.

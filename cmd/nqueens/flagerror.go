@@ -51,13 +51,13 @@ func flagError(fs *pflag.FlagSet, command string, err error) error {
 	f := ie.GetFlag()
 	why := nqueens.WholeHint(ie.GetValue())
 	for _, k := range config.Keys {
-		if k.Flag != f.Name {
+		if k.Flag != f.Name && (k.Former.Flag == "" || k.Former.Flag != f.Name) {
 			continue
 		}
 		if k.Kind != config.Whole {
 			why = ""
 		}
-		return fmt.Errorf("--%s %s: want %s%s", k.Flag, phrase.Quote(ie.GetValue()), k.Allowed(), why)
+		return fmt.Errorf("--%s %s: want %s%s", f.Name, phrase.Quote(ie.GetValue()), k.Allowed(), why)
 	}
 	switch f.Value.Type() {
 	case "int", "int64":

@@ -316,7 +316,7 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distin
 	defer closeSrc()
 	opts.Source = src
 	if src == nil {
-		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: %s)", n, sample.MaxSearchN, a.buildAdvice(n))
+		a.logf("puzzle: n=%d is not in the catalog and above %d: solutions come from a randomized search, which is not uniform (uniform draws need n in the catalog: %s)", n, sample.MaxSearchN, a.buildAdvice(ctx, n))
 	}
 	write := func(w io.Writer) error {
 		pw := format.NewPuzzles(w, answers)

@@ -190,9 +190,11 @@ func helpCmd(root *cobra.Command) *cobra.Command {
 // it: go build -ldflags "-X main.commit=$(git rev-parse HEAD)".
 var commit string
 
-// load resolves the configuration for cmd into a.cfg (config.Load).
+// load resolves the configuration for cmd into a.cfg (config.Load),
+// writing to stderr, --quiet or not, a note for each former name of a key
+// it reads.
 func (a *app) load(cmd *cobra.Command) error {
-	cfg, err := config.Load(cmd.Context(), cmd.Flags())
+	cfg, err := config.Load(cmd.Context(), cmd.Flags(), func(msg string) { fmt.Fprintf(a.stderr, "note: %s\n", msg) })
 	if errors.Is(err, config.ErrInterrupted) {
 		return err
 	} else if err != nil {

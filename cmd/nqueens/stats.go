@@ -30,7 +30,7 @@ func (a *app) stats(ctx context.Context, ns []int, asJSON bool) error {
 	for _, n := range ns {
 		if !slices.ContainsFunc(builds, func(b store.Build) bool { return b.N == n }) {
 			missing = append(missing, strconv.Itoa(n))
-			a.logf("n=%d is not in the catalog %s: %s", n, db.Path(), a.buildAdvice(n))
+			a.logf("n=%d is not in the catalog %s: %s", n, db.Path(), a.buildAdvice(ctx, n))
 		}
 	}
 	if asJSON {

@@ -47,7 +47,7 @@ func TestWholeNumbers(t *testing.T) {
 		{"--limit of complete", func(x string) []string { return []string{"complete", "1 _ _ _ _ _", "--list", "--limit", x} }, "10", `--limit "`},
 		{"--sample", func(x string) []string { return []string{"verify", "8", "--sample", x} }, "10", `--sample "`},
 		{"--workers", func(x string) []string { return []string{"count", "6", "-q", "--workers", x} }, "10", `--workers "`},
-		{"--max-n", func(x string) []string { return []string{"build", "4", "-q", "--max-n", x} }, "10", `--max-n "`},
+		{"--max-rows-n", func(x string) []string { return []string{"build", "4", "-q", "--max-rows-n", x} }, "10", `--max-rows-n "`},
 		{"--shard K", func(x string) []string { return []string{"count", "8", "-q", "--shard", "1/" + x} }, "10", "K must be"},
 		{"--shard I", func(x string) []string { return []string{"count", "8", "-q", "--shard", x + "/20"} }, "10", "I must be"},
 	}
@@ -79,7 +79,7 @@ func TestWholeNumbers(t *testing.T) {
 	// The environment and the config file: the catalog is ./nqueens.db.
 	for _, key := range []struct{ env, yaml, good string }{
 		{"NQUEENS_WORKERS", "workers", "10"},
-		{"NQUEENS_MAX_BUILD_N", "max_build_n", "10"},
+		{"NQUEENS_MAX_ROWS_N", "max_rows_n", "10"},
 	} {
 		t.Run(key.env, func(t *testing.T) {
 			t.Setenv(key.env, key.good)

@@ -6,7 +6,7 @@ import (
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
-// The join of half boards (count.Join) has no search tree to estimate:
+// The join of half boards (count.ByJoin) has no search tree to estimate:
 // its time is measured. joinCoreSeconds are the seconds one core of the
 // reference machine, a 2-core AMD EPYC with AVX-512 that searches refRate
 // nodes a second on a core (MeasureRate), took to count each n by the

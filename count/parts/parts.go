@@ -81,10 +81,11 @@ func (m marked) Unwrap() []error { return []error{m.err, m.kind} }
 // their cost (count.Constellation.Cost), as count.Board does the whole
 // board, with o's engine, hooks and keeper (count.Options.Search), and
 // returns its part, timed: the same part whichever engine of
-// constellations counts. With the count.Join engine it counts shard s of
-// the join's units instead, which cost about the same each
+// constellations counts. With o.By count.ByJoin it counts shard s of the
+// join's units instead, which cost about the same each
 // (count.Options.SearchJoin), and its part combines only with the join's
-// parts. It ends
+// parts; count.ByClasses, which counts whole boards only, is an error
+// before anything is counted. It ends
 // o's keeper (count.Options.End) once the part is made or the count
 // failed. It returns an error matching nqueens.ErrNoShard if there is no
 // such shard; the others name the shard and are worded by the keeper's
@@ -96,7 +97,10 @@ func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, e
 	var units count.Units
 	var search func() (uint64, error)
 	var idx []int
-	if _, ok := o.Engine.(count.Join); ok {
+	switch o.By {
+	case count.ByClasses:
+		return Part{}, fmt.Errorf("n=%d shard %s: the class search counts whole boards, not shards", n, s)
+	case count.ByJoin:
 		all := count.JoinUnitsOf(n)
 		var err error
 		if _, idx, err = balance.Shard(all.Of, s, sameCost); err != nil {
@@ -104,7 +108,7 @@ func Make(ctx context.Context, n int, s nqueens.Shard, o count.Options) (Part, e
 		}
 		u := count.JoinUnits{N: n, Total: all.Total, Of: idx}
 		units, search = u, func() (uint64, error) { return o.SearchJoin(ctx, u) }
-	} else {
+	default:
 		cs, i, err := balance.Shard(count.Constellations(n), s, count.Constellation.Cost)
 		if err != nil {
 			return Part{}, fmt.Errorf("n=%d: %w", n, err)

@@ -44,6 +44,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/input"
+	"github.com/nqueens/nqueens/internal/catalogfile"
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
@@ -286,10 +287,11 @@ func refuse(path string, fi fs.FileInfo) error {
 }
 
 // refuseCompanion returns the error that refuses path as a state if it
-// names a file of a SQLite catalog beside it (its log, shared memory,
-// journal or build lock), whether or not that file exists yet, or nil.
+// names a file beside a SQLite catalog (catalogfile.Suffixes: its log,
+// shared memory, journal or build lock), whether or not that file exists
+// yet, or nil.
 func refuseCompanion(path string) error {
-	for _, suffix := range []string{"-wal", "-shm", "-journal", ".lock"} {
+	for _, suffix := range catalogfile.Suffixes() {
 		if db, ok := strings.CutSuffix(path, suffix); ok && isSQLite(db) {
 			return fmt.Errorf("state file %s is a file of the SQLite catalog %s: it is left as it is", path, db)
 		}
@@ -297,11 +299,8 @@ func refuseCompanion(path string) error {
 	return nil
 }
 
-// sqliteHeader starts every SQLite database file.
-const sqliteHeader = "SQLite format 3\x00"
-
 // isSQLite reports whether path names a regular file (through links) that
-// starts as a SQLite database does.
+// starts as a SQLite database does (catalogfile.IsSQLite).
 func isSQLite(path string) bool {
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
@@ -312,9 +311,9 @@ func isSQLite(path string) bool {
 		return false
 	}
 	defer f.Close()
-	buf := make([]byte, len(sqliteHeader))
+	buf := make([]byte, len(catalogfile.Magic))
 	_, err = io.ReadFull(f, buf)
-	return err == nil && string(buf) == sqliteHeader
+	return err == nil && catalogfile.IsSQLite(buf)
 }
 
 // sameFile reports whether f is the file fi describes.
@@ -345,7 +344,7 @@ func (s *State) read(ctx context.Context, head []byte, h Header, u count.Units) 
 		return s.start(head)
 	case json.Unmarshal(first, &got) != nil || !strings.HasPrefix(got.Format, formatPrefix):
 		what := "its first line is " + phrase.Quote(string(first))
-		if bytes.HasPrefix(data, []byte(sqliteHeader)) {
+		if catalogfile.IsSQLite(data) {
 			what = "it is a SQLite database"
 		}
 		return fmt.Errorf("state file %s is not a count state (%s): it is left as it is", s.path, what)

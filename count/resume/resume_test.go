@@ -18,6 +18,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/count/resume"
+	"github.com/nqueens/nqueens/store"
 )
 
 func header(n int, version string) resume.Header {
@@ -414,5 +415,60 @@ func TestDefaultPath(t *testing.T) {
 		if err != nil || got != filepath.Join(cache, "nqueens", want) {
 			t.Errorf("DefaultPath(20, %v) = %q, %v; want %s in %s/nqueens", s, got, err, want, cache)
 		}
+	}
+}
+
+// TestOpenRefusesCatalogFiles makes a catalog with the store and gives
+// Open each file the store says the catalog is made of (store.Files),
+// present and not yet made: the catalog itself is refused as a SQLite
+// database, and each file beside it as a file of the catalog, left as it
+// was or not made. A file the store adds to a catalog's files is refused
+// here as soon as the store names it.
+func TestOpenRefusesCatalogFiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	catalog := filepath.Join(dir, "c.db")
+	db, err := store.Open(ctx, catalog, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Run(ctx, 4, nqueens.Shard{}, store.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := store.Files(catalog)
+	if len(files) < 5 || files[0] != catalog {
+		t.Fatalf("store.Files(%s) = %v: want the catalog and the files beside it", catalog, files)
+	}
+	h := header(8, "v1")
+	u := count.ConstellationUnits(count.Constellations(8))
+	for _, path := range files {
+		if path == catalog {
+			_, err := resume.Open(ctx, path, h, u)
+			if err == nil || !strings.Contains(err.Error(), "is not a count state (it is a SQLite database)") {
+				t.Errorf("Open(the catalog %s) = %v", path, err)
+			}
+			continue
+		}
+		want := fmt.Sprintf("state file %s is a file of the SQLite catalog %s: it is left as it is", path, catalog)
+		os.Remove(path) // the build lock stays beside a closed catalog
+		if _, err := resume.Open(ctx, path, h, u); err == nil || err.Error() != want {
+			t.Errorf("Open(%s), not there: %v, want %q", path, err, want)
+		}
+		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("Open(%s) made it: %v", path, err)
+		}
+		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := resume.Open(ctx, path, h, u); err == nil || err.Error() != want {
+			t.Errorf("Open(%s), there: %v, want %q", path, err, want)
+		}
+		if data, _ := os.ReadFile(path); string(data) != "x" {
+			t.Errorf("Open(%s) changed it to %q", path, data)
+		}
+		os.Remove(path)
 	}
 }

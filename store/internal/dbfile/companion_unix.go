@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	"github.com/nqueens/nqueens/internal/catalogfile"
 )
 
 // Companions checks, without following links, the files SQLite keeps
@@ -76,18 +78,18 @@ func survey(abs string) companionFiles {
 // never rolls a journal into the catalog. Otherwise it is not read.
 func foreignMode(abs string, h Header, s companionFiles) (mode, error) {
 	switch {
-	case s.trusted["-journal"] && HotJournal(abs):
+	case s.trusted[catalogfile.Journal] && HotJournal(abs):
 		return 0, fmt.Errorf("%w (and %s-journal holds a write that a killed process left unfinished, which only a writer may roll back)", s.first, abs)
-	case s.trusted["-wal"] && s.foreign["-wal"] == nil && s.foreign["-shm"] == nil:
+	case s.trusted[catalogfile.WAL] && s.foreign[catalogfile.WAL] == nil && s.foreign[catalogfile.SHM] == nil:
 		return readOnly, nil
-	case s.trusted["-wal"]:
+	case s.trusted[catalogfile.WAL]:
 		return 0, s.first
 	}
 	return immutable, nil
 }
 
 // companions are the suffixes of the files SQLite keeps beside a catalog.
-var companions = []string{"-wal", "-shm", "-journal"}
+var companions = []string{catalogfile.WAL, catalogfile.SHM, catalogfile.Journal}
 
 // trusted returns nil if the file at path, whose Lstat is fi, is a plain
 // file with one link owned by owner (the catalog's) or by this process's
@@ -238,7 +240,7 @@ func claim(abs string) (func(), error) {
 			done()
 			return func() {}, err
 		}
-		if created && suffix == "-journal" {
+		if created && suffix == catalogfile.Journal {
 			done = func() { removeEmpty(path, fi) }
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/catalogfile"
 )
 
 // TestCompanions plants each kind of file that Companions refuses beside a
@@ -66,7 +68,7 @@ func TestCompanions(t *testing.T) {
 // new file of mode 0600 in its place.
 func TestLockReplacesAnOpenLockFile(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "c.db"+LockSuffix)
+	path := filepath.Join(dir, "c.db"+catalogfile.Lock)
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +113,12 @@ func TestLockMode(t *testing.T) {
 		{0o644, 0o600}, {0o664, 0o660}, {0o666, 0o666}, {0o644, 0o600},
 	} {
 		os.Chmod(abs, tc.catalog)
-		release, err := Lock(abs + LockSuffix)
+		release, err := Lock(abs + catalogfile.Lock)
 		if err != nil {
 			t.Fatal(err)
 		}
 		release()
-		fi, err := os.Stat(abs + LockSuffix)
+		fi, err := os.Stat(abs + catalogfile.Lock)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +138,7 @@ func TestLockReplacementExcludes(t *testing.T) {
 	if err := os.WriteFile(abs, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path := abs + LockSuffix
+	path := abs + catalogfile.Lock
 	both := 0
 	for round := range 200 {
 		os.Remove(path)

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/catalogfile"
 )
 
 // Errors the store wraps and re-exports under the same names.
@@ -63,17 +65,18 @@ var (
 	ErrIO = errors.New("catalog i/o failed (disk full, or over a file-size limit?)")
 )
 
-// LockSuffix names the build lock beside a catalog.
-const LockSuffix = ".lock"
-
 // Files returns the paths of the files that make up the catalog at path:
-// the catalog itself, SQLite's write-ahead log and its index (-wal,
-// -shm), its rollback journal (-journal), and the build lock (.lock),
-// spelled as path is and, when path is or passes through a symbolic link,
-// as the file it leads to is.
+// the catalog itself, then each file beside it (catalogfile.Suffixes:
+// SQLite's write-ahead log and its index, its rollback journal, and the
+// build lock), spelled as path is and, when path is or passes through a
+// symbolic link, as the file it leads to is.
 func Files(path string) []string {
 	files := func(p string) []string {
-		return []string{p, p + "-wal", p + "-shm", p + "-journal", p + LockSuffix}
+		out := []string{p}
+		for _, suffix := range catalogfile.Suffixes() {
+			out = append(out, p+suffix)
+		}
+		return out
 	}
 	out := files(path)
 	if abs, err := Resolve(path); err == nil && abs != path {
@@ -164,7 +167,7 @@ func ReadHeader(abs string) (Header, error) {
 
 // live reports whether a write to the catalog at abs may be under way:
 // its log or its journal is there and not empty.
-func live(abs string) bool { return Size(abs+"-wal") > 0 || Size(abs+"-journal") > 0 }
+func live(abs string) bool { return Size(abs+catalogfile.WAL) > 0 || Size(abs+catalogfile.Journal) > 0 }
 
 // header holds the fields of a SQLite header that say how long its file
 // must be.
@@ -184,7 +187,7 @@ func readHeader(f *os.File) (header, error) {
 	if st.Size() == 0 {
 		return header{}, nil
 	}
-	if rerr != nil || string(hdr[:16]) != "SQLite format 3\x00" {
+	if rerr != nil || !catalogfile.IsSQLite(hdr[:]) {
 		return header{}, fmt.Errorf("%w: not a SQLite database", ErrNotCatalog)
 	}
 	pageSize := int64(hdr[16])<<8 | int64(hdr[17])
@@ -226,7 +229,7 @@ func Size(path string) int64 {
 // HotJournal reports whether a rollback journal lies beside the catalog:
 // a write that a killed process left unfinished, which the next writer
 // rolls back.
-func HotJournal(abs string) bool { return Size(abs+"-journal") > 0 }
+func HotJournal(abs string) bool { return Size(abs+catalogfile.Journal) > 0 }
 
 // TempPrefix returns the prefix of the temporary names of a new catalog
 // at abs: hidden, beside it.
@@ -257,7 +260,7 @@ func RemoveStale(abs string) {
 	if !CanLock || len(stale(abs)) == 0 {
 		return
 	}
-	unlock, err := Lock(abs + LockSuffix)
+	unlock, err := Lock(abs + catalogfile.Lock)
 	if err != nil {
 		return
 	}
@@ -324,7 +327,7 @@ func WithLock(ctx context.Context, path string, take func(string) (func(), error
 // log and index where they exist, and otherwise its directory, where
 // SQLite makes them.
 func Writable(abs string) error {
-	for _, f := range []string{abs, abs + "-wal", abs + "-shm"} {
+	for _, f := range []string{abs, abs + catalogfile.WAL, abs + catalogfile.SHM} {
 		err := Access(f)
 		if f != abs && errors.Is(err, os.ErrNotExist) {
 			continue // not there (or just removed by the last connection's close)
@@ -333,7 +336,7 @@ func Writable(abs string) error {
 			return fmt.Errorf("%w: cannot write %s: %v", ErrReadOnly, f, err)
 		}
 	}
-	if Size(abs+"-wal") >= 0 && Size(abs+"-shm") >= 0 {
+	if Size(abs+catalogfile.WAL) >= 0 && Size(abs+catalogfile.SHM) >= 0 {
 		return nil // SQLite needs to create nothing there
 	}
 	return WritableDir(filepath.Dir(abs))

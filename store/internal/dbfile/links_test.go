@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/catalogfile"
 )
 
 // TestOneName opens a catalog for writing through its one name, gives it
@@ -51,7 +53,7 @@ func TestOneName(t *testing.T) {
 			}
 			t.Errorf("OpenWrite %s: %v, want ErrNames", filepath.Base(name), err)
 		}
-		if unlock, err := Lock(name + LockSuffix); !errors.Is(err, ErrNames) {
+		if unlock, err := Lock(name + catalogfile.Lock); !errors.Is(err, ErrNames) {
 			if err == nil {
 				unlock()
 			}

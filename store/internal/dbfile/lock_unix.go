@@ -11,10 +11,12 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/catalogfile"
 )
 
 // Lock takes an exclusive advisory lock on the file at path (the
-// catalog's path and LockSuffix), creating it if needed, without waiting:
+// catalog's path and catalogfile.Lock), creating it if needed, without waiting:
 // it returns an error wrapping ErrBusy if another process (or another
 // Builder of this one) holds it, and one wrapping ErrNames, holding
 // nothing, if the catalog has other names (see OneName). The lock goes away with the process,
@@ -73,7 +75,7 @@ func flock(path string, how int) (func(), error) {
 			// other name, through which another writer would take another
 			// lock (see OneName).
 			if how == syscall.LOCK_EX {
-				if err := OneName(strings.TrimSuffix(path, LockSuffix)); err != nil {
+				if err := OneName(strings.TrimSuffix(path, catalogfile.Lock)); err != nil {
 					release()
 					return nil, err
 				}
@@ -99,7 +101,7 @@ const replaceWait = 100 * time.Millisecond
 // safe. It returns errReplaced if another process replaced the unsafe
 // file first.
 func openLock(path string) (*os.File, error) {
-	owner, gid, mode := lockMode(strings.TrimSuffix(path, LockSuffix))
+	owner, gid, mode := lockMode(strings.TrimSuffix(path, catalogfile.Lock))
 	const flags = os.O_RDWR | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 	f, err := os.OpenFile(path, flags|os.O_CREATE|os.O_EXCL, 0o600)
 	if err == nil {

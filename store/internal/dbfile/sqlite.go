@@ -16,6 +16,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/nqueens/nqueens/internal/catalogfile"
 	"github.com/nqueens/nqueens/migrations"
 )
 
@@ -204,7 +205,7 @@ func readMode(abs string, h Header, files companionFiles) (mode, error) {
 		return foreignMode(abs, h, files)
 	case Writable(abs) == nil:
 		return reader, nil
-	case !h.WAL || Size(abs+"-wal") >= 0 || Size(abs+"-shm") >= 0:
+	case !h.WAL || Size(abs+catalogfile.WAL) >= 0 || Size(abs+catalogfile.SHM) >= 0:
 		return readOnly, nil
 	}
 	return immutable, nil
@@ -259,7 +260,7 @@ func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
 	if version < LatestVersion() {
 		// Migrations of one file run one process at a time, under the build
 		// lock; goose skips those another process applied meanwhile.
-		err := WithLock(ctx, abs+LockSuffix, Lock, func() error { return Migrate(ctx, db.DB) })
+		err := WithLock(ctx, abs+catalogfile.Lock, Lock, func() error { return Migrate(ctx, db.DB) })
 		if err != nil {
 			db.Close()
 			return nil, 0, err
@@ -287,14 +288,14 @@ func Create(ctx context.Context, abs string, fill func(db *sqlx.DB, tmp string, 
 	}
 	RemoveStale(abs)
 	var tmp string
-	err = WithLock(ctx, abs+LockSuffix, LockShared, func() error {
+	err = WithLock(ctx, abs+catalogfile.Lock, LockShared, func() error {
 		tmp, err = NewTemp(abs)
 		if err != nil {
 			return err
 		}
 		defer func() {
 			os.Remove(tmp)
-			os.Remove(tmp + "-journal")
+			os.Remove(tmp + catalogfile.Journal)
 		}()
 		return fillTemp(ctx, abs, tmp, fill)
 	})

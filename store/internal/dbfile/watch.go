@@ -10,6 +10,8 @@ import (
 
 	"github.com/jmoiron/sqlx"
 	"modernc.org/sqlite"
+
+	"github.com/nqueens/nqueens/internal/catalogfile"
 )
 
 // ErrChanged: the catalog file a pool reads was removed or replaced, or
@@ -64,17 +66,17 @@ func (w *Watch) Changed() error {
 	case !os.SameFile(fi, w.fi):
 		return fmt.Errorf("%w: %s was replaced by another file", ErrChanged, w.abs)
 	}
-	live := Size(w.abs+"-wal") >= 0 || Size(w.abs+"-shm") >= 0
+	live := Size(w.abs+catalogfile.WAL) >= 0 || Size(w.abs+catalogfile.SHM) >= 0
 	switch w.m {
 	case immutable:
 		// A file of another user's there is none of a writer's: the
 		// owner's writers refuse the catalog beside it.
 		files := survey(w.abs)
-		if files.trusted["-wal"] || files.trusted["-shm"] || fi.Size() != w.fi.Size() || !fi.ModTime().Equal(w.fi.ModTime()) {
+		if files.trusted[catalogfile.WAL] || files.trusted[catalogfile.SHM] || fi.Size() != w.fi.Size() || !fi.ModTime().Equal(w.fi.ModTime()) {
 			return fmt.Errorf("%w: a build opened %s", ErrChanged, w.abs)
 		}
 	case readOnly:
-		if w.wal && (Size(w.abs+"-wal") < 0 || Size(w.abs+"-shm") < 0) {
+		if w.wal && (Size(w.abs+catalogfile.WAL) < 0 || Size(w.abs+catalogfile.SHM) < 0) {
 			return fmt.Errorf("%w: the last writer of %s closed it", ErrChanged, w.abs)
 		}
 		if !w.wal && live {
@@ -119,7 +121,7 @@ func (c guarded) Connect(ctx context.Context) (driver.Conn, error) {
 	switch files := survey(c.abs); {
 	case c.m == immutable:
 		// Reads no companion file: one another user put there is no matter.
-	case c.m == readOnly && files.foreign["-wal"] == nil && files.foreign["-shm"] == nil:
+	case c.m == readOnly && files.foreign[catalogfile.WAL] == nil && files.foreign[catalogfile.SHM] == nil:
 		// Reads the log and index, and only looks at a journal: one that
 		// holds a write to roll back stops a read-only connection.
 	case files.first != nil:

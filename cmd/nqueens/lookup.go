@@ -80,6 +80,22 @@ func fromOne(args []string, format string) string {
 	return fmt.Sprintf(" (columns count from 0: written from 1, this board is %s)", strings.Join(zero, " "))
 }
 
+// lookupFormatAdvice words the error of input of another format
+// (input.FormatError) with the lookup that reads it; other errors it
+// returns as they are.
+func lookupFormatAdvice(err error) error {
+	var fe *input.FormatError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	reads := map[string]string{
+		"columns":  "lookup - reads a board a line",
+		"leetcode": "lookup --format leetcode - reads LeetCode's boards",
+		"grids":    "lookup --format grids - reads boards drawn a row a line, a blank line between two",
+	}[fe.Format]
+	return fmt.Errorf("%s: %s (%s)", fe.Where, fe.What, reads)
+}
+
 // lookup writes what export.Found says of each placement of in, with its
 // class number when the catalog holds its n complete. It returns a usage
 // error for input that is not a placement, and an error when a placement
@@ -114,7 +130,7 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 		if ctx.Err() != nil {
 			return errors.New("lookup interrupted")
 		} else if err != nil {
-			return usageError{fmt.Errorf("lookup: %w", err)}
+			return usageError{fmt.Errorf("lookup: %w", lookupFormatAdvice(err))}
 		}
 		read++
 		f, err := export.Identify(p, find)

@@ -47,9 +47,10 @@ func outputFlag(cmd *cobra.Command, out *string) {
 
 // outputFormat returns the format of cmd's output to the file out, of the
 // formats allowed: --format if given, else the one out's extension names,
-// else --format's default (export.OutputFormat). A file whose extension
-// names no format gets the default, and a line on stderr says so (unless
-// the file is one the command refuses to write, which it says instead).
+// else --format's default (export.OutputFormat). A file whose name has no
+// extension, or one that names no format, gets the default, and a line on
+// stderr says so (unless the file is one the command refuses to write,
+// which it says instead).
 func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (export.Format, error) {
 	flag := cmd.Flags().Lookup("format")
 	def, err := export.ParseFormat(flag.DefValue, allowed)
@@ -61,10 +62,16 @@ func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out stri
 		name = flag.Value.String()
 	}
 	f, err := export.OutputFormat(name, out, allowed, def)
-	if ext := filepath.Ext(out); err == nil && name == "" && ext != "" && !export.KnownExtension(ext) && a.checkOutput(out) == nil {
+	if err != nil || name != "" || out == "" || output.IsStdout(out) || a.checkOutput(out) != nil {
+		return f, err
+	}
+	switch ext := filepath.Ext(out); {
+	case ext == "":
+		a.logf("%s: no extension names a format: writing %s (-o %s or --format names another)", out, f, out+f.Extension())
+	case !export.KnownExtension(ext):
 		a.logf("%s: no format is named %s: writing %s (--format names another)", out, ext, f)
 	}
-	return f, err
+	return f, nil
 }
 
 // checkOutput refuses path, as bad usage, if it is one of the catalog's

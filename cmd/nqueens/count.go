@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -35,8 +36,8 @@ func (a *app) countCmd() *cobra.Command {
 				engine = "cpu" // the engine's other name: it counts by constellations
 			}
 			switch sharded := combine || !shard.IsWhole(); {
-			case engine != "" && engine != "join" && engine != "cpu" && engine != "gpu" && engine != "classes":
-				err = fmt.Errorf("--engine %s: want join, cpu, gpu or classes", quote(engine))
+			case engine != "" && !slices.Contains(engineNames, engine):
+				err = fmt.Errorf("--engine %s: want %s", quote(engine), orList(engineNames))
 			case engine == "classes" && sharded:
 				err = errors.New("--shard and --combine count by work units: leave out --engine classes")
 			case estimate && sharded:
@@ -126,8 +127,14 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&estimate, "estimate", false, "print how long each count would take, without counting")
 	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations), gpu (CUDA), or classes (the class search, to check); default: join from n = 16 to 25 and for even n from 8, cpu for the rest")
 	cmd.Flags().StringVar(&state, "state", "", "keep the count's finished work in this file to resume (default: in the user cache directory for long counts; off: none)")
+	cmd.ValidArgsFunction = completeNs(false)
+	completeValues(cmd, "engine", engineNames...)
 	return cmd
 }
+
+// engineNames are the engines --engine names (constellations is cpu's
+// other name).
+var engineNames = []string{"join", "cpu", "gpu", "classes"}
 
 // testHookCountStart, when set by a test, is called as count starts each
 // n of its list.

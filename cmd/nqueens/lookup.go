@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,8 +30,8 @@ func (a *app) lookupCmd() *cobra.Command {
 		Args:  minArgs(1, `a placement such as "4 6 1 5 2 0 7 3", or - to read placements from stdin`),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
-			case format != "columns" && format != "leetcode" && format != "grids":
-				return usageError{fmt.Errorf("lookup: --format %s: want columns, leetcode or grids", quote(format))}
+			case !slices.Contains(lookupFormats, format):
+				return usageError{fmt.Errorf("lookup: --format %s: want %s", quote(format), orList(lookupFormats))}
 			case format == "grids" && (len(args) != 1 || args[0] != "-"):
 				return usageError{errors.New("lookup: --format grids reads boards of several lines from stdin: it goes with -")}
 			}
@@ -54,8 +55,13 @@ func (a *app) lookupCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a line")
 	cmd.Flags().StringVar(&format, "format", "columns", "input: columns (or NDJSON export objects, or a grid on one line), leetcode grids, or grids (with -: a row a line, a blank line between boards)")
+	completeValues(cmd, "format", lookupFormats...)
 	return cmd
 }
+
+// lookupFormats are the forms of input lookup --format names, as
+// input.ReadPlacements reads them.
+var lookupFormats = []string{"columns", "leetcode", "grids"}
 
 // fromOne returns, for the columns of a board that count from 1 (each of
 // 1..n once) and make a solution so read, the hint that columns count

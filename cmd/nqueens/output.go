@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -45,14 +46,38 @@ func outputFlag(cmd *cobra.Command, out *string) {
 	cmd.Flags().StringVarP(out, "output", "o", "", "write to FILE instead of stdout")
 }
 
+// formatValue is the value of an output's --format flag: the name given,
+// which outputFormat reads as one of allowed, the formats of the
+// command's use, and which the shell completes with their names.
+type formatValue struct {
+	name    string
+	allowed []export.Format
+}
+
+func (v *formatValue) String() string     { return v.name }
+func (v *formatValue) Set(s string) error { v.name = s; return nil }
+func (v *formatValue) Type() string       { return "string" }
+
+// formatFlag gives cmd the flag --format (-f) of an output in one of the
+// formats allowed, def if not given, for outputFormat to read: its usage
+// is what before says and the names of allowed, and the shell completes
+// those names.
+func formatFlag(cmd *cobra.Command, def export.Format, allowed []export.Format, before string) {
+	names := export.FormatNames(allowed)
+	cmd.Flags().VarP(&formatValue{name: def.String(), allowed: allowed}, "format", "f", before+strings.Join(names, ", "))
+	completeValues(cmd, "format", names...)
+}
+
 // outputFormat returns the format of cmd's output to the file out, of the
-// formats allowed: --format if given, else the one out's extension names,
-// else --format's default (export.OutputFormat). A file whose name has no
+// formats its --format flag (formatFlag) allows: --format if given, else
+// the one out's extension names, else --format's default
+// (export.OutputFormat). A file whose name has no
 // extension, or one that names no format, gets the default, and a line on
 // stderr says so (unless the file is one the command refuses to write,
 // which it says instead).
-func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (export.Format, error) {
+func (a *app) outputFormat(cmd *cobra.Command, out string) (export.Format, error) {
 	flag := cmd.Flags().Lookup("format")
+	allowed := flag.Value.(*formatValue).allowed
 	def, err := export.ParseFormat(flag.DefValue, allowed)
 	if err != nil {
 		panic(fmt.Sprintf("%s: --format's default is not one of its formats: %v", cmd.CommandPath(), err))

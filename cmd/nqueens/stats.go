@@ -52,7 +52,9 @@ func (a *app) stats(ctx context.Context, ns []int, asJSON bool) error {
 
 func (a *app) statsCmd() *cobra.Command {
 	var asJSON bool
-	return jsonFlag(&asJSON, nsCommand("stats [N-LIST...]", "Show what the catalog holds, one row per n", "", func(cmd *cobra.Command, ns []int) error {
+	cmd := jsonFlag(&asJSON, nsCommand("stats [N-LIST...]", "Show what the catalog holds, one row per n", "", func(cmd *cobra.Command, ns []int) error {
 		return a.stats(cmd.Context(), ns, asJSON)
 	}))
+	cmd.ValidArgsFunction = a.completeBuilt(false)
+	return cmd
 }

@@ -49,6 +49,7 @@ func (a *app) verifyCmd() *cobra.Command {
 	}))
 	wholeVar(cmd.Flags(), &sample, "sample", 0, "of an n built as an index, re-search only this many prefixes, drawn at random (0: all)")
 	wholeVar(cmd.Flags(), &seed, "seed", 0, "seed of the draws of --sample (default: a random seed; the report prints it)")
+	cmd.ValidArgsFunction = a.completeBuilt(false)
 	return cmd
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -74,7 +75,7 @@ func formatFlag(cmd *cobra.Command, def export.Format, allowed []export.Format, 
 // (export.OutputFormat). A file whose name has no
 // extension, or one that names no format, gets the default, and a line on
 // stderr says so (unless the file is one the command refuses to write,
-// which it says instead).
+// which it says instead, or a device or FIFO, whose names name no format).
 func (a *app) outputFormat(cmd *cobra.Command, out string) (export.Format, error) {
 	flag := cmd.Flags().Lookup("format")
 	allowed := flag.Value.(*formatValue).allowed
@@ -89,6 +90,9 @@ func (a *app) outputFormat(cmd *cobra.Command, out string) (export.Format, error
 	f, err := export.OutputFormat(name, out, allowed, def)
 	if err != nil || name != "" || out == "" || output.IsStdout(out) || a.checkOutput(out) != nil {
 		return f, err
+	}
+	if st, err := os.Stat(out); err == nil && !st.Mode().IsRegular() {
+		return f, nil // a device or a FIFO: its name names no format
 	}
 	switch ext := filepath.Ext(out); {
 	case ext == "":

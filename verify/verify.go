@@ -289,7 +289,7 @@ func shardUnits(n int, s nqueens.Shard) int {
 // wraps the context's error.
 type InterruptedError struct {
 	OK     []int // the n verified that checked out, in increasing order
-	Failed []int // the n verified that did not check out, in increasing order
+	Failed []int // the n verified that did not check out, in increasing order (not the n missing from the catalog)
 	N      int   // the n being verified, 0 if none had started
 	Err    error // the context's error
 }
@@ -300,7 +300,7 @@ func interrupted(ctx context.Context, reports []Report, n int) *InterruptedError
 	e := &InterruptedError{N: n, Err: ctx.Err()}
 	for _, r := range reports {
 		switch {
-		case r.N == 0:
+		case r.N == 0, r.Missing:
 		case r.OK:
 			e.OK = append(e.OK, r.N)
 		default:

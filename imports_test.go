@@ -46,9 +46,9 @@ var arrows = []struct {
 	// it; the store and verify ask canonical.Shard.
 	{module + "/internal/balance", []string{"canonical", "count", "count/parts", "partial"}},
 	// A count's state is the command's to keep; uniform draws are made
-	// for the command and for puzzles.
+	// for the command, for puzzles and for verify's sample of an index.
 	{module + "/count/resume", []string{"cmd/nqueens"}},
-	{module + "/sample", []string{"cmd/nqueens", "partial/puzzle"}},
+	{module + "/sample", []string{"cmd/nqueens", "partial/puzzle", "verify"}},
 	// The names of a catalog's files: the store, and count/resume, which
 	// refuses them as state files.
 	{module + "/internal/catalogfile", []string{"store", "store/internal/dbfile", "count/resume"}},

@@ -293,6 +293,30 @@ func TestMediaTypes(t *testing.T) {
 	}
 }
 
+// TestFormatExtension checks that the extension each format of each use
+// names its files with is read back as that format, as the default or
+// named: the name an -o without an extension is advised to take.
+func TestFormatExtension(t *testing.T) {
+	uses := [][]export.Format{export.Formats, export.CompletionFormats, export.SolutionFormats, export.PuzzleFormats}
+	for _, allowed := range uses {
+		for _, f := range allowed {
+			ext := f.Extension()
+			if ext == "" || !export.KnownExtension(ext) {
+				t.Errorf("%s: extension %q", f, ext)
+				continue
+			}
+			for _, name := range []string{"", f.String()} {
+				if got, err := export.OutputFormat(name, "out"+ext, allowed, f); err != nil || got != f {
+					t.Errorf("OutputFormat(%q, %q, %v, %s) = %v, %v", name, "out"+ext, allowed, f, got, err)
+				}
+			}
+		}
+	}
+	if ext := export.Format(0).Extension(); ext != "" {
+		t.Errorf("the zero Format's extension is %q", ext)
+	}
+}
+
 // TestOutputFormat checks the format an output gets from --format and the
 // file's name: the name wins, the extension decides without one, and a
 // contradiction is refused in words that say how to agree.

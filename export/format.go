@@ -174,12 +174,23 @@ func KnownExtension(ext string) bool {
 
 // exampleName returns path with the extension of f's files.
 func exampleName(path string, f Format) string {
-	for _, ext := range []string{".json", ".ndjson", ".csv", ".svg", ".html", ".txt"} {
-		if slices.Contains(extensions[ext], f) {
-			return strings.TrimSuffix(path, filepath.Ext(path)) + ext
-		}
+	if ext := f.Extension(); ext != "" {
+		return strings.TrimSuffix(path, filepath.Ext(path)) + ext
 	}
 	return path
+}
+
+// Extension returns the extension of a file of f's output, as OutputFormat
+// reads file names: ".json" for json and leetcode, ".ndjson" for ndjson and
+// dataset, ".csv", ".svg", ".html", and ".txt" for grid and text; "" for
+// a Format that is none.
+func (f Format) Extension() string {
+	for _, ext := range []string{".json", ".ndjson", ".csv", ".svg", ".html", ".txt"} {
+		if slices.Contains(extensions[ext], f) {
+			return ext
+		}
+	}
+	return ""
 }
 
 // FormatNames returns the names of formats, in their order.

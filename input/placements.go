@@ -28,7 +28,9 @@ const maxLine = 1 << 16
 // a blank line between two boards. A placement with two queens in one
 // column is refused. It
 // yields each placement, or an error naming the line (or the board) and
-// what is wrong, after which it stops.
+// what is wrong, after which it stops: a *FormatError for input written in
+// another of these formats (a row of a grid read a board a line, say), and
+// for a row of a grid, the square at fault.
 func ReadPlacements(r io.Reader, format string) iter.Seq2[nqueens.Placement, error] {
 	switch format {
 	case "leetcode":
@@ -46,7 +48,7 @@ func ReadPlacements(r io.Reader, format string) iter.Seq2[nqueens.Placement, err
 			}
 			p, err := parseLine(text)
 			if err != nil {
-				yield(p, fmt.Errorf("line %d: %w", line, err))
+				yield(p, lineError(line, text, "columns", err))
 				return
 			}
 			if !yield(p, nil) {
@@ -182,7 +184,7 @@ func readGridLines(r io.Reader) iter.Seq2[nqueens.Placement, error] {
 					return
 				}
 			case strings.Trim(text, "Q._ \t") != "":
-				yield(nqueens.Placement{}, fmt.Errorf("line %d: %s is not a row of a grid: a row holds Q, . and _ alone, and a blank line ends a board", line, phrase.Quote(text)))
+				yield(nqueens.Placement{}, lineError(line, []byte(text), "grids", nil))
 				return
 			case len(rows) == nqueens.MaxN:
 				yield(nqueens.Placement{}, fmt.Errorf("line %d: a board has at most %d rows, and the one from line %d has more (a blank line ends a board)", line, nqueens.MaxN, start))
@@ -211,7 +213,14 @@ func readGridLines(r io.Reader) iter.Seq2[nqueens.Placement, error] {
 func readGrids(r io.Reader) iter.Seq2[nqueens.Placement, error] {
 	return func(yield func(nqueens.Placement, error) bool) {
 		g := gridScanner{r: bufio.NewReader(r)}
-		fail := func(err error) { yield(nqueens.Placement{}, fmt.Errorf("value %d: %w", g.value, err)) }
+		fail := func(err error) {
+			if fe, ok := err.(*FormatError); ok {
+				fe.Where = fmt.Sprintf("value %d", g.value)
+				yield(nqueens.Placement{}, fe)
+				return
+			}
+			yield(nqueens.Placement{}, fmt.Errorf("value %d: %w", g.value, err))
+		}
 		for g.value = 1; ; g.value++ {
 			c, err := g.next()
 			if err == io.EOF {
@@ -221,7 +230,7 @@ func readGrids(r io.Reader) iter.Seq2[nqueens.Placement, error] {
 				return
 			}
 			if c != '[' {
-				fail(errNotBoards)
+				fail(notBoards(c))
 				return
 			}
 			switch c, err := g.next(); {
@@ -262,8 +271,110 @@ func readGrids(r io.Reader) iter.Seq2[nqueens.Placement, error] {
 	}
 }
 
+// FormatError is ReadPlacements' error for input written in another of
+// its formats than the one it reads: a row of a grid read a board a line,
+// LeetCode's JSON read a board a line or as grids, a board a line or an
+// export's object read as grids, a grid or a board a line read as
+// LeetCode's JSON.
+type FormatError struct {
+	Where  string // the line or value, "line 3" or "value 1"
+	What   string // what the input is, and what was read instead
+	Format string // the format that reads it: "columns", "leetcode" or "grids"
+}
+
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("%s: %s (format %s reads it)", e.Where, e.What, e.Format)
+}
+
+// The forms of input, as a FormatError words them.
+const (
+	boardLine = "a board a line"
+	gridRow   = "a row of a grid"
+	leetcode  = "LeetCode's JSON of boards"
+)
+
+// lineError returns the error of line, whose text did not read in format
+// (columns or grids, with the error err where it has one): a *FormatError
+// when the text is of another format, else, read as grids, the square at
+// fault, and read as columns, err.
+func lineError(line int, text []byte, format string, err error) error {
+	where := fmt.Sprintf("line %d", line)
+	read := boardLine
+	if format == "grids" {
+		read = gridRow
+	}
+	switch {
+	case format == "columns" && isGridRow(text):
+		return &FormatError{Where: where, What: fmt.Sprintf("%s is %s, not a board: a line holds one board", phrase.Quote(string(text)), gridRow), Format: "grids"}
+	case isLeetCode(text):
+		return &FormatError{Where: where, What: fmt.Sprintf("%s is %s, not %s", phrase.Quote(string(text)), leetcode, read), Format: "leetcode"}
+	case format == "grids" && (text[0] == '{' || isColumns(text)):
+		return &FormatError{Where: where, What: fmt.Sprintf("%s is %s, not %s", phrase.Quote(string(text)), boardLine, gridRow), Format: "columns"}
+	case format == "grids":
+		col := 0
+		for _, r := range string(text) {
+			switch r {
+			case 'Q', '.', '_':
+				col++
+				continue
+			case ' ', '\t':
+				continue
+			}
+			return fmt.Errorf("%s: %s (column %d) is not a square of a grid: a row holds Q, . and _ alone, and a blank line ends a board", where, phrase.Quote(string(r)), col)
+		}
+	}
+	return fmt.Errorf("%s: %w", where, err)
+}
+
+// isGridRow reports whether text is one row of a grid of more than one
+// square: Q, . and _ alone, squares spaced or not, one of them Q. (A grid
+// of several rows on one line has a Q in each.)
+func isGridRow(text []byte) bool {
+	squares := 0
+	for _, b := range text {
+		switch b {
+		case 'Q', '.', '_':
+			squares++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return squares > 1 && bytes.Count(text, []byte("Q")) == 1
+}
+
+// isLeetCode reports whether text begins as LeetCode's JSON does: an
+// array of strings or of arrays.
+func isLeetCode(text []byte) bool {
+	rest, ok := bytes.CutPrefix(text, []byte("["))
+	rest = bytes.TrimLeft(rest, " \t")
+	return ok && len(rest) > 0 && (rest[0] == '"' || rest[0] == '[')
+}
+
+// isColumns reports whether text reads as a board a line.
+func isColumns(text []byte) bool {
+	_, err := parseLine(text)
+	return err == nil
+}
+
 // errNotBoards is readGrids' error for a value of another shape.
 var errNotBoards = errors.New(`want a board (an array of rows such as ".Q..") or an array of boards`)
+
+// notBoards returns readGrids' error for a value that begins with c, not
+// '[': a *FormatError for the first square of a grid or a column, else
+// errNotBoards. The caller adds where the value is.
+func notBoards(c byte) error {
+	var is, format string
+	switch {
+	case c == 'Q' || c == '.' || c == '_':
+		is, format = gridRow, "grids"
+	case c >= '0' && c <= '9' || c == '{':
+		is, format = boardLine, "columns"
+	default:
+		return errNotBoards
+	}
+	return &FormatError{What: fmt.Sprintf("%s begins %s, not %s", phrase.Quote(string(c)), is, leetcode), Format: format}
+}
 
 // gridScanner reads the JSON of LeetCode boards byte by byte.
 type gridScanner struct {

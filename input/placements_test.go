@@ -2,6 +2,7 @@ package input_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -56,7 +57,18 @@ func TestReadPlacementsForms(t *testing.T) {
 		{"[" + strings.Repeat(`"Q",`, 40) + `"Q"]`, "leetcode", "value 1: a board has at most 32 rows"},
 		{`["\u0051"]`, "leetcode", "with no escapes"},
 		{".Q..\n...Q\nQ...\n.Q..\n", "grids", "line 1: column 1 is in rows 0 and 3"},
-		{".Q..\n...Q\n1 3 0 2\n", "grids", `line 3: "1 3 0 2" is not a row of a grid`},
+		{".Q..\n...Q\n1 3 0 2\n", "grids", `line 3: "1 3 0 2" is a board a line, not a row of a grid (format columns reads it)`},
+		// The square at fault is named, however long the row.
+		{"_ Q _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ X _ _\n", "grids", `line 1: "X" (column 27) is not a square of a grid: a row holds Q, . and _ alone, and a blank line ends a board`},
+		{".Q..\n.x..\n", "grids", `line 2: "x" (column 1) is not a square of a grid`},
+		// Input of another format says which.
+		{".Q..\n...Q\nQ...\n..Q.\n", "", `line 1: ".Q.." is a row of a grid, not a board: a line holds one board (format grids reads it)`},
+		{"_ Q _ _\n", "", `line 1: "_ Q _ _" is a row of a grid, not a board: a line holds one board (format grids reads it)`},
+		{`[[".Q..","...Q","Q...","..Q."]]`, "", `line 1: "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"]]" is LeetCode's JSON of boards, not a board a line (format leetcode reads it)`},
+		{`{"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}`, "grids", `line 1: "{\"n\":4,\"class\":1,\"placement\":[1,3,0,2],\""... (68 bytes) is a board a line, not a row of a grid (format columns reads it)`},
+		{`[".Q..","...Q","Q...","..Q."]`, "grids", `line 1: "[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"]" is LeetCode's JSON of boards, not a row of a grid (format leetcode reads it)`},
+		{".Q..\n...Q\nQ...\n..Q.\n", "leetcode", `value 1: "." begins a row of a grid, not LeetCode's JSON of boards (format grids reads it)`},
+		{"1 3 0 2\n", "leetcode", `value 1: "1" begins a board a line, not LeetCode's JSON of boards (format columns reads it)`},
 		{strings.Repeat("Q\n", 33), "grids", "line 33: a board has at most 32 rows, and the one from line 1 has more"},
 		{strings.Repeat("1 ", 40000), "", "longer than"},
 	} {
@@ -66,6 +78,12 @@ func TestReadPlacementsForms(t *testing.T) {
 		}
 		if last == nil || !strings.Contains(last.Error(), tt.want) {
 			t.Errorf("ReadPlacements(%.40q, %q) ends with %v, want %q", tt.in, tt.format, last, tt.want)
+		}
+		// A FormatError names the format that reads the input, for the
+		// command to name its flag.
+		var fe *input.FormatError
+		if k := strings.Index(tt.want, "(format "); k >= 0 && (!errors.As(last, &fe) || !strings.HasPrefix(tt.want[k:], "(format "+fe.Format+" ")) {
+			t.Errorf("ReadPlacements(%.40q, %q): %v is no FormatError of the format it names", tt.in, tt.format, last)
 		}
 	}
 }

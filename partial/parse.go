@@ -178,13 +178,25 @@ const (
 	Grids
 )
 
-// ParseForm reads the name of a Form: "lines" or "grids".
+// formNames are the names of the forms, as String writes them and
+// ParseForm reads them.
+var formNames = [...]string{Lines: "lines", Grids: "grids"}
+
+// String returns the form's name: "lines" or "grids".
+func (f Form) String() string {
+	if f >= 0 && int(f) < len(formNames) {
+		return formNames[f]
+	}
+	return fmt.Sprintf("Form(%d)", int(f))
+}
+
+// ParseForm reads the name of a Form, as String writes it: "lines" or
+// "grids", in any case.
 func ParseForm(name string) (Form, error) {
-	switch strings.ToLower(name) {
-	case "lines":
-		return Lines, nil
-	case "grids":
-		return Grids, nil
+	for f, s := range formNames {
+		if strings.EqualFold(name, s) {
+			return Form(f), nil
+		}
 	}
 	return 0, fmt.Errorf("input form %s: want lines (a board a line) or grids (grids of several lines, separated by blank lines)", phrase.Quote(name))
 }

@@ -191,3 +191,21 @@ func TestBoardsBoundsAGrid(t *testing.T) {
 		t.Errorf("boards %q", got)
 	}
 }
+
+// TestParseForm reads each form by the name String writes, in any case,
+// and refuses another name, naming the forms.
+func TestParseForm(t *testing.T) {
+	for _, want := range []Form{Lines, Grids} {
+		for _, name := range []string{want.String(), strings.ToUpper(want.String())} {
+			if got, err := ParseForm(name); err != nil || got != want {
+				t.Errorf("ParseForm(%q) = %v, %v; want %v", name, got, err, want)
+			}
+		}
+	}
+	if Lines.String() != "lines" || Grids.String() != "grids" {
+		t.Errorf("the forms are named %q and %q", Lines, Grids)
+	}
+	if _, err := ParseForm("rows"); err == nil || !strings.Contains(err.Error(), "want lines (a board a line) or grids") {
+		t.Errorf("ParseForm(rows): %v", err)
+	}
+}

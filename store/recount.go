@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/nqueens/nqueens"
@@ -15,11 +14,12 @@ import (
 // RecountOptions tune Recount. The zero value checks everything on all
 // cores and reports nothing.
 type RecountOptions struct {
-	// Sample, when positive, searches again only that many prefixes of an
-	// index, drawn at random, instead of all of them; the rest of the
-	// index is checked as every reader checks it (its blocks, their
-	// sums, its symmetric classes). Rows are read whole.
-	Sample int
+	// Sample, if not nil, chooses the prefixes of an index to search
+	// again: given how many prefixes the index holds, it returns the
+	// numbers (from 0) of those to search, or nil for all of them. The
+	// rest of the index is checked as every reader checks it (its
+	// blocks, their sums, its symmetric classes). Rows are read whole.
+	Sample func(prefixes int64) map[int64]bool
 	// Workers is how many goroutines search an index again: all cores
 	// when less than 1.
 	Workers int
@@ -97,16 +97,13 @@ func (r indexRead) recount(ctx context.Context, o RecountOptions) (nqueens.Count
 	case errors.Is(err, ErrBadRow):
 		// The walk of the prefixes below reports the fault; a sample of
 		// an index whose size does not read searches none.
-		if o.Sample > 0 {
+		if o.Sample != nil {
 			chosen = map[int64]bool{}
 		}
 	case err != nil:
 		return got, false, err
-	case o.Sample > 0 && int64(o.Sample) < prefixes:
-		chosen = map[int64]bool{}
-		for len(chosen) < o.Sample {
-			chosen[rand.Int64N(prefixes)] = true
-		}
+	case o.Sample != nil:
+		chosen = o.Sample(prefixes)
 	}
 	// The symmetric classes the index lists, checked row by row as read.
 	var symmetric []nqueens.Layout

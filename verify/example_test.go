@@ -2,6 +2,7 @@ package verify_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -32,15 +33,23 @@ func ExampleCatalog() {
 		log.Fatal(err)
 	}
 	for _, r := range reports {
-		fmt.Printf("n=%d ok=%v total=%d unique=%d problems=%q\n", r.N, r.OK, r.Total, r.Unique, r.Problems)
+		fmt.Printf("n=%d ok=%v missing=%v total=%d unique=%d problems=%q\n", r.N, r.OK, r.Missing, r.Total, r.Unique, r.Problems)
 	}
 	// Output:
-	// n=8 ok=true total=92 unique=12 problems=[]
-	// n=9 ok=false total=0 unique=0 problems=["n=9 is not in the catalog"]
+	// n=8 ok=true missing=false total=92 unique=12 problems=[]
+	// n=9 ok=false missing=true total=0 unique=0 problems=[]
 }
 
-// Summary is the one-line verdict on the reports.
+// Summary is the one-line verdict on the reports: a problem is a
+// mismatch (errors.Is ErrMismatch), an n the catalog lacks is not.
 func ExampleSummary() {
-	fmt.Println(verify.Summary([]verify.Report{{N: 8, OK: true}, {N: 9, Problems: []string{"n=9 is not in the catalog"}}}))
-	// Output: verification failed: 1 of 2 n do not check out
+	class3 := []string{"class 3 (1 3 5 7 2 0 4 6) is not a solution"}
+	fmt.Println(verify.Summary([]verify.Report{{N: 8, OK: true}, {N: 9, Problems: class3}}))
+	fmt.Println(verify.Summary([]verify.Report{{N: 8, OK: true}, {N: 9, Problems: class3}, {N: 10, Missing: true}}))
+	err := verify.Summary([]verify.Report{{N: 8, OK: true}, {N: 10, Missing: true}})
+	fmt.Println(err, errors.Is(err, verify.ErrMismatch))
+	// Output:
+	// verification failed: 1 of 2 n do not check out
+	// verification failed: 1 of 3 n do not check out, and 1 is not in the catalog
+	// 1 of 2 n is not in the catalog, so not verified false
 }

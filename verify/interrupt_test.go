@@ -31,14 +31,17 @@ func TestInterrupted(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
-		atStart int // cancel as this n starts
-		atRead  int // or as this n reports progress
+		ns      []int // the n to verify: all if nil
+		atStart int   // cancel as this n starts
+		atRead  int   // or as this n reports progress
 		before  bool
 		want    string
 		reports int
 	}{
 		{name: "rows", atStart: 12, want: "verify interrupted after n=8,10 checked out; n=12 was not finished", reports: 2},
 		{name: "index", atRead: 14, want: "verify interrupted after n=8,10,12 checked out; n=14 was not finished", reports: 3},
+		// An n not in the catalog is neither checked out nor damaged.
+		{name: "missing", ns: []int{8, 9, 10, 12}, atStart: 12, want: "verify interrupted after n=8,10 checked out; n=12 was not finished", reports: 3},
 		{name: "first", atStart: 8, want: "verify interrupted: n=8 was not finished", reports: 0},
 		{name: "before", before: true, want: "verify interrupted before any n was checked", reports: 0},
 	} {
@@ -61,7 +64,7 @@ func TestInterrupted(t *testing.T) {
 					}
 				},
 			}
-			reports, err := o.Catalog(ctx, db, nil)
+			reports, err := o.Catalog(ctx, db, tc.ns)
 			var ie *verify.InterruptedError
 			if err == nil || err.Error() != tc.want || !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
 				t.Errorf("err = %v, want %q matching context.Canceled", err, tc.want)

@@ -4,10 +4,11 @@
 // classes add up to the counts each build records; that each build is
 // complete, with the work units this version splits its search into; and
 // that the counts of a whole board are the published ones (OEIS A000170
-// and A002562). Of an n built as an index it re-searches every prefix of
-// the index (or a sample of them) and compares what it finds with the
-// counts and symmetric classes the index records. It reads through the
-// store's API alone.
+// and A002562, by nqueens.CheckKnown). Of an n built as an index it
+// re-searches every prefix of the index (or a sample of them, drawn from a
+// seed so that the same seed searches the same prefixes again) and
+// compares what it finds with the counts and symmetric classes the index
+// records. It reads through the store's API alone.
 package verify
 
 import (
@@ -19,6 +20,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/sample"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -27,6 +29,10 @@ import (
 type Report struct {
 	N  int  `json:"n"`
 	OK bool `json:"ok"` // no problem found; always false when N is 0
+	// Missing is true for an n the catalog holds nothing of, neither a
+	// build nor classes: it is not OK, and has no problems, as nothing of
+	// it is damaged.
+	Missing bool `json:"missing,omitempty"`
 	// Total and Unique are the counts the build of N records.
 	Total  uint64 `json:"total"`
 	Unique uint64 `json:"unique"`
@@ -37,6 +43,21 @@ type Report struct {
 	// Shard is set when the catalog holds a shard of N (see store.DB.BeginShard):
 	// its classes are checked, the published counts are not.
 	Shard *nqueens.Shard `json:"shard,omitempty"`
+	// Sample is set when a sample of the prefixes of N's index was
+	// searched again (Options.Sample fewer than the index holds), with
+	// the seed that draws the same sample again.
+	Sample *Sample `json:"sample,omitempty"`
+}
+
+// Sample is the sample of an index's prefixes a verification searched
+// again: Prefixes of the Of prefixes of the index of n, drawn with the
+// generator sample.Generator(Seed, n), each a number below Of drawn by
+// sample.Uint64N until Prefixes distinct ones are drawn. The same seed
+// draws the same prefixes of n on every machine, with every release.
+type Sample struct {
+	Seed     uint64 `json:"seed"`
+	Prefixes int64  `json:"prefixes"`
+	Of       int64  `json:"of"`
 }
 
 // MaxProblems bounds the problems a Report names.
@@ -50,14 +71,14 @@ const MaxProblems = 20
 // matches the placement's symmetry; that the orbits sum to the recorded
 // total and the classes to the recorded unique count; that the build is
 // complete, with the work units this version splits n's search into; and
-// that the counts of a whole board equal the published ones
-// (nqueens.KnownCounts). It also reports what db.Audit finds: classes with no
+// that the counts of a whole board are the published ones
+// (nqueens.CheckKnown). It also reports what db.Audit finds: classes with no
 // build, and tables or views missing from the schema.
 //
 // It returns one Report for each n, in the order of ns (in increasing n
 // when ns is empty), after a Report with N 0 for the catalog as a whole if
-// Audit finds something wrong with it; an n the catalog lacks is a Report
-// with a problem. A problem found is a Report, not an error: Catalog
+// Audit finds something wrong with it; an n the catalog holds nothing of
+// is a Report that is Missing. A problem found is a Report, not an error: Catalog
 // returns an error when the catalog cannot be read (store.ErrCorrupt), when ctx
 // is cancelled (an *InterruptedError), or when ns is empty and the catalog holds nothing to
 // verify, with the Reports made so far.
@@ -69,10 +90,13 @@ func Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report, error) {
 // report no progress.
 type Options struct {
 	// Sample, when positive, re-searches only that many prefixes of each
-	// index, drawn at random, instead of all of them; the rest of an
-	// index is checked as a whole (its blocks, sums, the published
-	// counts, its symmetric classes).
+	// index, drawn at random from Seed (see the Report's Sample), instead
+	// of all of them; the rest of an index is checked as a whole (its
+	// blocks, sums, the published counts, its symmetric classes).
 	Sample int
+	// Seed is the seed of the sample's draws: the same Seed draws the
+	// same prefixes of each n.
+	Seed uint64
 	// Workers is how many goroutines re-search an index: all cores when
 	// less than 1.
 	Workers int
@@ -136,13 +160,13 @@ func (o Options) Catalog(ctx context.Context, db *store.DB, ns []int) ([]Report,
 		if text, ok := orphans[n]; ok && i < 0 {
 			r = Report{N: n, Problems: []string{text}}
 		} else if i < 0 {
-			r = Report{N: n, Problems: []string{fmt.Sprintf("n=%d is not in the catalog", n)}}
+			r = Report{N: n, Missing: true}
 		} else if r, err = o.checkBuild(ctx, db, builds[i]); ctx.Err() != nil {
 			return reports, interrupted(ctx, reports, n)
 		} else if err != nil {
 			return reports, err
 		}
-		r.OK = len(r.Problems) == 0
+		r.OK = len(r.Problems) == 0 && !r.Missing
 		if r.Problems == nil {
 			r.Problems = []string{}
 		}
@@ -191,20 +215,37 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 			}
 		}
 	}
-	got, ok, err := db.Recount(ctx, b, store.RecountOptions{Sample: o.Sample, Workers: o.Workers,
-		Progress: progress, Problem: func(p string) { problem("%s", p) }})
+	ro := store.RecountOptions{Workers: o.Workers, Progress: progress, Problem: func(p string) { problem("%s", p) }}
+	if o.Sample > 0 {
+		ro.Sample = func(prefixes int64) map[int64]bool {
+			if int64(o.Sample) >= prefixes {
+				return nil // every prefix
+			}
+			r.Sample = &Sample{Seed: o.Seed, Prefixes: int64(o.Sample), Of: prefixes}
+			return r.Sample.draw(n)
+		}
+	}
+	got, ok, err := db.Recount(ctx, b, ro)
 	switch {
 	case ctx.Err() != nil:
 		return r, ctx.Err()
 	case err != nil:
 		return r, err
 	}
-	k, known := nqueens.KnownCounts(n)
+	// The published counts, checked as every count is (nqueens.CheckKnown),
+	// of a whole board whose build is finished: the counts the classes add
+	// up to when they say something, and the build's.
+	published := func(c nqueens.Counts) error {
+		if !b.Finished() {
+			return nil
+		}
+		return nqueens.CheckKnown(n, c)
+	}
 	switch {
 	case !ok:
 		// The counts found say nothing; the build's can still be checked.
-		if known && b.Finished() && (b.Total != k.Total || b.Unique != k.Unique) {
-			problem("the build records total %d, unique %d, which differ from OEIS A000170/A002562: %d, %d", b.Total, b.Unique, k.Total, k.Unique)
+		if err := published(b.Counts); err != nil {
+			problem("the build records %v", err)
 		}
 		return r, nil
 	case got != b.Counts:
@@ -212,12 +253,23 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 			got.Total, got.Unique, got.Orbit8, got.Orbit4, got.Orbit2, got.Orbit1,
 			b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1)
 	}
-	if known && b.Finished() && (got.Total != k.Total || got.Unique != k.Unique) {
-		problem("counts total %d, unique %d differ from OEIS A000170/A002562: %d, %d", got.Total, got.Unique, k.Total, k.Unique)
-	} else if known && b.Finished() && (b.Total != k.Total || b.Unique != k.Unique) {
-		problem("the build records total %d, unique %d, which differ from OEIS A000170/A002562: %d, %d", b.Total, b.Unique, k.Total, k.Unique)
+	if err := published(got); err != nil {
+		problem("the classes add up to %v", err)
+	} else if err := published(b.Counts); err != nil {
+		problem("the build records %v", err)
 	}
 	return r, nil
+}
+
+// draw returns the prefixes of the sample s of the index of n, as the
+// Sample type says they are drawn.
+func (s *Sample) draw(n int) map[int64]bool {
+	rng := sample.Generator(s.Seed, uint64(n))
+	chosen := make(map[int64]bool, s.Prefixes)
+	for int64(len(chosen)) < s.Prefixes {
+		chosen[int64(sample.Uint64N(rng, uint64(s.Of)))] = true
+	}
+	return chosen
 }
 
 // shardUnits returns the number of work units of the class search in
@@ -237,7 +289,7 @@ func shardUnits(n int, s nqueens.Shard) int {
 // wraps the context's error.
 type InterruptedError struct {
 	OK     []int // the n verified that checked out, in increasing order
-	Failed []int // the n verified that did not check out, in increasing order
+	Failed []int // the n verified that did not check out, in increasing order (not the n missing from the catalog)
 	N      int   // the n being verified, 0 if none had started
 	Err    error // the context's error
 }
@@ -248,7 +300,7 @@ func interrupted(ctx context.Context, reports []Report, n int) *InterruptedError
 	e := &InterruptedError{N: n, Err: ctx.Err()}
 	for _, r := range reports {
 		switch {
-		case r.N == 0:
+		case r.N == 0, r.Missing:
 		case r.OK:
 			e.OK = append(e.OK, r.N)
 		default:
@@ -287,25 +339,46 @@ func (e *InterruptedError) Unwrap() error { return e.Err }
 // out.
 var ErrMismatch = errors.New("verification failed")
 
-// Summary returns nil if every report is OK, and otherwise an error
-// matching ErrMismatch that says how many n (and whether the catalog as a
-// whole) do not check out.
+// Summary returns nil if every report is OK. Otherwise, where a report
+// has problems, it returns an error matching ErrMismatch that says how
+// many n (and whether the catalog as a whole) do not check out, and how
+// many are not in the catalog; where the only fault is n the catalog
+// holds nothing of (Missing), an error that says how many, which does not
+// match ErrMismatch: nothing is damaged.
 func Summary(reports []Report) error {
-	whole, bad := 0, 0 // whole is 1 if the catalog as a whole has problems
+	whole, bad, missing := 0, 0, 0 // whole is 1 if the catalog as a whole has problems
 	for _, r := range reports {
-		if r.N == 0 {
+		switch {
+		case r.N == 0:
 			whole = 1
-		} else if !r.OK {
+		case r.Missing:
+			missing++
+		case !r.OK:
 			bad++
 		}
 	}
-	switch all := len(reports) - whole; {
+	all := len(reports) - whole
+	lacks := ""
+	if missing > 0 {
+		lacks = fmt.Sprintf(", and %d %s not in the catalog", missing, isAre(missing))
+	}
+	switch {
 	case whole > 0 && bad == 0:
-		return fmt.Errorf("%w: the catalog as a whole does not check out", ErrMismatch)
+		return fmt.Errorf("%w: the catalog as a whole does not check out%s", ErrMismatch, lacks)
 	case whole > 0:
-		return fmt.Errorf("%w: the catalog as a whole and %d of %d n do not check out", ErrMismatch, bad, all)
+		return fmt.Errorf("%w: the catalog as a whole and %d of %d n do not check out%s", ErrMismatch, bad, all, lacks)
 	case bad > 0:
-		return fmt.Errorf("%w: %d of %d n do not check out", ErrMismatch, bad, all)
+		return fmt.Errorf("%w: %d of %d n do not check out%s", ErrMismatch, bad, all, lacks)
+	case missing > 0:
+		return fmt.Errorf("%d of %d n %s not in the catalog, so not verified", missing, all, isAre(missing))
 	}
 	return nil
+}
+
+// isAre is the verb of k things.
+func isAre(k int) string {
+	if k == 1 {
+		return "is"
+	}
+	return "are"
 }

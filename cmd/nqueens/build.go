@@ -32,6 +32,7 @@ func (a *app) buildCmd() *cobra.Command {
 	cmd.Flags().MarkHidden("max-n")
 	cmd.Flags().Bool("index", false, "store the index of the class search instead of a row per class, for every n")
 	cmd.Flags().String("shard", "", "build only shard I of K into a shard catalog (I/K, I from 0; or auto/K from the job index)")
+	completeConfig(cmd)
 	return cmd
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,8 +38,8 @@ func (a *app) countCmd() *cobra.Command {
 			switch sharded := combine || !shard.IsWhole(); {
 			case engine == "classes":
 				err = errors.New("--engine classes: the class search is no engine: count with it by --class-search")
-			case engine != "" && engine != "join" && engine != "cpu" && engine != "gpu":
-				err = fmt.Errorf("--engine %s: want join, cpu or gpu", quote(engine))
+			case engine != "" && !slices.Contains(engineNames, engine):
+				err = fmt.Errorf("--engine %s: want %s", quote(engine), orList(engineNames))
 			case classSearch && engine != "":
 				err = fmt.Errorf("--class-search counts by the class search, on no engine: leave out --engine %s", engine)
 			case classSearch && sharded:
@@ -136,8 +137,14 @@ func (a *app) countCmd() *cobra.Command {
 	cmd.Flags().StringVar(&engine, "engine", "", "join (half boards joined), cpu (constellations) or gpu (CUDA); default: join from n = 16 to 25 and for even n from 8, cpu for the rest")
 	cmd.Flags().BoolVar(&classSearch, "class-search", false, "count by build's search for classes instead, on the CPU: slower, an independent check")
 	cmd.Flags().StringVar(&state, "state", "", "keep the count's finished work in this file to resume (default: in the user cache directory for long counts; off: none)")
+	cmd.ValidArgsFunction = completeNs(false)
+	completeValues(cmd, "engine", engineNames...)
 	return cmd
 }
+
+// engineNames are the engines --engine names (constellations is cpu's
+// other name).
+var engineNames = []string{"join", "cpu", "gpu"}
 
 // testHookCountStart, when set by a test, is called as count starts each
 // n of its list.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,12 +17,12 @@ import (
 )
 
 func (a *app) exportCmd() *cobra.Command {
-	var formatName, order, out string
+	var order, out string
 	var all bool
 	var filter func() (store.Filter, error)
 	cmd := nCommand("export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
 		"Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML", func(cmd *cobra.Command, n int) error {
-			format, err := a.outputFormat(cmd, export.Formats, out)
+			format, err := a.outputFormat(cmd, out)
 			if err != nil {
 				return usageError{err}
 			}
@@ -58,9 +57,11 @@ func (a *app) exportCmd() *cobra.Command {
 			}
 			return a.export(cmd.Context(), n, format, store.Selection{Filter: f, All: all}, lex, out)
 		})
-	cmd.Flags().StringVarP(&formatName, "format", "f", "json", strings.Join(export.FormatNames(export.Formats), ", "))
+	formatFlag(cmd, export.FormatJSON, export.Formats, "")
+	cmd.ValidArgsFunction = a.completeBuilt(true)
 	cmd.Flags().BoolVar(&all, "all", false, "every solution, not one per class (the default of leetcode and grid; --all=false for one per class)")
 	cmd.Flags().StringVar(&order, "order", "class", "with --all: class (class by class) or lex (every solution in lexicographic order; the default of leetcode and grid)")
+	completeValues(cmd, "order", string(export.OrderClass), string(export.OrderLex))
 	outputFlag(cmd, &out)
 	filter = filterFlags(cmd)
 	return cmd
@@ -209,11 +210,11 @@ func (a *app) completeBuild(ctx context.Context, db *store.DB, n int) (store.Bui
 const progressFromLayouts = 200_000
 
 func (a *app) solveCmd() *cobra.Command {
-	var formatName, out string
+	var out string
 	cmd := &cobra.Command{Use: "solve N", Short: "Print one solution for any n up to 10,000,000, by construction", Args: exactArgs(1, "one n"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := nqueens.ParseConstructN(args[0])
-			f, ferr := a.outputFormat(cmd, export.SolutionFormats, out)
+			f, ferr := a.outputFormat(cmd, out)
 			switch {
 			case err != nil:
 				err = fmt.Errorf("solve: %w", err)
@@ -239,7 +240,7 @@ func (a *app) solveCmd() *cobra.Command {
 			return a.writeOutput(cmd.Context(), out, write, "wrote a solution of n=%d", n)
 		},
 	}
-	cmd.Flags().StringVarP(&formatName, "format", "f", "text", strings.Join(export.FormatNames(export.SolutionFormats), ", "))
+	formatFlag(cmd, export.FormatText, export.SolutionFormats, "")
 	outputFlag(cmd, &out)
 	return cmd
 }

@@ -18,6 +18,7 @@ func filterFlags(cmd *cobra.Command) func() (store.Filter, error) {
 	classes := fs.String("classes", "", "only classes K to L (K-L, inclusive)")
 	symmetry := fs.String("symmetry", "", "only classes of this symmetry: none, rot180, rot90 or full (or a comma list)")
 	square := fs.String("square", "", "only classes whose canonical board has a queen at row R, column C (R,C, from 0)")
+	completeSymmetries(cmd)
 	return func() (store.Filter, error) {
 		var f store.Filter
 		var err error

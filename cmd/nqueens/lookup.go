@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,8 +30,8 @@ func (a *app) lookupCmd() *cobra.Command {
 		Args:  minArgs(1, `a placement such as "4 6 1 5 2 0 7 3", or - to read placements from stdin`),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
-			case format != "columns" && format != "leetcode" && format != "grids":
-				return usageError{fmt.Errorf("lookup: --format %s: want columns, leetcode or grids", quote(format))}
+			case !slices.Contains(lookupFormats, format):
+				return usageError{fmt.Errorf("lookup: --format %s: want %s", quote(format), orList(lookupFormats))}
 			case format == "grids" && (len(args) != 1 || args[0] != "-"):
 				return usageError{errors.New("lookup: --format grids reads boards of several lines from stdin: it goes with -")}
 			}
@@ -54,8 +55,13 @@ func (a *app) lookupCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a line")
 	cmd.Flags().StringVar(&format, "format", "columns", "input: columns (or NDJSON export objects, or a grid on one line), leetcode grids, or grids (with -: a row a line, a blank line between boards)")
+	completeValues(cmd, "format", lookupFormats...)
 	return cmd
 }
+
+// lookupFormats are the forms of input lookup --format names, as
+// input.ReadPlacements reads them.
+var lookupFormats = []string{"columns", "leetcode", "grids"}
 
 // fromOne returns, for the columns of a board that count from 1 (each of
 // 1..n once) and make a solution so read, the hint that columns count
@@ -78,6 +84,22 @@ func fromOne(args []string, format string) string {
 		return "" // not a solution from 0 either: no hint
 	}
 	return fmt.Sprintf(" (columns count from 0: written from 1, this board is %s)", strings.Join(zero, " "))
+}
+
+// lookupFormatAdvice words the error of input of another format
+// (input.FormatError) with the lookup that reads it; other errors it
+// returns as they are.
+func lookupFormatAdvice(err error) error {
+	var fe *input.FormatError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	reads := map[string]string{
+		"columns":  "lookup - reads a board a line",
+		"leetcode": "lookup --format leetcode - reads LeetCode's boards",
+		"grids":    "lookup --format grids - reads boards drawn a row a line, a blank line between two",
+	}[fe.Format]
+	return fmt.Errorf("%s: %s (%s)", fe.Where, fe.What, reads)
 }
 
 // lookup writes what export.Found says of each placement of in, with its
@@ -114,7 +136,7 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 		if ctx.Err() != nil {
 			return errors.New("lookup interrupted")
 		} else if err != nil {
-			return usageError{fmt.Errorf("lookup: %w", err)}
+			return usageError{fmt.Errorf("lookup: %w", lookupFormatAdvice(err))}
 		}
 		read++
 		f, err := export.Identify(p, find)

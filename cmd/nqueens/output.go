@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -45,13 +47,38 @@ func outputFlag(cmd *cobra.Command, out *string) {
 	cmd.Flags().StringVarP(out, "output", "o", "", "write to FILE instead of stdout")
 }
 
+// formatValue is the value of an output's --format flag: the name given,
+// which outputFormat reads as one of allowed, the formats of the
+// command's use, and which the shell completes with their names.
+type formatValue struct {
+	name    string
+	allowed []export.Format
+}
+
+func (v *formatValue) String() string     { return v.name }
+func (v *formatValue) Set(s string) error { v.name = s; return nil }
+func (v *formatValue) Type() string       { return "string" }
+
+// formatFlag gives cmd the flag --format (-f) of an output in one of the
+// formats allowed, def if not given, for outputFormat to read: its usage
+// is what before says and the names of allowed, and the shell completes
+// those names.
+func formatFlag(cmd *cobra.Command, def export.Format, allowed []export.Format, before string) {
+	names := export.FormatNames(allowed)
+	cmd.Flags().VarP(&formatValue{name: def.String(), allowed: allowed}, "format", "f", before+strings.Join(names, ", "))
+	completeValues(cmd, "format", names...)
+}
+
 // outputFormat returns the format of cmd's output to the file out, of the
-// formats allowed: --format if given, else the one out's extension names,
-// else --format's default (export.OutputFormat). A file whose extension
-// names no format gets the default, and a line on stderr says so (unless
-// the file is one the command refuses to write, which it says instead).
-func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (export.Format, error) {
+// formats its --format flag (formatFlag) allows: --format if given, else
+// the one out's extension names, else --format's default
+// (export.OutputFormat). A file whose name has no
+// extension, or one that names no format, gets the default, and a line on
+// stderr says so (unless the file is one the command refuses to write,
+// which it says instead, or a device or FIFO, whose names name no format).
+func (a *app) outputFormat(cmd *cobra.Command, out string) (export.Format, error) {
 	flag := cmd.Flags().Lookup("format")
+	allowed := flag.Value.(*formatValue).allowed
 	def, err := export.ParseFormat(flag.DefValue, allowed)
 	if err != nil {
 		panic(fmt.Sprintf("%s: --format's default is not one of its formats: %v", cmd.CommandPath(), err))
@@ -61,10 +88,19 @@ func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out stri
 		name = flag.Value.String()
 	}
 	f, err := export.OutputFormat(name, out, allowed, def)
-	if ext := filepath.Ext(out); err == nil && name == "" && ext != "" && !export.KnownExtension(ext) && a.checkOutput(out) == nil {
+	if err != nil || name != "" || out == "" || output.IsStdout(out) || a.checkOutput(out) != nil {
+		return f, err
+	}
+	if st, err := os.Stat(out); err == nil && !st.Mode().IsRegular() {
+		return f, nil // a device or a FIFO: its name names no format
+	}
+	switch ext := filepath.Ext(out); {
+	case ext == "":
+		a.logf("%s: no extension names a format: writing %s (-o %s or --format names another)", out, f, out+f.Extension())
+	case !export.KnownExtension(ext):
 		a.logf("%s: no format is named %s: writing %s (--format names another)", out, ext, f)
 	}
-	return f, err
+	return f, nil
 }
 
 // checkOutput refuses path, as bad usage, if it is one of the catalog's

@@ -40,7 +40,7 @@ type completer struct {
 func (a *app) completeCmd() *cobra.Command {
 	var asJSON, list, classes bool
 	var limit int
-	var format, out, form string
+	var out, form string
 	cmd := &cobra.Command{Use: "complete BOARD|- [--input lines|grids]", Short: "Count (or list) the solutions that extend a partial board",
 		Args: exactArgs(1, "one board, or - to read boards from stdin"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -58,7 +58,7 @@ func (a *app) completeCmd() *cobra.Command {
 			} else if cmd.Flags().Changed("input") {
 				perr = errors.New("--input says how to read boards from stdin: it goes with -")
 			}
-			f, err := a.outputFormat(cmd, export.CompletionFormats, out)
+			f, err := a.outputFormat(cmd, out)
 			switch {
 			case !list && (cmd.Flags().Changed("limit") || cmd.Flags().Changed("format")):
 				err = errors.New("--limit and --format go with --list")
@@ -88,9 +88,10 @@ func (a *app) completeCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object a board: n, given, count, nodes")
 	cmd.Flags().BoolVar(&list, "list", false, "list the completions instead of counting them")
 	wholeVar(cmd.Flags(), &limit, "limit", 0, "with --list: at most this many completions a board (0: all)")
-	cmd.Flags().StringVarP(&format, "format", "f", "text", "with --list: "+strings.Join(export.FormatNames(export.CompletionFormats), ", "))
+	formatFlag(cmd, export.FormatText, export.CompletionFormats, "with --list: ")
 	cmd.Flags().BoolVar(&classes, "classes", false, "name the classes of the completions (n must be in the catalog)")
 	cmd.Flags().StringVar(&form, "input", "lines", "with -: lines (a board a line) or grids (grids of several lines, separated by blank lines)")
+	completeValues(cmd, "input", partial.Lines.String(), partial.Grids.String())
 	outputFlag(cmd, &out)
 	return cmd
 }
@@ -263,9 +264,9 @@ func (a *app) puzzleCmd() *cobra.Command {
 	var count, given int
 	var minimal, distinct bool
 	var seed uint64
-	var format, out, answersName string
+	var out, answersName string
 	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--distinct] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
-		f, err := a.outputFormat(cmd, export.PuzzleFormats, out)
+		f, err := a.outputFormat(cmd, out)
 		answers, aerr := export.ParseAnswers(answersName)
 		switch {
 		case err != nil:
@@ -298,8 +299,9 @@ func (a *app) puzzleCmd() *cobra.Command {
 	wholeVar(cmd.Flags(), &given, "given", 0, "exactly K given queens")
 	cmd.Flags().BoolVar(&minimal, "minimal", false, "minimal puzzles: no given queen can be removed (the default)")
 	cmd.Flags().BoolVar(&distinct, "distinct", false, "no puzzle twice: draw on until --count puzzles differ (fails, naming how many, if n has too few)")
-	cmd.Flags().StringVarP(&format, "format", "f", "text", strings.Join(export.FormatNames(export.PuzzleFormats), ", "))
+	formatFlag(cmd, export.FormatText, export.PuzzleFormats, "")
 	cmd.Flags().StringVar(&answersName, "answers", "with", "with (each puzzle's solution), none (a puzzle book), only (the answer key, for the same --seed)")
+	completeValues(cmd, "answers", export.AnswerChoices...)
 	outputFlag(cmd, &out)
 	return cmd
 }

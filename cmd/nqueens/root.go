@@ -129,7 +129,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 			c.Annotations = map[string]string{noCatalog: "true"}
 		}
 	}
-	a.addCompletions(root)
 	setHelp(root)
 	root.SetHelpCommand(helpCmd(root))
 	root.SetUsageTemplate(strings.Replace(root.UsageTemplate(), "{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}", "{{globalFlags . | trimTrailingWhitespaces}}", 1))
@@ -225,7 +224,8 @@ func nArgs(args []string) ([]int, error) {
 	return ns, nil
 }
 
-// nCommand declares a command that takes one n, which run gets parsed.
+// nCommand declares a command that takes one n, which run gets parsed,
+// and which the shell completes with every n.
 func nCommand(use, short string, run func(cmd *cobra.Command, n int) error) *cobra.Command {
 	name, _, _ := strings.Cut(use, " ")
 	return &cobra.Command{Use: use, Short: short, Args: exactArgs(1, "one n"), RunE: func(cmd *cobra.Command, args []string) error {
@@ -234,11 +234,12 @@ func nCommand(use, short string, run func(cmd *cobra.Command, n int) error) *cob
 			return err
 		}
 		return run(cmd, n)
-	}}
+	}, ValidArgsFunction: completeNs(true)}
 }
 
 // nsCommand declares a command that takes lists of n, which run gets
-// parsed: at least one n if what names them, else none or more.
+// parsed: at least one n if what names them, else none or more. The shell
+// completes each argument with every n.
 func nsCommand(use, short, what string, run func(cmd *cobra.Command, ns []int) error) *cobra.Command {
 	cmd := &cobra.Command{Use: use, Short: short, RunE: func(cmd *cobra.Command, args []string) error {
 		ns, err := nArgs(args)
@@ -246,7 +247,7 @@ func nsCommand(use, short, what string, run func(cmd *cobra.Command, ns []int) e
 			return err
 		}
 		return run(cmd, ns)
-	}}
+	}, ValidArgsFunction: completeNs(false)}
 	if what != "" {
 		cmd.Args = minArgs(1, what)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -20,10 +19,10 @@ func (a *app) sampleCmd() *cobra.Command {
 	var count int64
 	var seed uint64
 	var solutions bool
-	var formatName, out string
+	var out string
 	cmd := nCommand("sample N [--count M] [--seed S] [--solutions] [--format json|ndjson|csv|leetcode|grid|svg|html] [-o FILE]",
 		"Draw classes (or solutions) of n uniformly at random, the same for the same seed", func(cmd *cobra.Command, n int) error {
-			format, err := a.outputFormat(cmd, export.Formats, out)
+			format, err := a.outputFormat(cmd, out)
 			switch {
 			case err != nil:
 			case count < 1:
@@ -48,7 +47,7 @@ func (a *app) sampleCmd() *cobra.Command {
 	wholeVar(cmd.Flags(), &count, "count", 1, "how many draws")
 	wholeVar(cmd.Flags(), &seed, "seed", 0, "seed of the draws (default: a random seed, printed on stderr)")
 	cmd.Flags().BoolVar(&solutions, "solutions", false, "draw solutions, each with the same probability, instead of classes")
-	cmd.Flags().StringVarP(&formatName, "format", "f", "json", strings.Join(export.FormatNames(export.Formats), ", "))
+	formatFlag(cmd, export.FormatJSON, export.Formats, "")
 	outputFlag(cmd, &out)
 	return cmd
 }

@@ -27,6 +27,7 @@ func (a *app) showCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw with Q and . instead of box-drawing characters")
 	wholeVar(cmd.Flags(), &limit, "limit", 20, "draw at most this many classes")
 	filter = filterFlags(cmd)
+	cmd.ValidArgsFunction = a.completeBuilt(true)
 	return cmd
 }
 

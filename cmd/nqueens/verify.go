@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -12,9 +15,12 @@ import (
 func (a *app) verifyCmd() *cobra.Command {
 	var asJSON bool
 	var sample int
+	var seed uint64
 	cmd := jsonFlag(&asJSON, nsCommand("verify [N-LIST...]", "Re-check the catalog and exit 3 on any mismatch", "", func(cmd *cobra.Command, ns []int) error {
 		if sample < 0 {
 			return usageError{fmt.Errorf("--sample must be 0 (every prefix) or more, got %d", sample)}
+		} else if sample == 0 && cmd.Flags().Changed("seed") {
+			return usageError{errors.New("--seed seeds the draw of --sample M: give both, or neither")}
 		}
 		db, err := a.open(cmd.Context())
 		if err != nil && cmd.Context().Err() != nil {
@@ -26,12 +32,13 @@ func (a *app) verifyCmd() *cobra.Command {
 		defer db.Close()
 		o, done := a.verifyOptions()
 		o.Sample, o.Workers = sample, a.cfg.Workers
+		o.Seed, _ = seedOf(cmd, seed)
 		reports, err := o.Catalog(cmd.Context(), db, ns)
 		done()
 		switch {
 		case !asJSON:
 			for _, r := range reports {
-				writeVerify(a.stdout, r)
+				a.writeVerify(cmd.Context(), r, db.Path())
 			}
 		case err == nil:
 			err = writeJSON(a.stdout, reports)
@@ -42,7 +49,25 @@ func (a *app) verifyCmd() *cobra.Command {
 		return verify.Summary(reports)
 	}))
 	wholeVar(cmd.Flags(), &sample, "sample", 0, "of an n built as an index, re-search only this many prefixes, drawn at random (0: all)")
+	wholeVar(cmd.Flags(), &seed, "seed", 0, "seed of the draws of --sample (default: a random seed; the report prints it)")
+	cmd.ValidArgsFunction = a.completeBuilt(false)
 	return cmd
+}
+
+// writeVerify writes the text form of r, a report on the catalog at
+// path, to stdout: before the lines of writeVerify, for a sample of an
+// index, which sample and the command that searches it again; for an n
+// not in the catalog, where and how to build it, and no other line.
+func (a *app) writeVerify(ctx context.Context, r verify.Report, path string) {
+	if s := r.Sample; s != nil {
+		again := a.advice().command("verify", strconv.Itoa(r.N), "--sample", strconv.FormatInt(s.Prefixes, 10), "--seed", strconv.FormatUint(s.Seed, 10))
+		fmt.Fprintf(a.stdout, "n=%d sample: %d of %d index prefixes searched again, seed %d (%s draws them again)\n", r.N, s.Prefixes, s.Of, s.Seed, again)
+	}
+	if r.Missing {
+		fmt.Fprintf(a.stdout, "n=%d is not in the catalog %s: %s\n", r.N, path, a.buildAdvice(ctx, r.N))
+		return
+	}
+	writeVerify(a.stdout, r)
 }
 
 // verifyProgressFrom is the fewest classes whose verification shows

@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	_ "modernc.org/sqlite"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/progress"
 )
@@ -56,7 +59,11 @@ func TestVerifyCatchesTampering(t *testing.T) {
 		{"wrong orbit", `UPDATE classes SET orbit = 4 WHERE n = 8 AND placement = '04752613'`, "has orbit 4 recorded, but its orbit is 8"},
 		{"bad orbit value", `UPDATE classes SET orbit = 3 WHERE n = 8 AND placement = '04752613'`, "orbit size must be 8, 4, 2 or 1, got 3"},
 		{"wrong count", `UPDATE builds SET total = 93 WHERE n = 8`, "the build records total 93"},
-		{"counts agree but differ from OEIS", `DELETE FROM classes WHERE n = 8 AND placement = '05726314'; UPDATE builds SET total = 84, unique_count = 11, orbit8 = 10 WHERE n = 8`, "differ from OEIS"},
+		// The published counts are checked by the one rule, nqueens.CheckKnown.
+		{"counts agree but differ from OEIS", `DELETE FROM classes WHERE n = 8 AND placement = '05726314'; UPDATE builds SET total = 84, unique_count = 11, orbit8 = 10 WHERE n = 8`,
+			"the classes add up to " + nqueens.CheckKnown(8, nqueens.Counts{Total: 84, Unique: 11}).Error()},
+		{"build records other counts than its classes and OEIS", `UPDATE builds SET total = 100, unique_count = 13 WHERE n = 8`,
+			"the build records " + nqueens.CheckKnown(8, nqueens.Counts{Total: 100, Unique: 13}).Error()},
 		{"incomplete", `UPDATE builds SET complete = 0 WHERE n = 8`, "build is incomplete"},
 		{"builds row deleted", `DELETE FROM builds WHERE n = 8`, "12 classes stored with no record of their build"},
 		{"units_done edited", `UPDATE builds SET units_done = units_done - 1 WHERE n = 8`, "work units done and complete, which cannot be"},
@@ -134,7 +141,10 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"count", "8"}, exitOK},
 		{[]string{"--db", db, "-q", "build", "5"}, exitOK},
 		{[]string{"--db", db, "verify", "5"}, exitOK},
-		{[]string{"--db", db, "verify", "6"}, exitMismatch},
+		// An n the catalog lacks is missing, not damage: exit 1; damage
+		// beside it still exits 3.
+		{[]string{"--db", db, "verify", "6"}, exitError},
+		{[]string{"--db", db, "verify", "5", "6"}, exitError},
 		{[]string{"--db", db, "export", "6"}, exitError},
 		{[]string{"--db", filepath.Join(t.TempDir(), "none.db"), "stats"}, exitError},
 		{[]string{"count", "0"}, exitUsage},
@@ -314,5 +324,84 @@ func TestVerifyShowsProgress(t *testing.T) {
 	}
 	if len(meters) != 1 || meters[12] == nil || meters[12].added != 1787 || !meters[12].done {
 		t.Errorf("meters %+v: want one for n=12, of 1787 classes, done", meters)
+	}
+}
+
+// TestVerifySampleSeed moves a class between the two prefixes of each
+// pair of the index of n = 12 (the sums of every block kept, the blocks
+// resealed), so that each prefix searched again names itself, and
+// verifies a sample of 5 prefixes: the same --seed searches the same
+// prefixes, another seed others, and the seed a run without --seed
+// prints, text or JSON, draws its prefixes again.
+func TestVerifySampleSeed(t *testing.T) {
+	t.Parallel()
+	orig := filepath.Join(t.TempDir(), "index.db")
+	if _, stderr, err := runCLI(t, "--db", orig, "build", "12", "--index", "-q"); err != nil {
+		t.Fatalf("build: %v\n%s", err, stderr)
+	}
+	depth := indexDepth(t, orig, 12)
+	db := tamperedCopy(t, orig, editBlocks(t, orig, func(blocks map[int64][]byte) {
+		for k, data := range blocks {
+			blocks[k] = editEntries(data, depth, func(classes []uint64) {
+				for i := 0; i+1 < len(classes); i += 2 {
+					if classes[i+1] > 0 {
+						classes[i]++
+						classes[i+1]--
+					}
+				}
+			})
+		}
+	})+reseal)
+	searched := regexp.MustCompile(`index prefix (\d+) `)
+	verify := func(args ...string) (stdout string, prefixes []string) {
+		t.Helper()
+		stdout, stderr, err := runCLI(t, append([]string{"--db", db, "verify", "12", "--sample", "5"}, args...)...)
+		if exitCode(err) != exitMismatch {
+			t.Fatalf("verify %v: exit %d (%v), want %d\n%s%s", args, exitCode(err), err, exitMismatch, stdout, stderr)
+		}
+		for _, m := range searched.FindAllStringSubmatch(stdout, -1) {
+			if !slices.Contains(prefixes, m[1]) {
+				prefixes = append(prefixes, m[1])
+			}
+		}
+		if len(prefixes) == 0 || len(prefixes) > 5 {
+			t.Fatalf("verify %v names %d prefixes, want 1 to 5:\n%s", args, len(prefixes), stdout)
+		}
+		return stdout, prefixes
+	}
+	one, onePrefixes := verify("--seed", "1")
+	if again, _ := verify("--seed", "1"); again != one {
+		t.Errorf("two runs with --seed 1 differ:\n%s\n%s", one, again)
+	}
+	if !strings.HasPrefix(one, "n=12 sample: 5 of 275 index prefixes searched again, seed 1 (nqueens verify 12 --sample 5 --seed 1 --db ") {
+		t.Errorf("the report of a sample does not begin with its seed:\n%s", one)
+	}
+	if _, two := verify("--seed", "2"); slices.Equal(two, onePrefixes) {
+		t.Errorf("seeds 1 and 2 searched the same prefixes %v", two)
+	}
+	drawn, _ := verify()
+	m := regexp.MustCompile(`^n=12 sample: 5 of 275 index prefixes searched again, seed (\d+) `).FindStringSubmatch(drawn)
+	if m == nil {
+		t.Fatalf("verify --sample without --seed prints no seed:\n%s", drawn)
+	}
+	if again, _ := verify("--seed", m[1]); again != drawn {
+		t.Errorf("--seed %s, the seed printed, searched other prefixes:\n%s\nthan the run that printed it:\n%s", m[1], again, drawn)
+	}
+	// The JSON report holds the seed and the same problems.
+	out, _, _ := runCLI(t, "--db", db, "verify", "12", "--sample", "5", "--seed", "1", "--json")
+	var reports []struct {
+		N      int
+		Sample struct {
+			Seed     uint64
+			Prefixes int64
+			Of       int64
+		}
+		Problems []string
+	}
+	if err := json.Unmarshal([]byte(out), &reports); err != nil || len(reports) != 1 {
+		t.Fatalf("verify --json: %v\n%s", err, out)
+	}
+	if r := reports[0]; r.Sample.Seed != 1 || r.Sample.Prefixes != 5 || r.Sample.Of != 275 || len(r.Problems) == 0 || !strings.Contains(one, r.Problems[0]) {
+		t.Errorf("verify --json: %+v, want the sample of seed 1 and the problems of the text report:\n%s", r, one)
 	}
 }

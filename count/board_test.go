@@ -73,3 +73,46 @@ func TestBoardChecksPublishedCounts(t *testing.T) {
 		t.Errorf("Classes.Search: %v", err)
 	}
 }
+
+// memoKeeper is a Keeper that records every work unit kept and resumes
+// with those of known.
+type memoKeeper struct {
+	known map[int]uint64
+	kept  map[int]uint64
+}
+
+func (k *memoKeeper) Resume(context.Context, count.Units) (map[int]uint64, error) {
+	k.kept = map[int]uint64{}
+	return k.known, nil
+}
+func (k *memoKeeper) Keep(i int, s uint64) { k.kept[i] = s }
+func (k *memoKeeper) End(err error) error  { return err }
+
+// TestResumedStartCountsTheWhole resumes counts of n = 12 whose keeper
+// holds a third of the work units: Start is told those and all the units,
+// as the keeper's messages count them, and Progress is called once for
+// each of the others.
+func TestResumedStartCountsTheWhole(t *testing.T) {
+	ctx := context.Background()
+	for _, e := range []count.Engine{count.CPU{Workers: 2}, count.Join{Workers: 2}} {
+		first := &memoKeeper{}
+		if _, err := count.Board(ctx, 12, count.Options{Workers: 2, Engine: e, Keeper: first}); err != nil {
+			t.Fatal(err)
+		}
+		total := len(first.kept)
+		known := map[int]uint64{}
+		for i := range total / 3 {
+			known[i] = first.kept[i]
+		}
+		var done, all, steps int
+		o := count.Options{Workers: 2, Engine: e, Keeper: &memoKeeper{known: known},
+			Start: func(d, t int) { done, all = d, t }, Progress: func() { steps++ }}
+		c, err := count.Board(ctx, 12, o)
+		if err != nil || c.Total != 14200 {
+			t.Fatalf("%s: resumed count %+v, %v", e.Name(), c, err)
+		}
+		if done != total/3 || all != total || steps != total-total/3 {
+			t.Errorf("%s: Start(%d, %d) and %d steps, want Start(%d, %d) and %d steps", e.Name(), done, all, steps, total/3, total, total-total/3)
+		}
+	}
+}

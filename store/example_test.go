@@ -126,7 +126,7 @@ func ExampleCheckLimit() {
 	fmt.Println(store.CheckLimit(18, 17))
 	// Output:
 	// <nil>
-	// n=18 is above the build limit 17: its catalog would hold 83263591 rows, about 2.4 GiB
+	// n=18 is above the build limit 17: its catalog would hold 83,263,591 rows, about 2.4 GiB
 }
 
 // MergeFiles merges shard catalogs by their paths, as nqueens merge does,

@@ -151,14 +151,14 @@ func BytesPerClass(n int) uint64 { return uint64(n + 13) }
 
 // CheckLimit returns an error wrapping ErrOverLimit if n is above limit,
 // saying how large its catalog would be: "n=18 is above the build limit
-// 17: its catalog would hold 83263591 rows, about 2.4 GiB".
+// 17: its catalog would hold 83,263,591 rows, about 2.4 GiB".
 func CheckLimit(n, limit int) error {
 	if n <= limit {
 		return nil
 	}
 	size := "more rows than OEIS has counted"
 	if k, _ := nqueens.KnownCounts(n); k.Unique > 0 {
-		size = fmt.Sprintf("%d rows, about %s", k.Unique, phrase.Bytes(k.Unique*BytesPerClass(n)))
+		size = fmt.Sprintf("%s, about %s", phrase.Plural(k.Unique, "row"), phrase.Bytes(k.Unique*BytesPerClass(n)))
 	}
 	return fmt.Errorf("n=%d is %w %d: its catalog would hold %s", n, ErrOverLimit, limit, size)
 }

@@ -324,7 +324,7 @@ func TestSquareSearchSaid(t *testing.T) {
 	rows, index := filepath.Join(dir, "rows.db"), filepath.Join(dir, "index.db")
 	mustRun(t, "--db", rows, "build", "12", "-q")
 	mustRun(t, "--db", index, "build", "12", "--index", "-q")
-	const said = "n=12 is stored as an index whose prefixes fix rows 0 to 2: a queen on row 7 is found by searching all 1787 classes"
+	const said = "n=12 is stored as an index whose prefixes fix rows 0 to 2: a queen on row 7 is found by searching all 1,787 classes"
 	for _, tt := range []struct {
 		args []string
 		say  bool

@@ -416,7 +416,7 @@ func TestStoppedBuildResumes(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^ +14 +365596 +45752 .* yes `).Match(out) {
 		t.Errorf("build table:\n%s", out)
 	}
-	if v := mustRun(t, "--db", db, "verify", "14"); !strings.Contains(v, "n=14 ok: 365596 solutions in 45752 classes") {
+	if v := mustRun(t, "--db", db, "verify", "14"); !strings.Contains(v, "n=14 ok: 365,596 solutions in 45,752 classes") {
 		t.Fatalf("verify after the stops:\n%s", v)
 	}
 }

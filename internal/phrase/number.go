@@ -35,19 +35,18 @@ func group(s string) string {
 	return b.String()
 }
 
-// Approx writes an estimated count, such as the nodes a search will
-// visit: rounded to a whole number, as Count writes it, below a million
-// ("35,000"), and with two significant digits and a power of ten above
-// ("6.1e9", "3.0e14"), the one style of every estimate of nqueens.
-func Approx(x float64) string {
+// Approx writes an estimated count of things and their noun, as Plural
+// does: the count rounded to a whole number, as Count writes it, below a
+// million ("1 node", "35,000 nodes"), and with two significant digits and
+// a power of ten above ("6.1e9 nodes", "3.0e14 nodes"), the one style of
+// every estimate of nqueens.
+func Approx(x float64, noun string) string {
 	switch {
-	case math.IsNaN(x) || math.IsInf(x, 0):
-		return "an unknown number"
-	case x < 0:
-		return "-" + Approx(-x)
+	case math.IsNaN(x) || math.IsInf(x, 0) || x < 0:
+		return "an unknown number of " + plural(noun)
 	case math.Round(x) < 1e6:
-		return Count(uint64(math.Round(x)))
+		return Plural(uint64(math.Round(x)), noun)
 	}
 	mant, exp, _ := strings.Cut(strconv.FormatFloat(x, 'e', 1, 64), "e") // 6.1e+09
-	return mant + "e" + strings.TrimLeft(exp, "+0")
+	return mant + "e" + strings.TrimLeft(exp, "+0") + " " + plural(noun)
 }

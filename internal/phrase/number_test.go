@@ -39,20 +39,21 @@ func TestApprox(t *testing.T) {
 		x    float64
 		want string
 	}{
-		{0, "0"},
-		{0.4, "0"},
-		{999, "999"},
-		{1e4, "10,000"},
-		{35017.6, "35,018"},
-		{999_999.4, "999,999"},
-		{999_999.6, "1.0e6"},
-		{6.07e9, "6.1e9"},
-		{1e9, "1.0e9"},
-		{2.96e14, "3.0e14"},
-		{math.MaxUint64, "1.8e19"},
-		{math.Inf(1), "an unknown number"},
+		{0, "0 nodes"},
+		{0.4, "0 nodes"},
+		{1, "1 node"},
+		{999, "999 nodes"},
+		{1e4, "10,000 nodes"},
+		{35017.6, "35,018 nodes"},
+		{999_999.4, "999,999 nodes"},
+		{999_999.6, "1.0e6 nodes"},
+		{6.07e9, "6.1e9 nodes"},
+		{1e9, "1.0e9 nodes"},
+		{2.96e14, "3.0e14 nodes"},
+		{math.MaxUint64, "1.8e19 nodes"},
+		{math.Inf(1), "an unknown number of nodes"},
 	} {
-		if got := phrase.Approx(tt.x); got != tt.want {
+		if got := phrase.Approx(tt.x, "node"); got != tt.want {
 			t.Errorf("Approx(%g) = %q, want %q", tt.x, got, tt.want)
 		}
 	}

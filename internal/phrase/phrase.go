@@ -34,13 +34,18 @@ func Quote(s string) string {
 // the plural unless k is 1: "1 class", "12 classes", "0 solutions",
 // "2,279,184 solutions" (a noun ending in s takes "es").
 func Plural[T ~int | ~int64 | ~uint64](k T, noun string) string {
-	switch {
-	case k == 1:
+	if k == 1 {
 		return "1 " + noun
-	case strings.HasSuffix(noun, "s"):
-		return Count(k) + " " + noun + "es"
 	}
-	return Count(k) + " " + noun + "s"
+	return Count(k) + " " + plural(noun)
+}
+
+// plural returns noun in the plural: "solutions", "classes".
+func plural(noun string) string {
+	if strings.HasSuffix(noun, "s") {
+		return noun + "es"
+	}
+	return noun + "s"
 }
 
 // MissingShards returns, for a message, the shards of K that present says

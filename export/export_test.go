@@ -44,8 +44,14 @@ func layouts(n int, all bool) []nqueens.Layout {
 
 func write(t testing.TB, format export.Format, ls []nqueens.Layout) []byte {
 	t.Helper()
+	return writeBoards(t, format, export.ClassBoards, ls)
+}
+
+// writeBoards is write for layouts that are boards b.
+func writeBoards(t testing.TB, format export.Format, b export.Boards, ls []nqueens.Layout) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	w := format.New(&buf)
+	w := format.New(&buf, b)
 	for _, l := range ls {
 		if err := w.Write(l); err != nil {
 			t.Fatal(err)
@@ -72,7 +78,11 @@ func TestGolden(t *testing.T) {
 					}
 					ls = ls[len(ls)-1:]
 				}
-				t.Run(name, func(t *testing.T) { golden(t, name, write(t, format, ls)) })
+				boards := export.ClassBoards
+				if all {
+					boards = export.SolutionBoards
+				}
+				t.Run(name, func(t *testing.T) { golden(t, name, writeBoards(t, format, boards, ls)) })
 			}
 		}
 	}
@@ -234,6 +244,12 @@ func TestEmpty(t *testing.T) {
 		if got := string(write(t, format, nil)); got != want {
 			t.Errorf("empty %s = %q, want %q", format, got, want)
 		}
+		if format == export.FormatHTML {
+			want = strings.ReplaceAll(want, "classes", "solutions")
+		}
+		if got := string(writeBoards(t, format, export.SolutionBoards, nil)); got != want {
+			t.Errorf("empty %s of solutions = %q, want %q", format, got, want)
+		}
 		var v any
 		if (format == export.FormatJSON || format == export.FormatLeetCode) && json.Unmarshal([]byte(want), &v) != nil {
 			t.Errorf("empty %s is not JSON", format)
@@ -348,7 +364,7 @@ func TestWriteErrorsReported(t *testing.T) {
 			continue // TestSVG
 		}
 		for _, limit := range []int{0, 100, 70000} {
-			w := format.New(&failWriter{limit: limit})
+			w := format.New(&failWriter{limit: limit}, export.ClassBoards)
 			var werr error
 			for _, l := range ls {
 				if werr = w.Write(l); werr != nil {

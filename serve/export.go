@@ -170,7 +170,11 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		dw.rate, dw.window = s.opts.MinExportRate, s.opts.RateWindow
 		dw.quota = int64(float64(dw.rate) * dw.window.Seconds())
 	}
-	ew := format.New(dw)
+	boards := export.ClassBoards
+	if all {
+		boards = export.SolutionBoards
+	}
+	ew := format.New(dw, boards)
 	// fail returns err while nothing is sent, to be answered with an error
 	// status, and aborts the response after.
 	fail := func(err error) error {

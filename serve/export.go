@@ -12,6 +12,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -346,7 +347,7 @@ func (d *deadlineWriter) Write(p []byte) (int, error) {
 	d.written += int64(n)
 	d.winBytes += int64(n)
 	if err != nil && slow && !time.Now().Before(deadline) {
-		err = fmt.Errorf("%w: it took %d bytes in %v, under the minimum of %d bytes/s (%v)", errSlowClient, d.winBytes, d.window, d.rate, err)
+		err = fmt.Errorf("%w: it took %s in %s, under the minimum of %d bytes/s (%v)", errSlowClient, phrase.Plural(d.winBytes, "byte"), phrase.Duration(d.window), d.rate, err)
 	}
 	if err == nil && !d.closing && !d.producer.take(d.ctx) {
 		err = cmp.Or(d.ctx.Err(), errNoTurn)

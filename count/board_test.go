@@ -67,7 +67,7 @@ func TestBoardChecksPublishedCounts(t *testing.T) {
 	}
 	k := &endKeeper{}
 	units := 0
-	o := count.Options{Workers: 2, By: count.ByClasses, Engine: wrongEngine{count.CPU{Workers: 2}, 8}, Keeper: k, Start: func(u int) { units = u }}
+	o := count.Options{Workers: 2, By: count.ByClasses, Engine: wrongEngine{count.CPU{Workers: 2}, 8}, Keeper: k, Start: func(_, total int) { units = total }}
 	c, err := count.Board(ctx, 12, o)
 	want := nqueens.Counts{Total: 14200, Unique: 1787, Orbit8: 1765, Orbit4: 18, Orbit2: 4}
 	if err != nil || c != want || !k.ended || k.err != nil {
@@ -75,5 +75,48 @@ func TestBoardChecksPublishedCounts(t *testing.T) {
 	}
 	if want := len(canonical.Units(12)); units != want {
 		t.Errorf("class search: Start(%d), want canonical's %d units", units, want)
+	}
+}
+
+// memoKeeper is a Keeper that records every work unit kept and resumes
+// with those of known.
+type memoKeeper struct {
+	known map[int]uint64
+	kept  map[int]uint64
+}
+
+func (k *memoKeeper) Resume(context.Context, count.Units) (map[int]uint64, error) {
+	k.kept = map[int]uint64{}
+	return k.known, nil
+}
+func (k *memoKeeper) Keep(i int, s uint64) { k.kept[i] = s }
+func (k *memoKeeper) End(err error) error  { return err }
+
+// TestResumedStartCountsTheWhole resumes counts of n = 12 whose keeper
+// holds a third of the work units: Start is told those and all the units,
+// as the keeper's messages count them, and Progress is called once for
+// each of the others.
+func TestResumedStartCountsTheWhole(t *testing.T) {
+	ctx := context.Background()
+	for _, by := range []count.Method{count.ByConstellations, count.ByJoin} {
+		first := &memoKeeper{}
+		if _, err := count.Board(ctx, 12, count.Options{Workers: 2, By: by, Engine: count.CPU{Workers: 2}, Keeper: first}); err != nil {
+			t.Fatal(err)
+		}
+		total := len(first.kept)
+		known := map[int]uint64{}
+		for i := range total / 3 {
+			known[i] = first.kept[i]
+		}
+		var done, all, steps int
+		o := count.Options{Workers: 2, By: by, Engine: count.CPU{Workers: 2}, Keeper: &memoKeeper{known: known},
+			Start: func(d, t int) { done, all = d, t }, Progress: func() { steps++ }}
+		c, err := count.Board(ctx, 12, o)
+		if err != nil || c.Total != 14200 {
+			t.Fatalf("%v: resumed count %+v, %v", by, c, err)
+		}
+		if done != total/3 || all != total || steps != total-total/3 {
+			t.Errorf("%v: Start(%d, %d) and %d steps, want Start(%d, %d) and %d steps", by, done, all, steps, total/3, total, total-total/3)
+		}
 	}
 }

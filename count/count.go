@@ -28,10 +28,13 @@ type Options struct {
 	// less than 1.
 	Workers int
 	// Start, if not nil, is called once before the search with the
-	// number of constellations it will search.
-	Start func(units int)
-	// Progress, if not nil, is called after each constellation searched,
-	// one call at a time.
+	// number of work units (constellations, or the join's units) of the
+	// whole count, total, and of those done already, which Keeper holds
+	// from an earlier run: a resumed count's progress counts from the
+	// whole, as Keeper's messages do.
+	Start func(done, total int)
+	// Progress, if not nil, is called after each work unit searched,
+	// one call at a time: total - done times in a count that ends.
 	Progress func()
 	// By is how Board and parts.Make search: by constellations (the
 	// zero Method), by the join or by the class search.
@@ -111,7 +114,7 @@ func (o Options) board(ctx context.Context, n int) (nqueens.Counts, error) {
 	if o.By == ByClasses {
 		units := canonical.Units(n)
 		if o.Start != nil {
-			o.Start(len(units))
+			o.Start(0, len(units))
 		}
 		c, err := canonical.CountUnits(ctx, units, o.Workers, o.Progress)
 		if err != nil {

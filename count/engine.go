@@ -143,11 +143,12 @@ func (o Options) Search(ctx context.Context, cs []Constellation) (uint64, error)
 }
 
 // run is the loop of Search and SearchJoin over the units u: it adds the
-// solutions of those o.Keeper knows, calls o.Start with the number of
-// the others, todo, and has search count them, calling found with the
-// index in todo of each unit counted and its solutions, one call at a
-// time; found adds them, hands them to o.Keeper and calls o.Progress. It
-// returns the total, partial with search's error if it fails.
+// solutions of those o.Keeper knows, calls o.Start with their number and
+// that of all the units, and has search count the others, todo, calling
+// found with the index in todo of each unit counted and its solutions,
+// one call at a time; found adds them, hands them to o.Keeper and calls
+// o.Progress. It returns the total, partial with search's error if it
+// fails.
 func (o Options) run(ctx context.Context, u Units, search func(todo []int, found func(j int, solutions uint64)) error) (uint64, error) {
 	var known map[int]uint64
 	if o.Keeper != nil {
@@ -166,7 +167,7 @@ func (o Options) run(ctx context.Context, u Units, search func(todo []int, found
 		}
 	}
 	if o.Start != nil {
-		o.Start(len(todo))
+		o.Start(u.Len()-len(todo), u.Len())
 	}
 	err := search(todo, func(j int, s uint64) {
 		sum.add(u.Orbit(todo[j]), s)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/parallel"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Symmetric returns the numbers of solutions of a board of n that the half
@@ -289,7 +290,7 @@ func Tally(n int, total, half, quarter uint64) (nqueens.Counts, error) {
 		return c, nil
 	}
 	if quarter > half || half > total || quarter%2 != 0 || (half-quarter)%4 != 0 || (total-half)%8 != 0 {
-		return nqueens.Counts{}, fmt.Errorf("tally n=%d: %d solutions with %d invariant under the half turn and %d under the quarter turn cannot form whole classes", n, total, half, quarter)
+		return nqueens.Counts{}, fmt.Errorf("tally n=%d: %s with %s invariant under the half turn and %s under the quarter turn cannot form whole classes", n, phrase.Plural(total, "solution"), phrase.Count(half), phrase.Count(quarter))
 	}
 	c := nqueens.Counts{
 		Total:  total,

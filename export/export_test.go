@@ -45,8 +45,14 @@ func layouts(n int, all bool) []nqueens.Layout {
 
 func write(t testing.TB, format export.Format, ls []nqueens.Layout) []byte {
 	t.Helper()
+	return writeBoards(t, format, export.ClassBoards, ls)
+}
+
+// writeBoards is write for layouts that are boards b.
+func writeBoards(t testing.TB, format export.Format, b export.Boards, ls []nqueens.Layout) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	w := format.New(&buf)
+	w := format.New(&buf, b)
 	for _, l := range ls {
 		if err := w.Write(l); err != nil {
 			t.Fatal(err)
@@ -73,7 +79,11 @@ func TestGolden(t *testing.T) {
 					}
 					ls = ls[len(ls)-1:]
 				}
-				t.Run(name, func(t *testing.T) { golden(t, name, write(t, format, ls)) })
+				boards := export.ClassBoards
+				if all {
+					boards = export.SolutionBoards
+				}
+				t.Run(name, func(t *testing.T) { golden(t, name, writeBoards(t, format, boards, ls)) })
 			}
 		}
 	}
@@ -234,6 +244,12 @@ func TestEmpty(t *testing.T) {
 		export.FormatHTML: "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>N-Queens: no classes</title></head>\n<body><p>No classes to show.</p></body></html>\n"} {
 		if got := string(write(t, format, nil)); got != want {
 			t.Errorf("empty %s = %q, want %q", format, got, want)
+		}
+		if format == export.FormatHTML {
+			want = strings.ReplaceAll(want, "classes", "solutions")
+		}
+		if got := string(writeBoards(t, format, export.SolutionBoards, nil)); got != want {
+			t.Errorf("empty %s of solutions = %q, want %q", format, got, want)
 		}
 		var v any
 		if (format == export.FormatJSON || format == export.FormatLeetCode) && json.Unmarshal([]byte(want), &v) != nil {
@@ -409,7 +425,7 @@ func TestWriteErrorsReported(t *testing.T) {
 			continue // TestSVG
 		}
 		for _, limit := range []int{0, 100, 70000} {
-			w := format.New(&failWriter{limit: limit})
+			w := format.New(&failWriter{limit: limit}, export.ClassBoards)
 			var werr error
 			for _, l := range ls {
 				if werr = w.Write(l); werr != nil {

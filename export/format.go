@@ -280,14 +280,15 @@ func (f Format) Draws() bool {
 	return f == FormatLeetCode || f == FormatGrid || f == FormatSVG
 }
 
-// New returns a writer of layouts in f to w: for one of Formats, the
-// writer of that format (NewJSON, NewNDJSON, NewCSV, NewLeetCode, NewGrid,
-// NewSVG, NewHTML); for text, the completions' list, one layout a line as
+// New returns a writer of layouts in f to w, layouts that are boards b
+// (which html says in words, and the other formats need not): for one of
+// Formats, the writer of that format (NewJSON, NewNDJSON, NewCSV,
+// NewLeetCode, NewGrid, NewSVG, NewHTML); for text, the completions' list, one layout a line as
 // its columns separated by spaces and " (class K)" when its class is
 // known, each line written through to w as it comes, so that a reader of
 // a stream of boards sees each board's completions at once. The caller
 // must call Close. New panics if f is not one of CompletionFormats.
-func (f Format) New(w io.Writer) Writer {
+func (f Format) New(w io.Writer, b Boards) Writer {
 	switch f {
 	case FormatJSON:
 		return NewJSON(w)
@@ -302,7 +303,7 @@ func (f Format) New(w io.Writer) Writer {
 	case FormatSVG:
 		return NewSVG(w)
 	case FormatHTML:
-		return NewHTML(w)
+		return NewHTML(w, b)
 	case FormatText:
 		return &framed[nqueens.Layout]{base: base{w: bufio.NewWriter(w), through: true}, record: func(buf []byte, l nqueens.Layout) []byte {
 			var a [nqueens.MaxN]int32

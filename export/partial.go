@@ -73,7 +73,7 @@ func WriteCompletedJSON(w io.Writer, c Completed) error {
 // It returns the error of w.
 func WriteCompletedText(w io.Writer, c Completed) error {
 	buf := appendColumnsForm(nil, c.N, c.Given)
-	buf = fmt.Appendf(buf, ": %s (%d nodes)\n", phrase.Plural(c.Count, "completion"), c.Nodes)
+	buf = fmt.Appendf(buf, ": %s (%s)\n", phrase.Plural(c.Count, "completion"), phrase.Plural(c.Nodes, "node"))
 	for _, k := range c.Classes {
 		buf = fmt.Appendf(buf, "  class %d (%s): %s\n", k.Class, k.Symmetry, phrase.Plural(k.Count, "completion"))
 	}

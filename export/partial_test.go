@@ -126,7 +126,7 @@ func TestCompletedGolden(t *testing.T) {
 }
 
 func ExampleFormat_New() {
-	w := export.FormatText.New(os.Stdout)
+	w := export.FormatText.New(os.Stdout, export.SolutionBoards)
 	for _, cols := range [][]int{{1, 3, 0, 2}, {2, 0, 3, 1}} {
 		w.Write(nqueens.Layout{Placement: nqueens.MustNew(cols...)})
 	}

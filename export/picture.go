@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
-// Pictures: SVG draws one board as a standalone image; HTML draws every
-// class of a board as a page of small boards. Both are self-contained: no
+// Pictures: SVG draws one board as a standalone image; HTML draws the
+// classes or solutions of a board as a page of small boards. Both are self-contained: no
 // script, font, stylesheet or image is loaded from anywhere.
 
 // Board colours and the queen, shared by SVG and HTML.
@@ -96,8 +98,12 @@ func appendEscaped(buf []byte, s string) []byte {
 	return buf
 }
 
-// describe says what a layout is, for titles and captions.
+// describe says what a layout is, for titles and captions: its class
+// only where it is known (not 0).
 func describe(l nqueens.Layout) string {
+	if l.Class == 0 {
+		return fmt.Sprintf("n=%d: %s, orbit %d, %s", l.N(), l.Placement, l.Symmetry.Orbit(), SymmetryText(l.Symmetry))
+	}
 	return fmt.Sprintf("n=%d class %d: %s, orbit %d, %s", l.N(), l.Class, l.Placement, l.Symmetry.Orbit(), SymmetryText(l.Symmetry))
 }
 
@@ -151,16 +157,43 @@ func (s *SVG) Close() error {
 
 // HTML writes one self-contained page showing every layout it is given as
 // a small board with its class number, orbit and symmetry, in a grid that
-// fills the window, for boards of up to MaxHTMLN (FormatHTML.Check).
-// Each board is a <figure class="board"> holding an <svg>. The page holds
-// no script and loads nothing.
+// fills the window, for boards of up to MaxHTMLN (FormatHTML.Check). Its
+// heading, lede and closing count say what the boards are (Boards): "Classes
+// of n = 8 ... Each board is the canonical representative of its class
+// ... 12 classes." or "Solutions of n = 8 ... 92 solutions.". Each board is
+// a <figure class="board"> holding an <svg>. The page holds no script and
+// loads nothing.
 type HTML struct {
 	base
-	n int
+	n      int
+	boards Boards
 }
 
-// NewHTML returns an HTML writer to w. The caller must call Close.
-func NewHTML(w io.Writer) *HTML { return &HTML{base: newBase(w)} }
+// Boards says what the layouts given to a writer are, for the formats
+// that say it in words (the heading and lede of html): each its class's
+// canonical representative (ClassBoards: an export of classes, a sample
+// of classes), or solutions, any member of their class (SolutionBoards:
+// an export of every solution, a sample of solutions, the completions of
+// a partial board).
+type Boards uint8
+
+// What the boards of a writer are.
+const (
+	ClassBoards Boards = iota
+	SolutionBoards
+)
+
+// nouns returns the boards' noun, in the singular and the plural.
+func (b Boards) nouns() (one, many string) {
+	if b == SolutionBoards {
+		return "solution", "solutions"
+	}
+	return "class", "classes"
+}
+
+// NewHTML returns an HTML writer to w of boards b. The caller must call
+// Close.
+func NewHTML(w io.Writer, b Boards) *HTML { return &HTML{base: newBase(w), boards: b} }
 
 // Write adds one board to the page.
 func (h *HTML) Write(l nqueens.Layout) error {
@@ -169,7 +202,7 @@ func (h *HTML) Write(l nqueens.Layout) error {
 		if h.err = FormatHTML.Check(h.n); h.err != nil {
 			return h.err
 		}
-		h.buf = h.head(h.buf)
+		h.buf = h.head(h.buf, l)
 	}
 	h.count++
 	size := strconv.Itoa(l.N())
@@ -186,12 +219,17 @@ func (h *HTML) Write(l nqueens.Layout) error {
 
 // AppendCaption appends to buf the HTML caption of a board of the class of
 // l, as the HTML export and the pages of nqueens serve draw it under the
-// board: <figcaption> with the class number in bold, its orbit and, for a
-// symmetric class, the symmetry's name.
+// board: <figcaption> with the class number in bold (none where the class
+// is not known, 0), its orbit and, for a symmetric class, the symmetry's
+// name.
 func AppendCaption(buf []byte, l nqueens.Layout) []byte {
-	buf = append(buf, `<figcaption><b>`...)
-	buf = strconv.AppendInt(buf, l.Class, 10)
-	buf = append(buf, `</b> orbit `...)
+	buf = append(buf, `<figcaption>`...)
+	if l.Class > 0 {
+		buf = append(buf, `<b>`...)
+		buf = strconv.AppendInt(buf, l.Class, 10)
+		buf = append(buf, `</b> `...)
+	}
+	buf = append(buf, `orbit `...)
 	buf = strconv.AppendInt(buf, int64(l.Symmetry.Orbit()), 10)
 	if l.Symmetry != nqueens.SymNone {
 		// The names are fixed words (rot180, rot90, full): nothing to escape.
@@ -202,13 +240,19 @@ func AppendCaption(buf []byte, l nqueens.Layout) []byte {
 	return append(buf, `</figcaption>`...)
 }
 
-// head appends the page up to the first board.
-func (h *HTML) head(buf []byte) []byte {
+// head appends the page up to the first board, l: its title, heading and
+// lede say what the boards are, and the lede explains the number under
+// each only if l's class is known.
+func (h *HTML) head(buf []byte, l nqueens.Layout) []byte {
 	n := strconv.Itoa(h.n)
+	what := "Classes"
+	if h.boards == SolutionBoards {
+		what = "Solutions"
+	}
 	buf = append(buf, `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>N-Queens: the classes of n=`+n+`</title>
+<title>N-Queens: `+strings.ToLower(what)+` of n=`+n+`</title>
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;background:#fafafa}
 h1{font-size:1.4em;margin:0 0 .2em}
@@ -224,29 +268,42 @@ figcaption b{color:#000}
 <svg width="0" height="0" style="position:absolute" aria-hidden="true">`...)
 	buf = svgDefs(buf)
 	buf = append(buf, `</svg>
-<h1>The classes of n = `+n+`</h1>
-<p class="lede">Each board is the canonical representative of a class of solutions: the lexicographically
-smallest of its 8 rotations and reflections, row 0 at the top. The number is the class's number in the
-catalog; the orbit is how many solutions the class holds (8, 4 with <span class="sym">rot180</span>
-symmetry, 2 with <span class="sym">rot90</span>).</p>
+<h1>`+what+` of n = `+n+`</h1>
+<p class="lede">`...)
+	if h.boards == SolutionBoards {
+		buf = append(buf, `Each board is a solution, row 0 at the top: one of the rotations and reflections that make
+its class, not necessarily the class's canonical representative.`...)
+	} else {
+		buf = append(buf, `Each board is the canonical representative of its class of solutions: the lexicographically
+smallest of its 8 rotations and reflections, row 0 at the top.`...)
+	}
+	orbit := "\nThe orbit"
+	if l.Class > 0 {
+		buf = append(buf, "\nThe number is its class's number in the catalog;"...)
+		orbit = " the orbit"
+	}
+	buf = append(buf, orbit+` is how many solutions the class holds: 8, or fewer for a symmetric class
+(4 with <span class="sym">rot180</span>, 2 with <span class="sym">rot90</span>, 1 with <span class="sym">full</span>).</p>
 <main>
 `...)
 	return buf
 }
 
-// Close ends the page and flushes. A page of no boards says so.
+// Close ends the page, with the number of its boards, and flushes. A page
+// of no boards says so.
 func (h *HTML) Close() error {
 	if h.err != nil {
 		return h.err
 	}
+	one, many := h.boards.nouns()
 	if h.count == 0 {
 		return h.finish(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>N-Queens: no classes</title></head>
-<body><p>No classes to show.</p></body></html>
+<html lang="en"><head><meta charset="utf-8"><title>N-Queens: no ` + many + `</title></head>
+<body><p>No ` + many + ` to show.</p></body></html>
 `)
 	}
 	return h.finish(`</main>
-<p class="lede">` + strconv.FormatInt(h.count, 10) + ` boards.</p>
+<p class="lede">` + phrase.Plural(h.count, one) + `.</p>
 </body></html>
 `)
 }

@@ -70,14 +70,14 @@ func TestHTML(t *testing.T) {
 				t.Errorf("n=%d: the page refers to something outside it (%q)", tt.n, external)
 			}
 		}
-		if !regexp.MustCompile(`<title>N-Queens: the classes of n=\d+</title>`).MatchString(page) {
+		if !regexp.MustCompile(`<title>N-Queens: classes of n=\d+</title>`).MatchString(page) {
 			t.Errorf("n=%d: no title", tt.n)
 		}
 		if tt.n == 12 && len(page) > 2<<20 {
 			t.Errorf("n=12: page of %d bytes", len(page))
 		}
 	}
-	w := export.NewHTML(&bytes.Buffer{})
+	w := export.NewHTML(&bytes.Buffer{}, export.ClassBoards)
 	cols, _ := nqueens.Construct(15)
 	p, _ := nqueens.New(intCols(cols))
 	if err := w.Write(nqueens.Layout{Class: 1, Placement: p}); err == nil || !strings.Contains(err.Error(), "up to n=14") {
@@ -94,3 +94,47 @@ func intCols(cols []int32) []int {
 }
 
 func itoa(i int) string { return string(rune('0' + i)) }
+
+// TestHTMLSaysWhatItShows checks that the heading, lede and closing count
+// of an HTML page say what its boards are: classes, each its canonical
+// representative, or solutions (every solution, a sample of them, the
+// completions of a partial board), one board "1 board" and not "1
+// boards", and a board of no known class has no class number.
+func TestHTMLSaysWhatItShows(t *testing.T) {
+	four := layouts(4, false)
+	for _, tt := range []struct {
+		name    string
+		boards  export.Boards
+		ls      []nqueens.Layout
+		want    []string
+		notWant []string
+	}{
+		{"classes of 8", export.ClassBoards, layouts(8, false),
+			[]string{"<title>N-Queens: classes of n=8</title>", "<h1>Classes of n = 8</h1>", "Each board is the canonical representative of its class", "The number is its class's number in the catalog", "<p class=\"lede\">12 classes.</p>"},
+			[]string{"boards.", "a solution"}},
+		{"one class", export.ClassBoards, four,
+			[]string{"<h1>Classes of n = 4</h1>", "<p class=\"lede\">1 class.</p>"},
+			[]string{"1 classes", "boards."}},
+		{"every solution of 8", export.SolutionBoards, layouts(8, true),
+			[]string{"<title>N-Queens: solutions of n=8</title>", "<h1>Solutions of n = 8</h1>", "Each board is a solution", "not necessarily the class's canonical representative", "The number is its class's number in the catalog", "<p class=\"lede\">92 solutions.</p>"},
+			[]string{"Each board is the canonical representative", "boards."}},
+		{"one solution", export.SolutionBoards, layouts(4, true)[1:],
+			[]string{"<h1>Solutions of n = 4</h1>", "<p class=\"lede\">1 solution.</p>"},
+			[]string{"1 solutions", "canonical representative of its class"}},
+		{"solutions of no known class", export.SolutionBoards, []nqueens.Layout{{Placement: four[0].Placement, Symmetry: four[0].Symmetry}},
+			[]string{"Each board is a solution", `aria-label="n=4: 1 3 0 2, orbit 2`, "<figcaption>orbit 2 ", "<p class=\"lede\">1 solution.</p>"},
+			[]string{"class 0", "<b>0</b>", "The number is"}},
+	} {
+		page := string(writeBoards(t, export.FormatHTML, tt.boards, tt.ls))
+		for _, w := range tt.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s: the page does not say %q", tt.name, w)
+			}
+		}
+		for _, w := range tt.notWant {
+			if strings.Contains(page, w) {
+				t.Errorf("%s: the page says %q", tt.name, w)
+			}
+		}
+	}
+}

@@ -44,17 +44,17 @@ func (w lineWriter) Write(p []byte) (int, error) {
 func TestLinesWritesOneLinePerTick(t *testing.T) {
 	out := make(lineWriter)
 	tick := make(chan time.Time)
-	m := progress.NewLines(out, "build n=16", 100, 1000, "work units", 0, tick)
-	re := regexp.MustCompile(`^build n=16: (\d+)/1000 work units \((\d+)%\), \d+/s, \d+s elapsed, (about [0-9.]+ [a-z]+( [0-9]+ [a-z]+)? left|under 0.1 seconds left|time left unknown)\n$`)
+	m := progress.NewLines(out, "build n=16", 1000, 10000, "work units", 0, tick)
+	re := regexp.MustCompile(`^build n=16: ([0-9,]+)/10,000 work units \((\d+)%\), [0-9,]+/s, ([0-9.]+ (µs|ms|s)|under 1 µs) elapsed, (about [0-9.,]+ [a-z]+( [0-9]+ [a-z]+)? left|under 0.1 s left|time left unknown)\n$`)
 	for i := range 3 {
-		m.Add(50)
+		m.Add(500)
 		tick <- time.Now()
 		l := <-out
 		got := re.FindStringSubmatch(l)
 		if got == nil {
 			t.Fatalf("line %q does not match %s", l, re)
 		}
-		if want := fmt.Sprint(100 + 50*(i+1)); got[1] != want {
+		if want := []string{"1,500", "2,000", "2,500"}[i]; got[1] != want {
 			t.Errorf("line %d counts %s, want %s", i, got[1], want)
 		}
 		if strings.Contains(l, "\x1b") {

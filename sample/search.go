@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // MaxSearchN is the largest n Search lists the classes of (1.8 million
@@ -48,7 +49,7 @@ func (s *Searcher) Count() int64 { return s.count }
 // no class k.
 func (s *Searcher) Class(ctx context.Context, k int64) (nqueens.Layout, error) {
 	if k < 1 || k > s.count {
-		return nqueens.Layout{}, fmt.Errorf("n=%d has %d classes, no class %d", s.n, s.count, k)
+		return nqueens.Layout{}, fmt.Errorf("n=%d has %s, no class %d", s.n, phrase.Plural(s.count, "class"), k)
 	}
 	if s.next == nil || k <= s.last {
 		s.Close()

@@ -151,7 +151,7 @@ func (s *Server) handleAPIClass(w http.ResponseWriter, r *http.Request) error {
 // class's document.
 func encode(format export.Format, l nqueens.Layout) ([]byte, error) {
 	var buf bytes.Buffer
-	ew := format.New(&buf)
+	ew := format.New(&buf, export.ClassBoards)
 	ew.Write(l) // an error is Close's
 	err := ew.Close()
 	return buf.Bytes(), err

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -87,7 +88,7 @@ func countsChart(builds []store.Build) template.HTML {
 		fmt.Fprintf(&b, `<path class="line %s" d="%s"/>`, s.class, d.String())
 		for i, k := range s.k {
 			if k > 0 {
-				fmt.Fprintf(&b, `<circle class="point %s" cx="%s" cy="%s" r="3"><title>n=%d: %s %s</title></circle>`, s.class, f(x(ns[i])), f(y(k)), ns[i], thousands(k), s.name)
+				fmt.Fprintf(&b, `<circle class="point %s" cx="%s" cy="%s" r="3"><title>n=%d: %s %s</title></circle>`, s.class, f(x(ns[i])), f(y(k)), ns[i], phrase.Count(k), s.name)
 			}
 		}
 	}

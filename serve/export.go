@@ -12,6 +12,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -161,7 +162,11 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request) error {
 		dw.rate, dw.window = s.opts.MinExportRate, s.opts.RateWindow
 		dw.quota = int64(float64(dw.rate) * dw.window.Seconds())
 	}
-	ew := format.New(dw)
+	boards := export.ClassBoards
+	if all {
+		boards = export.SolutionBoards
+	}
+	ew := format.New(dw, boards)
 	// fail returns err while nothing is sent, to be answered with an error
 	// status, and aborts the response after.
 	fail := func(err error) error {
@@ -333,7 +338,7 @@ func (d *deadlineWriter) Write(p []byte) (int, error) {
 	d.written += int64(n)
 	d.winBytes += int64(n)
 	if err != nil && slow && !time.Now().Before(deadline) {
-		err = fmt.Errorf("%w: it took %d bytes in %v, under the minimum of %d bytes/s (%v)", errSlowClient, d.winBytes, d.window, d.rate, err)
+		err = fmt.Errorf("%w: it took %s in %s, under the minimum of %d bytes/s (%v)", errSlowClient, phrase.Plural(d.winBytes, "byte"), phrase.Duration(d.window), d.rate, err)
 	}
 	if err == nil && !d.closing && !d.producer.take(d.ctx) {
 		err = cmp.Or(d.ctx.Err(), errNoTurn)

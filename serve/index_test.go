@@ -131,7 +131,7 @@ func TestIndexSquare(t *testing.T) {
 		deep := !strings.Contains(target, "square=0,") && !strings.Contains(target, "square=1,")
 		w := get(t, small, http.MethodGet, target)
 		switch {
-		case deep && (w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), "searching all 1787 classes") || !strings.Contains(w.Body.String(), "mk 12 ")):
+		case deep && (w.Code != http.StatusUnprocessableEntity || !strings.Contains(w.Body.String(), "searching all 1,787 classes") || !strings.Contains(w.Body.String(), "mk 12 ")):
 			t.Errorf("GET %s of a server that searches 1,000 classes: %d, want %d naming the search and the command:\n%.300s", target, w.Code, http.StatusUnprocessableEntity, w.Body)
 		case !deep && w.Body.String() != want.Body.String():
 			t.Errorf("GET %s of a server that searches 1,000 classes: %d, unlike the rows':\n%.300s", target, w.Code, w.Body)

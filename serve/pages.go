@@ -135,12 +135,25 @@ func parsePages() map[string]*template.Template {
 		"symtext": export.SymmetryText,
 		"thousand": func(k any) string {
 			switch k := k.(type) {
+			case int:
+				return phrase.Count(k)
 			case int64:
-				return thousands(uint64(max(k, 0)))
+				return phrase.Count(k)
 			case uint64:
-				return thousands(k)
+				return phrase.Count(k)
 			}
 			return fmt.Sprint(k)
+		},
+		"plural": func(k any, noun string) string {
+			switch k := k.(type) {
+			case int:
+				return phrase.Plural(k, noun)
+			case int64:
+				return phrase.Plural(k, noun)
+			case uint64:
+				return phrase.Plural(k, noun)
+			}
+			return fmt.Sprint(k, " ", noun)
 		},
 		"inc": func(k int64) int64 { return k + 1 },
 		"dec": func(k int64) int64 { return k - 1 },
@@ -475,7 +488,7 @@ func (s *Server) writeClassesTwin(w http.ResponseWriter, d classesPageData, ext 
 	if ext == ".json" {
 		format = export.FormatJSON
 	}
-	ew := format.New(&buf)
+	ew := format.New(&buf, export.ClassBoards)
 	for _, b := range d.Boards {
 		if err := ew.Write(b.Layout); err != nil {
 			return err
@@ -685,17 +698,4 @@ func withQuery(path string, q url.Values) string {
 		return path
 	}
 	return path + "?" + q.Encode()
-}
-
-// thousands writes k with commas between groups of three digits.
-func thousands(k uint64) string {
-	s := strconv.FormatUint(k, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }

@@ -43,7 +43,7 @@ func build(ctx context.Context, db *store.DB, n int) (store.Build, error) {
 	case errors.Is(err, store.ErrIncomplete) && !b.Shard.IsWhole():
 		return b, notServed(fmt.Sprintf("n=%d is in the catalog as shard %s of a sharded build, not the whole board", n, b.Shard))
 	case errors.Is(err, store.ErrIncomplete):
-		return b, notServed(fmt.Sprintf("n=%d is being built: %d of %d work units so far", n, b.UnitsDone, b.UnitsTotal))
+		return b, notServed(fmt.Sprintf("n=%d is being built: %s of %s work units so far", n, phrase.Count(b.UnitsDone), phrase.Count(b.UnitsTotal)))
 	}
 	return b, err
 }
@@ -150,7 +150,7 @@ func parseN(v string) (int, error) {
 func parseWhole(name, v string, lo, hi int64) (int64, error) {
 	k, err := nqueens.ParseWhole(v)
 	if err != nil || k < uint64(lo) || k > uint64(hi) {
-		return 0, paramError(fmt.Sprintf("%s must be a whole number from %s to %s, got %s%s", name, thousands(uint64(lo)), thousands(uint64(hi)), phrase.Quote(v), nqueens.WholeHint(v)))
+		return 0, paramError(fmt.Sprintf("%s must be a whole number from %s to %s, got %s%s", name, phrase.Count(uint64(lo)), phrase.Count(uint64(hi)), phrase.Quote(v), nqueens.WholeHint(v)))
 	}
 	return int64(k), nil
 }
@@ -165,7 +165,7 @@ const maxClass = 1 << 53
 func parseClass(b store.Build, v string) (int64, error) {
 	k, err := parseWhole("class", v, 0, maxClass)
 	if err != nil {
-		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %s for n=%d%s", phrase.Quote(v), thousands(b.Unique), b.N, nqueens.WholeHint(v)))
+		return 0, paramError(fmt.Sprintf("class %s: want a class number, from 1 to %s for n=%d%s", phrase.Quote(v), phrase.Count(b.Unique), b.N, nqueens.WholeHint(v)))
 	}
 	if k < 1 || uint64(k) > b.Unique {
 		return 0, fmt.Errorf("n=%d has %s, no class %d: %w", b.N, phrase.Plural(b.Unique, "class"), k, store.ErrNoClass)

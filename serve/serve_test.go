@@ -287,6 +287,39 @@ func TestRoutes(t *testing.T) {
 	}
 }
 
+// TestPagesCountOneRight checks the numbers in the words of the pages: one
+// class, one solution and one board are each singular, and large counts
+// are grouped by threes as every message of nqueens groups them.
+func TestPagesCountOneRight(t *testing.T) {
+	s, _ := openServer(t, Options{})
+	for _, tt := range []struct {
+		target        string
+		want, notWant []string
+	}{
+		{"/n/1", []string{"1 class, 1 solution. Each board"}, []string{"1 classes", "1 solutions"}},
+		{"/n/1/1", []string{"<dd>1 solution</dd>", "<h2>Its 1 solution</h2>"}, []string{"1 solutions"}},
+		{"/n/8/7", []string{"<dd>8 solutions</dd>", "<h2>Its 8 solutions</h2>"}, nil},
+		{"/n/8?symmetry=rot180", []string{"12 classes, 92 solutions.", "Showing the 1 class of symmetry rot180."}, []string{"1 classes"}},
+		{"/n/10", []string{"92 classes, 724 solutions."}, nil},
+	} {
+		w := get(t, s, "GET", tt.target)
+		body := w.Body.String()
+		if w.Code != http.StatusOK {
+			t.Errorf("%s: status %d", tt.target, w.Code)
+		}
+		for _, want := range tt.want {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s does not say %q", tt.target, want)
+			}
+		}
+		for _, not := range tt.notWant {
+			if strings.Contains(body, not) {
+				t.Errorf("%s says %q", tt.target, not)
+			}
+		}
+	}
+}
+
 // TestSecurityHeaders checks the headers every response carries, and
 // that no page holds a script or an inline style.
 func TestSecurityHeaders(t *testing.T) {
@@ -320,6 +353,10 @@ func TestExportBytes(t *testing.T) {
 		}
 		for _, format := range []string{"json", "ndjson", "csv", "leetcode"} {
 			for _, all := range []bool{false, true} {
+				boards := export.ClassBoards
+				if all {
+					boards = export.SolutionBoards
+				}
 				for _, sym := range []string{"", "rot180", "none,rot90"} {
 					syms, _ := nqueens.ParseSymmetries(sym)
 					if sym == "" {
@@ -334,7 +371,7 @@ func TestExportBytes(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					ew := f.New(&want)
+					ew := f.New(&want, boards)
 					for l, err := range layouts {
 						if err != nil {
 							t.Fatal(err)
@@ -526,7 +563,7 @@ func TestExportLex(t *testing.T) {
 		for _, format := range []export.Format{export.FormatLeetCode, export.FormatGrid, export.FormatCSV} {
 			for _, sym := range []string{"", "rot180"} {
 				var want bytes.Buffer
-				ew := format.New(&want)
+				ew := format.New(&want, export.SolutionBoards)
 				for p := range enumerate.Solutions(n) {
 					id := canonical.Identify(p)
 					if sym != "" && id.Symmetry.String() != sym {

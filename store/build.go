@@ -211,8 +211,8 @@ func (r *buildRun[T]) start(unitsTotal int) (Build, error) {
 			return Build{}, fmt.Errorf("build n=%d: %w", n, dbfile.Translate(err))
 		}
 		if orphans > 0 {
-			return Build{}, fmt.Errorf("build n=%d: %w: the catalog holds %d classes of n=%d but no record of their build (its builds row was deleted?); %s",
-				n, ErrOrphans, orphans, n, orphanFix(r.db.h.Path, n))
+			return Build{}, fmt.Errorf("build n=%d: %w: the catalog holds %s of n=%d but no record of their build (its builds row was deleted?); %s",
+				n, ErrOrphans, phrase.Plural(orphans, "class"), n, orphanFix(r.db.h.Path, n))
 		}
 		st = fresh
 		if err = r.form.drop(ctx, tx, n); err == nil {
@@ -565,8 +565,8 @@ func runUnits[T any](ctx context.Context, db *DB, n int, shard nqueens.Shard, un
 			return r.state, err
 		}
 		st := r.state
-		return st, fmt.Errorf("interrupted: n=%d stopped after %d of %d work units with %s stored; run the same build again to resume",
-			n, st.UnitsDone, st.UnitsTotal, phrase.Plural(st.Unique, "class"))
+		return st, fmt.Errorf("interrupted: n=%d stopped after %s of %s work units with %s stored; run the same build again to resume",
+			n, phrase.Count(st.UnitsDone), phrase.Count(st.UnitsTotal), phrase.Plural(st.Unique, "class"))
 	}
 	return r.finish()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 )
 
@@ -99,8 +100,8 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 	if b.Complete && from == 1 && uint64(to) == b.Unique && (all.Orbit4 != b.Orbit4 || all.Orbit2 != b.Orbit2 || all.Orbit1 != b.Orbit1 || symmetric > b.Unique) {
 		// Every class counted: the symmetric ones listed must be those the
 		// build counts.
-		return c, damage(fmt.Sprintf("n=%d: the catalog lists %d, %d and %d classes of orbit 4, 2 and 1, the build counts %d, %d and %d",
-			b.N, all.Orbit4, all.Orbit2, all.Orbit1, b.Orbit4, b.Orbit2, b.Orbit1))
+		return c, damage(fmt.Sprintf("n=%d: the catalog lists %s, %s and %s classes of orbit 4, 2 and 1, the build counts %s, %s and %s",
+			b.N, phrase.Count(all.Orbit4), phrase.Count(all.Orbit2), phrase.Count(all.Orbit1), phrase.Count(b.Orbit4), phrase.Count(b.Orbit2), phrase.Count(b.Orbit1)))
 	}
 	if f.hasOrbit(8) {
 		c.AddN(nqueens.SymNone, uint64(to-from+1)-symmetric)

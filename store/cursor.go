@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/indexblock"
 )
@@ -219,5 +220,5 @@ func (c *blockCursor) prefixAt(key string) (indexblock.Entry, uint64, bool) {
 // short is the error of a prefix of the block at the cursor whose subtree
 // holds other classes than the index records.
 func (c *blockCursor) short(e indexblock.Entry) error {
-	return &indexFault{N: c.b.N, Block: c.blk.Block, Problem: fmt.Sprintf("records %d classes under prefix %s, which the search does not find", e.Classes, indexblock.Key(e.Unit))}
+	return &indexFault{N: c.b.N, Block: c.blk.Block, Problem: fmt.Sprintf("records %s under prefix %s, which the search does not find", phrase.Plural(e.Classes, "class"), indexblock.Key(e.Unit))}
 }

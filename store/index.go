@@ -10,6 +10,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/indexblock"
 )
@@ -489,8 +490,8 @@ func (db *DB) symmetricChecker(b Build) func(context.Context, nqueens.Layout) er
 			return fmt.Errorf("read classes n=%d: %w", b.N, dbfile.Translate(err))
 		}
 		if uint64(lacking.Int64) != 8*e.Classes-e.Solutions {
-			return &indexFault{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric classes lacking %d solutions under prefix %s, which records %d classes of %d solutions",
-				lacking.Int64, key, e.Classes, e.Solutions)}
+			return &indexFault{N: b.N, Block: c.Block().Block, Problem: fmt.Sprintf("lists symmetric classes lacking %s under prefix %s, which records %s of %s",
+				phrase.Plural(lacking.Int64, "solution"), key, phrase.Plural(e.Classes, "class"), phrase.Plural(e.Solutions, "solution"))}
 		}
 		checked[key] = true
 		return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/enumerate"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store/internal/dbfile"
 	"github.com/nqueens/nqueens/store/internal/indexblock"
 )
@@ -150,7 +151,7 @@ func (f *indexForm) resume(ctx context.Context, db *DB, st Build) error {
 	switch err := c.seekLast(ctx); {
 	case errors.Is(err, errNoBlock) && (st.Unique != 0 || st.Total != 0):
 		return &indexFault{N: w.n, Block: -1,
-			Problem: fmt.Sprintf("has no block, the build records %d classes and %d solutions", st.Unique, st.Total)}
+			Problem: fmt.Sprintf("has no block, the build records %s and %s", phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"))}
 	case errors.Is(err, errNoBlock):
 		return nil
 	case err != nil:
@@ -159,7 +160,7 @@ func (f *indexForm) resume(ctx context.Context, db *DB, st Build) error {
 	entry, classes, solutions := c.Block().End()
 	if classes != st.Unique || solutions != st.Total {
 		return &indexFault{N: w.n, Block: c.Block().Block,
-			Problem: fmt.Sprintf("ends after %d classes and %d solutions, the build records %d and %d", classes, solutions, st.Unique, st.Total)}
+			Problem: fmt.Sprintf("ends after %s and %s, the build records %s and %s", phrase.Plural(classes, "class"), phrase.Plural(solutions, "solution"), phrase.Count(st.Unique), phrase.Count(st.Total))}
 	}
 	// And its symmetric classes those the build counts.
 	if err := c.Block().Last(st.Counts, c.sealed()); err != nil {

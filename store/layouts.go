@@ -7,6 +7,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // Selection chooses what an export of one build holds: the classes the
@@ -30,7 +31,7 @@ type CountError struct {
 
 // Error says how many layouts were read and how many the build records.
 func (e *CountError) Error() string {
-	return fmt.Sprintf("n=%d: read %d layouts, the catalog records %d", e.N, e.Got, e.Want)
+	return fmt.Sprintf("n=%d: read %s, the catalog records %s", e.N, phrase.Plural(e.Got, "layout"), phrase.Count(e.Want))
 }
 
 // Layouts returns the layouts of the build b that sel selects and how many

@@ -334,8 +334,8 @@ func checkShards(ctx context.Context, n int, parts []*DB) ([]Build, error) {
 		}
 		switch {
 		case !b.Complete:
-			return nil, fmt.Errorf("merge n=%d: %s holds shard %s unfinished (%d of %d work units): run its build again first",
-				n, part.h.Path, b.Shard, b.UnitsDone, b.UnitsTotal)
+			return nil, fmt.Errorf("merge n=%d: %s holds shard %s unfinished (%s of %s work units): run its build again first",
+				n, part.h.Path, b.Shard, phrase.Count(b.UnitsDone), phrase.Count(b.UnitsTotal))
 		case k != 0 && b.Shard.Count != k:
 			return nil, fmt.Errorf("merge n=%d: %s holds shard %s, but %s holds one of %d shards", n, part.h.Path, b.Shard, parts[0].h.Path, k)
 		}
@@ -384,8 +384,8 @@ func mergeable(ctx context.Context, parts []*DB) ([]int, error) {
 				return nil, fmt.Errorf("merge: %s: %w", part.h.Name, err)
 			}
 			if b.UnitsTotal != units {
-				return nil, fmt.Errorf("merge: %s: shard %s of n=%d has %d work units, this nqueens splits it into %d: made by another version?",
-					part.h.Name, b.Shard, b.N, b.UnitsTotal, units)
+				return nil, fmt.Errorf("merge: %s: shard %s of n=%d has %s, this nqueens splits it into %s: made by another version?",
+					part.h.Name, b.Shard, b.N, phrase.Plural(b.UnitsTotal, "work unit"), phrase.Count(units))
 			}
 			these = append(these, b.N)
 		}
@@ -449,8 +449,8 @@ func mergeRows(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts []
 	}
 	for i, part := range parts {
 		if got[i] != shards[i].Counts {
-			return fmt.Errorf("merge n=%d: %s holds %d classes (%d solutions), its build records %d (%d)",
-				n, part.h.Path, got[i].Unique, got[i].Total, shards[i].Unique, shards[i].Total)
+			return fmt.Errorf("merge n=%d: %s holds %s (%s), its build records %s (%s)",
+				n, part.h.Path, phrase.Plural(got[i].Unique, "class"), phrase.Plural(got[i].Total, "solution"), phrase.Count(shards[i].Unique), phrase.Count(shards[i].Total))
 		}
 	}
 	return nil
@@ -547,8 +547,8 @@ func mergeIndex(ctx context.Context, tx *sqlx.Tx, n int, shards []Build, parts [
 		want.Merge(b.Counts)
 	}
 	if w.next.ClassesBefore != want.Unique || w.next.SolutionsBefore != want.Total {
-		return fmt.Errorf("merge n=%d: the parts' indexes hold %d classes (%d solutions), their builds record %d (%d)",
-			n, w.next.ClassesBefore, w.next.SolutionsBefore, want.Unique, want.Total)
+		return fmt.Errorf("merge n=%d: the parts' indexes hold %s (%s), their builds record %s (%s)",
+			n, phrase.Plural(w.next.ClassesBefore, "class"), phrase.Plural(w.next.SolutionsBefore, "solution"), phrase.Count(want.Unique), phrase.Count(want.Total))
 	}
 	if err := w.write(ctx, tx); err != nil {
 		return fmt.Errorf("merge n=%d: %w", n, err)

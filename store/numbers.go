@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // IncompleteError is the error DB.Complete returns when the catalog does
@@ -28,7 +29,7 @@ func (e *IncompleteError) Error() string {
 	case e.Sharded():
 		return fmt.Sprintf("n=%d in %s is shard %s of a sharded build, not the whole board", e.N, e.Path, e.Build.Shard)
 	}
-	return fmt.Sprintf("n=%d is only partly built in %s (%d of %d work units)", e.N, e.Path, e.Build.UnitsDone, e.Build.UnitsTotal)
+	return fmt.Sprintf("n=%d is only partly built in %s (%s of %s work units)", e.N, e.Path, phrase.Count(e.Build.UnitsDone), phrase.Count(e.Build.UnitsTotal))
 }
 
 // Unwrap returns Err.

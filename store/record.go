@@ -110,7 +110,7 @@ func (b Build) Finished() bool { return b.Complete && b.Shard.IsWhole() }
 func (b Build) Describe() string {
 	state := "a complete build"
 	if !b.Complete {
-		state = fmt.Sprintf("an unfinished build (%d of %d work units)", b.UnitsDone, b.UnitsTotal)
+		state = fmt.Sprintf("an unfinished build (%s of %s work units)", phrase.Count(b.UnitsDone), phrase.Count(b.UnitsTotal))
 	}
 	if b.Shard.IsWhole() {
 		return state
@@ -318,7 +318,7 @@ func (db *DB) Audit(ctx context.Context) ([]problem, error) {
 		if err := rows.Scan(&n, &k); err != nil {
 			return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))
 		}
-		problems = append(problems, problem{int(n), fmt.Sprintf("%d classes stored with no record of their build (its builds row was deleted?); %s", k, orphanFix(db.h.Path, int(n)))})
+		problems = append(problems, problem{int(n), fmt.Sprintf("%s stored with no record of their build (its builds row was deleted?); %s", phrase.Plural(k, "class"), orphanFix(db.h.Path, int(n)))})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("audit: %w", dbfile.Translate(err))

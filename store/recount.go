@@ -9,6 +9,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/internal/parallel"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // RecountOptions tune Recount. The zero value checks everything on all
@@ -139,8 +140,8 @@ func (r indexRead) recount(ctx context.Context, o RecountOptions) (nqueens.Count
 		for i, p := range batch {
 			t := results[i]
 			if t.Counts.Unique != p.Classes || t.Counts.Total != p.Solutions {
-				o.Problem(fmt.Sprintf("index prefix %d (%v) holds %d classes of %d solutions, the index records %d of %d",
-					p.Index, p.Unit.Prefix(), t.Counts.Unique, t.Counts.Total, p.Classes, p.Solutions))
+				o.Problem(fmt.Sprintf("index prefix %d (%v) holds %s of %s, the index records %s of %s",
+					p.Index, p.Unit.Prefix(), phrase.Plural(t.Counts.Unique, "class"), phrase.Plural(t.Counts.Total, "solution"), phrase.Count(p.Classes), phrase.Count(p.Solutions)))
 			}
 			// The listed symmetric classes under the prefix are the ones found.
 			for next < len(symmetric) && uint64(symmetric[next].Class) <= p.ClassesBefore {

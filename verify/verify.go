@@ -21,6 +21,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/sample"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -191,15 +192,15 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 		}
 	}
 	if !b.Complete {
-		problem("build is incomplete (%d of %d work units)", b.UnitsDone, b.UnitsTotal)
+		problem("build is incomplete (%s of %s work units)", phrase.Count(b.UnitsDone), phrase.Count(b.UnitsTotal))
 	}
 	if s := b.Shard; s.Check() != nil {
 		problem("the build records shard index %d of %d, which is no shard", s.Index, s.Count)
 	} else if units := shardUnits(n, s); b.UnitsTotal != units {
-		problem("the build records %d work units in all, the search of %s has %d", b.UnitsTotal, s.Describe(), units)
+		problem("the build records %s in all, the search of %s has %s", phrase.Plural(b.UnitsTotal, "work unit"), s.Describe(), phrase.Count(units))
 	}
 	if b.UnitsDone < 0 || b.UnitsDone > b.UnitsTotal || (b.Complete && b.UnitsDone != b.UnitsTotal) {
-		problem("the build records %d of %d work units done%s, which cannot be", b.UnitsDone, b.UnitsTotal, map[bool]string{true: " and complete", false: ""}[b.Complete])
+		problem("the build records %s of %s work units done%s, which cannot be", phrase.Count(b.UnitsDone), phrase.Count(b.UnitsTotal), map[bool]string{true: " and complete", false: ""}[b.Complete])
 	}
 	// The store checks the classes as its form holds them: each row as
 	// it reads it, or an index's blocks, symmetric classes and prefixes

@@ -136,13 +136,13 @@ func (v advice) index(n int) string {
 }
 
 // notRows says what the rows of n would take, for a build that stores
-// its index instead: "not its 9233 rows (about 234.4 KiB)".
+// its index instead: "not its 9,233 rows (about 234.4 KiB)".
 func notRows(n int) string {
 	rows, bytes, ok := store.RowsSize(n)
 	if !ok {
 		return "not its rows (more than OEIS has counted)"
 	}
-	return fmt.Sprintf("not its %d rows (about %s)", rows, phrase.Bytes(bytes))
+	return fmt.Sprintf("not its %s (about %s)", phrase.Plural(rows, "row"), phrase.Bytes(bytes))
 }
 
 // verify returns the command that verifies n.

@@ -115,7 +115,7 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 				a.logf("n=%d is above max_rows_n %d: building its index, %s", n, a.cfg.MaxRowsN, notRows(n))
 			}
 			if from > 0 {
-				a.logf("n=%d: resuming at work unit %d of %d (%s already stored)", n, from, total, phrase.Plural(stored, "class"))
+				a.logf("n=%d: resuming at work unit %s of %s (%s already stored)", n, phrase.Count(from), phrase.Count(total), phrase.Plural(stored, "class"))
 			}
 			m = a.progress(what, int64(from), int64(total), "work units")
 		},
@@ -136,7 +136,7 @@ func (a *app) buildOne(ctx context.Context, db *store.DB, n int, shard nqueens.S
 		return st, err
 	default:
 		a.logf("n=%d%s: built %s%s (%s) in %s", n, shardSuffix(shard), map[bool]string{false: "", true: "the index of "}[index],
-			phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"), time.Since(start).Round(time.Millisecond))
+			phrase.Plural(st.Unique, "class"), phrase.Plural(st.Total, "solution"), phrase.Duration(time.Since(start)))
 	}
 	return st, nil
 }

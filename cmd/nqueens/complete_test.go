@@ -28,7 +28,7 @@ func TestCompleteSaysLongCounts(t *testing.T) {
 	if stdout.String() != quick.String() {
 		t.Errorf("the long count printed %q, the short one %q", stdout.String(), quick.String())
 	}
-	if !regexp.MustCompile(`(?m)^complete _ _ _ _ _ _ _ _ _ _ 4 _: (about [0-9.]+ seconds|under 0.1 seconds) on [0-9]+ cores? \([0-9.]+e\+0[0-9] nodes, estimated\); Ctrl-C stops it$`).Match(stderr.Bytes()) {
+	if !regexp.MustCompile(`(?m)^complete _ _ _ _ _ _ _ _ _ _ 4 _: (about [0-9.]+ s|under 0\.1 s) on [0-9]+ cores? \([0-9]{1,3}(,[0-9]{3})* nodes, estimated\); Ctrl-C stops it$`).Match(stderr.Bytes()) {
 		t.Errorf("stderr of a long count:\n%s\nwant the estimate's line", stderr.String())
 	}
 	var quiet bytes.Buffer

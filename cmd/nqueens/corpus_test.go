@@ -175,7 +175,7 @@ func TestCorpus(t *testing.T) {
 
 // corpusTimes matches what differs from run to run: seconds, dates and
 // rates.
-var corpusTimes = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)|\b\d+\.\d+\b|"seconds": ?[0-9.e+-]+|\b\d+(\.\d+)?(ns|µs|ms|s)\b|\d+ goroutines on \d+ cores`)
+var corpusTimes = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)|\b(under )?\d+(\.\d+)? (µs|ms|s|min|h|days?)\b( \d+ (s|min|h)\b)?|\b\d+\.\d+\b|"seconds": ?[0-9.e+-]+|\b\d+(\.\d+)?(ns|µs|ms|s)\b|\d+ goroutines on \d+ cores`)
 
 // corpusMask writes s with dir as DIR and the times masked, every line
 // ending in a newline.

@@ -116,7 +116,7 @@ func (a *app) countCmd() *cobra.Command {
 				}
 				start := time.Now()
 				label := fmt.Sprintf("count n=%d", n)
-				o, done := a.countOptions(label, n, estimate, e)
+				o, done := a.countOptions(label, n, estimate)
 				o = e.options(o)
 				o.Keeper = a.keeper(cmd.Context(), label, n, nqueens.Shard{}, e, state)
 				c, err := count.Board(cmd.Context(), n, o)
@@ -348,25 +348,18 @@ func (h hookedKeeper) Keep(i int, solutions uint64) {
 	testHookCountFound(h.ctx, h.Len())
 }
 
-// countOptions returns the options of a count of n by e with the
-// configured workers and, for n of progressFromN and above, a meter
-// called label, whose time left starts from estimate (0: none), the
-// whole count's, in the share of the work units left to count; the
-// caller calls done when the count returns.
-func (a *app) countOptions(label string, n int, estimate time.Duration, e counter) (o count.Options, done func()) {
+// countOptions returns the options of a count of n with the configured
+// workers and, for n of progressFromN and above, a meter called label
+// that counts the work units of the whole count, those a resumed count
+// kept included (as its messages do), and whose time left starts from
+// estimate (0: none), the whole count's, in the share of the units left
+// (progress.Left); the caller calls done when the count returns.
+func (a *app) countOptions(label string, n int, estimate time.Duration) (o count.Options, done func()) {
 	m := progress.Nop
 	o = count.Options{Workers: a.cfg.Workers}
 	if n >= progressFromN {
-		o.Start = func(units int) {
-			if estimate > 0 {
-				// A resumed count has only its units left to count.
-				all := len(count.Constellations(n))
-				if e.Name() == "join" {
-					all = count.JoinUnitsOf(n).Total
-				}
-				estimate = time.Duration(float64(estimate) * float64(units) / float64(all))
-			}
-			m = a.progressEstimated(label, 0, int64(units), "work units", estimate)
+		o.Start = func(kept, total int) {
+			m = a.progressEstimated(label, int64(kept), int64(total), "work units", estimate)
 		}
 		o.Progress = func() { m.Add(1) }
 	}
@@ -449,7 +442,7 @@ func rateError(ctx context.Context, err error) error {
 // countShard counts one shard of n with e and prints its part as JSON.
 func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e counter, state string) error {
 	label := fmt.Sprintf("count n=%d%s", n, shardSuffix(s))
-	o, done := a.countOptions(label, n, 0, e)
+	o, done := a.countOptions(label, n, 0)
 	o = e.options(o)
 	o.Keeper = a.keeper(ctx, label, n, s, e, state)
 	p, err := parts.Make(ctx, n, s, o)
@@ -460,8 +453,8 @@ func (a *app) countShard(ctx context.Context, n int, s nqueens.Shard, e counter,
 	case err != nil:
 		return countError(err)
 	}
-	a.logf("n=%d shard %s: %d of %d work units, %s, %.3fs (search %.3fs)",
-		n, s, p.Units, p.UnitsTotal, phrase.Plural(p.Total, "solution"), p.Seconds, p.SearchSeconds)
+	a.logf("n=%d shard %s: %s of %s work units, %s, %s (search %s)",
+		n, s, phrase.Count(p.Units), phrase.Count(p.UnitsTotal), phrase.Plural(p.Total, "solution"), seconds(p.Seconds), seconds(p.SearchSeconds))
 	return writeJSONLine(a.stdout, p)
 }
 

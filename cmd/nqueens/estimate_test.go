@@ -22,11 +22,11 @@ func TestWarnLong(t *testing.T) {
 		// engine counts: "cpu" if empty.
 		engine string
 	}{
-		{n: 20, want: "count 20: about 10 hours on 2 cores; --shard splits it\n"},
+		{n: 20, want: "count 20: about 10 h on 2 cores; --shard splits it\n"},
 		{n: 20, quiet: true},
 		{n: 16}, // short even at estimate.MinRate: no line, no measurement
 		{n: 12},
-		{n: 21, engine: "join", want: "count 21: about 8 hours on 2 cores; --shard splits it\n"},
+		{n: 21, engine: "join", want: "count 21: about 8 h on 2 cores; --shard splits it\n"},
 		{n: 18, engine: "join"}, // short by the join
 	}
 	for _, tt := range tests {
@@ -42,7 +42,7 @@ func TestWarnLong(t *testing.T) {
 			t.Errorf("n=%d quiet=%t: stderr %q, want %q", tt.n, tt.quiet, stderr.String(), tt.want)
 		}
 		// The meter's time left starts from the estimate said, and only then.
-		if said := tt.want != ""; said != (d > 0) || said && !strings.Contains(tt.want, "about "+strconv.Itoa(int(d.Hours()+0.5))+" hours") {
+		if said := tt.want != ""; said != (d > 0) || said && !strings.Contains(tt.want, "about "+strconv.Itoa(int(d.Hours()+0.5))+" h") {
 			t.Errorf("n=%d %s quiet=%t: warnLong gave the meter %v after saying %q", tt.n, engine, tt.quiet, d, tt.want)
 		}
 	}

@@ -105,8 +105,12 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 		return usageError{fmt.Errorf("format %s draws one board, and n=%d has no %s", format, n, filterWords(sel.Filter))}
 	}
 	var written uint64
+	boards := export.ClassBoards
+	if sel.All {
+		boards = export.SolutionBoards
+	}
 	write := func(w io.Writer) error {
-		ew := format.New(w)
+		ew := format.New(w, boards)
 		m := progress.Nop
 		if want >= progressFromLayouts {
 			m = a.progressEstimated(fmt.Sprintf("export n=%d", n), 0, int64(want), "layouts", estimate)
@@ -117,7 +121,7 @@ func (a *app) export(ctx context.Context, n int, format export.Format, sel store
 		var ce *store.CountError
 		switch {
 		case errors.As(err, &ce):
-			return fmt.Errorf("export n=%d: wrote %d layouts, the catalog records %d; run %s", n, ce.Got, ce.Want, a.advice().verify(n))
+			return fmt.Errorf("export n=%d: wrote %s, the catalog records %s; run %s", n, phrase.Plural(ce.Got, "layout"), phrase.Count(ce.Want), a.advice().verify(n))
 		case ctx.Err() != nil:
 			return errors.New("export interrupted")
 		}
@@ -140,10 +144,10 @@ func (l lazy) String() string { return l() }
 // returns the meter of that search, in classes, whose time left starts
 // from the time the index's build took.
 func (a *app) warnSquareSearch(b store.Build, sq nqueens.Square) progress.Meter {
-	took := time.Duration(b.Seconds * float64(time.Second)).Round(time.Second)
+	took := time.Duration(b.Seconds * float64(time.Second))
 	if !a.cfg.Quiet {
 		fmt.Fprintf(a.stderr, "n=%d is stored as an index whose prefixes fix rows 0 to %d: a queen on row %d is found by searching all %s (the build of its index took %s)\n",
-			b.N, b.IndexDepth-1, sq.Row, phrase.Plural(b.Unique, "class"), took)
+			b.N, b.IndexDepth-1, sq.Row, phrase.Plural(b.Unique, "class"), phrase.Duration(took))
 	}
 	return a.progressEstimated(fmt.Sprintf("search n=%d", b.N), 0, int64(b.Unique), "classes", took)
 }

@@ -24,8 +24,8 @@ func TestWarnLexSearch(t *testing.T) {
 		quiet bool
 		want  string
 	}{
-		{n: 18, total: 666090624, want: "export 18: the lexicographic order searches all 666090624 solutions of n=18: about 2 hours 40 minutes on 2 cores\n"},
-		{n: 16, total: 14772512, want: "export 16: the lexicographic order searches all 14772512 solutions of n=16: about 3 minutes on 2 cores\n"},
+		{n: 18, total: 666090624, want: "export 18: the lexicographic order searches all 666,090,624 solutions of n=18: about 2 h 40 min on 2 cores\n"},
+		{n: 16, total: 14772512, want: "export 16: the lexicographic order searches all 14,772,512 solutions of n=16: about 3 min on 2 cores\n"},
 		{n: 18, total: 666090624, quiet: true},
 		{n: 15, total: 2279184},
 	}

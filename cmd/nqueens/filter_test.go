@@ -72,7 +72,7 @@ func TestExportFiltersAreSlices(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"export", "12", "--classes", "1700-1800"}, "n=12 has 1787 classes, no class 1800"},
+		{[]string{"export", "12", "--classes", "1700-1800"}, "n=12 has 1,787 classes, no class 1800"},
 		{[]string{"export", "12", "--classes", "30-3"}, `--classes "30-3": the range runs downwards: want K-L with K at most L`},
 		{[]string{"export", "12", "--classes", "x"}, `--classes "x": want K-L with whole numbers from 1, such as 10-19`},
 		{[]string{"export", "12", "--class", "3", "--classes", "3-4"}, "--class and --classes choose classes both: give one"},

@@ -12,6 +12,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -76,7 +77,7 @@ func TestKilledIndexBuildResumes(t *testing.T) {
 		t.Fatalf("after the kill at unit 700 of blocks of 64: %v\n%s", err, stdout)
 	}
 	_, stderr, err := runCLI(t, "--db", killed, "build", "14", "--index")
-	if err != nil || !strings.Contains(stderr, fmt.Sprintf("n=14: resuming at work unit 640 of %d", units)) {
+	if err != nil || !strings.Contains(stderr, fmt.Sprintf("n=14: resuming at work unit 640 of %s", phrase.Count(units))) {
 		t.Fatalf("resumed build: %v\n%s", err, stderr)
 	}
 	if got, want := dumpIndex(t, killed, 14), dumpIndex(t, whole, 14); got != want {
@@ -332,7 +333,7 @@ func TestSquareSearchSaid(t *testing.T) {
 	rows, index := filepath.Join(dir, "rows.db"), filepath.Join(dir, "index.db")
 	mustRun(t, "--db", rows, "build", "12", "-q")
 	mustRun(t, "--db", index, "build", "12", "--index", "-q")
-	const said = "n=12 is stored as an index whose prefixes fix rows 0 to 2: a queen on row 7 is found by searching all 1787 classes"
+	const said = "n=12 is stored as an index whose prefixes fix rows 0 to 2: a queen on row 7 is found by searching all 1,787 classes"
 	for _, tt := range []struct {
 		args []string
 		say  bool

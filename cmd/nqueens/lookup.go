@@ -158,7 +158,7 @@ func (a *app) lookup(ctx context.Context, in iter.Seq2[nqueens.Placement, error]
 		if bad > 1 {
 			verb = "are not solutions"
 		}
-		return fmt.Errorf("%d of %s %s", bad, phrase.Plural(read, "placement"), verb)
+		return fmt.Errorf("%s of %s %s", phrase.Count(bad), phrase.Plural(read, "placement"), verb)
 	}
 	return nil
 }

@@ -141,9 +141,16 @@ func (a *app) progress(label string, done, total int64, unit string) progress.Me
 	return a.progressEstimated(label, done, total, unit, 0)
 }
 
+// testHookMeter, when set by a test, is called with the label, steps done
+// and total of each meter made.
+var testHookMeter func(label string, done, total int64)
+
 // progressEstimated is progress for a job whose whole time was estimated
 // at estimate (and said on stderr): the time left starts from it.
 func (a *app) progressEstimated(label string, done, total int64, unit string, estimate time.Duration) progress.Meter {
+	if testHookMeter != nil {
+		testHookMeter(label, done, total)
+	}
 	if a.cfg.Quiet {
 		return progress.Nop
 	}

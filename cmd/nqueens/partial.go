@@ -111,7 +111,7 @@ func countsJSON(asJSON bool, out string) (bool, error) {
 }
 
 func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) error {
-	lister := c.format.New(w)
+	lister := c.format.New(w, export.SolutionBoards) // completions
 	for in, err := range boards {
 		if c.ctx.Err() != nil {
 			return errors.New("complete interrupted")
@@ -184,7 +184,7 @@ func (c *completer) count(b partial.Board) (partial.Count, error) {
 		}
 		workers := parallel.Workers(c.a.cfg.Workers)
 		if secs := est / (rate * float64(workers)); secs >= longCompletion.Seconds() {
-			c.a.logf("complete %s: %s on %s (%.1e nodes, estimated); Ctrl-C stops it", b, phrase.About(secs), phrase.Plural(workers, "core"), est)
+			c.a.logf("complete %s: %s on %s (%s, estimated); Ctrl-C stops it", b, phrase.About(secs), phrase.Plural(workers, "core"), phrase.Approx(est, "node"))
 			m := progress.Nop
 			estimate := time.Duration(secs * float64(time.Second))
 			o.Start = func(units int) { m = c.a.progressEstimated("complete", 0, int64(units), "work units", estimate) }
@@ -354,7 +354,7 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distin
 			return err
 		}
 		if i < count {
-			return fmt.Errorf("puzzle --distinct: n=%d gave %s in %d draws, fewer than the %d asked for", n, phrase.Plural(i, "distinct puzzle"), draws, count)
+			return fmt.Errorf("puzzle --distinct: n=%d gave %s in %s, fewer than the %d asked for", n, phrase.Plural(i, "distinct puzzle"), phrase.Plural(draws, "draw"), count)
 		}
 		return nil
 	}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // command returns a command running nqueens (this test binary, see
@@ -370,7 +371,7 @@ func TestStoppedBuildResumes(t *testing.T) {
 	for i, sig := range stops {
 		at := (i + 1) * total / (len(stops) + 1)
 		b := startPausedBuild(t, db, n, at, commitRowsEnv+"=1000")
-		if resume := fmt.Sprintf("n=14: resuming at work unit %d of %d", prev, total); prev > 0 && !strings.Contains(b.stderr.String(), resume) {
+		if resume := fmt.Sprintf("n=14: resuming at work unit %s of %s", phrase.Count(prev), phrase.Count(total)); prev > 0 && !strings.Contains(b.stderr.String(), resume) {
 			t.Errorf("%v at unit %d: the run did not say %q:\n%s", sig, at, resume, b.stderr)
 		}
 		if sig == os.Kill {
@@ -410,13 +411,13 @@ func TestStoppedBuildResumes(t *testing.T) {
 	if err != nil {
 		t.Fatalf("last run: %v\n%s", err, stderr.Bytes())
 	}
-	if resume := fmt.Sprintf("n=14: resuming at work unit %d of %d", prev, total); !strings.Contains(stderr.String(), resume) {
+	if resume := fmt.Sprintf("n=14: resuming at work unit %s of %s", phrase.Count(prev), phrase.Count(total)); !strings.Contains(stderr.String(), resume) {
 		t.Errorf("last run did not say %q:\n%s", resume, stderr.Bytes())
 	}
 	if !regexp.MustCompile(`(?m)^ +14 +365596 +45752 .* yes `).Match(out) {
 		t.Errorf("build table:\n%s", out)
 	}
-	if v := mustRun(t, "--db", db, "verify", "14"); !strings.Contains(v, "n=14 ok: 365596 solutions in 45752 classes") {
+	if v := mustRun(t, "--db", db, "verify", "14"); !strings.Contains(v, "n=14 ok: 365,596 solutions in 45,752 classes") {
 		t.Fatalf("verify after the stops:\n%s", v)
 	}
 }

@@ -68,6 +68,7 @@ var masks = []struct {
 	with string
 }{
 	{regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`), "TIME"},
+	{regexp.MustCompile(`\b(under )?\d+(\.\d+)? (µs|ms|s|min|h|days?|months?|years?)\b( \d+ (s|min|h|days?|months?)\b)?`), "DURATION"},
 	{regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s|m|h)\b`), "DURATION"},
 	{regexp.MustCompile(`("(search_)?seconds": )\d+(\.\d+)?`), "${1}SECONDS"},
 	{regexp.MustCompile(`\b\d+\.\d+\b`), "DECIMAL"},
@@ -202,6 +203,11 @@ func TestMask(t *testing.T) {
 	}{
 		{`"started_at": "2026-11-23T04:45:46Z",`, `"started_at": "2026-11-26T10:17:16Z",`, true},
 		{`built n=8 in 3ms`, `built n=8 in 1.2s`, true},
+		{`built 12 classes (92 solutions) in 310 µs`, `built 12 classes (92 solutions) in 1 min 4 s`, true},
+		{`in 8 ms`, `in 2 days 3 h`, true},
+		{`about 4.3 s left`, `about 1 h 20 min left`, true},
+		{`built 12 classes`, `built 13 classes`, false},
+		{`built 2,279,184 solutions`, `built 2,279,185 solutions`, false},
 		{`"seconds": 0`, `"seconds": 0.004`, true},
 		{`"seconds": 0.004,`, `"seconds": 12,`, true},
 		{`  8      92`, `  8   92`, true},

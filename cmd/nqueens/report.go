@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
@@ -20,6 +21,16 @@ import (
 // Each table has one row per n, right-aligned; the JSON of a row holds its
 // columns and may hold more (stats --json adds when a build started and
 // finished, and its work units).
+
+// secondsColumn is the format of the seconds column of every table: to
+// the millisecond, as a catalog records a build's seconds.
+const secondsColumn = "%.3f"
+
+// seconds words a time in seconds for a message (phrase.Duration): "310
+// ms", "1 min 4 s".
+func seconds(secs float64) string {
+	return phrase.Duration(time.Duration(secs * float64(time.Second)))
+}
 
 // writeJSON writes v as indented JSON and a newline: the --json form of
 // every table.
@@ -54,7 +65,7 @@ func writeBuilds(w io.Writer, builds []store.Build) error {
 		if !b.Shard.IsWhole() {
 			complete = "shard " + b.Shard.String() + ": " + complete
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%.2f\t%s\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1, complete, b.Seconds, b.Form)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t"+secondsColumn+"\t%s\t\n", b.N, b.Total, b.Unique, b.Orbit8, b.Orbit4, b.Orbit2, b.Orbit1, complete, b.Seconds, b.Form)
 	}
 	return tw.Flush()
 }
@@ -103,7 +114,7 @@ func writeCounts(w io.Writer, results []count.Result, out countOutput) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "n\ttotal\tunique\torbit8\torbit4\torbit2\torbit1\tseconds\t")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2, r.Orbit1, r.Seconds)
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t"+secondsColumn+"\t\n", r.N, r.Total, r.Unique, r.Orbit8, r.Orbit4, r.Orbit2, r.Orbit1, r.Seconds)
 	}
 	return tw.Flush()
 }

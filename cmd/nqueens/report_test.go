@@ -26,12 +26,12 @@ func TestReportTables(t *testing.T) {
 	}
 	check("builds", func(b *strings.Builder) error {
 		return writeBuilds(b, []store.Build{
-			{N: 8, Counts: nqueens.Counts{Total: 92, Unique: 12, Orbit8: 11, Orbit4: 1}, Complete: true, UnitsDone: 8, UnitsTotal: 8, Seconds: 0.01},
+			{N: 8, Counts: nqueens.Counts{Total: 92, Unique: 12, Orbit8: 11, Orbit4: 1}, Complete: true, UnitsDone: 8, UnitsTotal: 8, Seconds: 0.0104},
 			{N: 12, Counts: nqueens.Counts{Total: 5024, Unique: 628, Orbit8: 620, Orbit4: 8}, UnitsDone: 40, UnitsTotal: 66, Seconds: 0.2, Shard: nqueens.Shard{Index: 1, Count: 2}, Form: store.FormIndex},
 		})
 	}, `   n  total  unique  orbit8  orbit4  orbit2  orbit1               complete  seconds   form
-   8     92      12      11       1       0       0                    yes     0.01   rows
-  12   5024     628     620       8       0       0  shard 1/2: no (40/66)     0.20  index
+   8     92      12      11       1       0       0                    yes    0.010   rows
+  12   5024     628     620       8       0       0  shard 1/2: no (40/66)    0.200  index
 `)
 	check("counts", func(b *strings.Builder) error {
 		if err := writeCounts(b, []count.Result{{N: 6, Counts: nqueens.Counts{Total: 4, Unique: 1, Orbit4: 1}, Seconds: 0.0004}}, countTable); err != nil {

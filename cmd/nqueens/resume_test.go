@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
+	"github.com/nqueens/nqueens/internal/phrase"
 )
 
 // pauseCountEnv names the number of work units at which a child count with
@@ -21,9 +22,20 @@ const pauseCountEnv = "NQUEENS_TEST_PAUSE_AT_COUNT_UNIT"
 
 const pausedCountLine = "test: count paused with work units kept:"
 
+// showMetersEnv, set to 1, has a child write meterLine, the label, the
+// steps done and the total of each progress meter it makes, on stderr.
+const showMetersEnv = "NQUEENS_TEST_SHOW_METERS"
+
+const meterLine = "test: meter"
+
 func init() {
 	if hook := pauseHook(pauseCountEnv, pausedCountLine); hook != nil {
 		testHookCountFound = hook
+	}
+	if os.Getenv(showMetersEnv) == "1" {
+		testHookMeter = func(label string, done, total int64) {
+			fmt.Fprintf(os.Stderr, "%s %s: %d of %d\n", meterLine, label, done, total)
+		}
 	}
 }
 
@@ -78,13 +90,13 @@ func stoppedCountResumes(t *testing.T, total int, flags ...string) {
 	}
 
 	b = startPausedCount(t, state, "16", total/2, flags...)
-	if want := fmt.Sprintf("count n=16: resuming with %d of %d work units kept in %s", total/4, total, state); !strings.Contains(b.stderr.String(), want) {
+	if want := fmt.Sprintf("count n=16: resuming with %s of %s work units kept in %s", phrase.Count(total/4), phrase.Count(total), state); !strings.Contains(b.stderr.String(), want) {
 		t.Errorf("the second run did not say %q:\n%s", want, b.stderr)
 	}
 	b.cmd.Process.Signal(os.Interrupt)
 	err := b.wait()
 	kept := records(t, state)
-	want := fmt.Sprintf("nqueens: count n=16: interrupted; %d of %d work units kept in %s: run the same count again to resume\n", kept, total, state)
+	want := fmt.Sprintf("nqueens: count n=16: interrupted; %s of %s work units kept in %s: run the same count again to resume\n", phrase.Count(kept), phrase.Count(total), state)
 	switch {
 	case exitStatus(err) != exitError:
 		t.Errorf("SIGINT: exit %v, want status %d", err, exitError)
@@ -95,14 +107,20 @@ func stoppedCountResumes(t *testing.T, total int, flags ...string) {
 	}
 
 	last := command(t, filepath.Dir(state), append([]string{"count", "16", "--state", state}, flags...)...)
+	last.Env = append(last.Env, showMetersEnv+"=1")
 	var stderr bytes.Buffer
 	last.Stderr = &stderr
 	out, err := last.Output()
 	if err != nil {
 		t.Fatalf("last run: %v\n%s", err, stderr.Bytes())
 	}
-	if want := fmt.Sprintf("resuming with %d of %d work units kept", kept, total); !strings.Contains(stderr.String(), want) {
+	if want := fmt.Sprintf("resuming with %s of %s work units kept", phrase.Count(kept), phrase.Count(total)); !strings.Contains(stderr.String(), want) {
 		t.Errorf("last run did not say %q:\n%s", want, stderr.Bytes())
+	}
+	// Its progress counts from the same base as its messages: the whole
+	// count, the units kept done already.
+	if want := fmt.Sprintf("%s count n=16: %d of %d\n", meterLine, kept, total); !strings.Contains(stderr.String(), want) {
+		t.Errorf("last run's meter is not %q:\n%s", want, stderr.Bytes())
 	}
 	if !bytes.Contains(out, []byte("14772512  1846955")) {
 		t.Errorf("last run's counts:\n%s", out)
@@ -134,7 +152,7 @@ func TestJoinKilledAtRandomResumes(t *testing.T) {
 	}
 	out, stderr, status := runChild(t, filepath.Dir(state), "count", "16", "--engine", "join", "--state", state)
 	checkPublished(t, "16", out, stderr, status)
-	if want := fmt.Sprintf("resuming with %d of %d work units kept", kept, total); !strings.Contains(stderr, want) {
+	if want := fmt.Sprintf("resuming with %s of %s work units kept", phrase.Count(kept), phrase.Count(total)); !strings.Contains(stderr, want) {
 		t.Errorf("last run did not say %q:\n%s", want, stderr)
 	}
 	if _, err := os.Stat(state); !os.IsNotExist(err) {

@@ -78,9 +78,9 @@ func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, se
 	if !seeded {
 		a.logf("sample: seed %d", seed)
 	}
-	noun := "class"
+	noun, boards := "class", export.ClassBoards
 	if what == sample.Solutions {
-		noun = "solution"
+		noun, boards = "solution", export.SolutionBoards
 	}
 	write := func(w io.Writer) error {
 		m := progress.Nop
@@ -89,7 +89,7 @@ func (a *app) sample(ctx context.Context, n int, what sample.Of, seed uint64, se
 		}
 		defer m.Done()
 		draws := sample.Seeded(ctx, src, what, seed, count)
-		_, err := export.WriteAll(ctx, format.New(w), draws, func(uint64) { m.Add(export.ProgressEvery) })
+		_, err := export.WriteAll(ctx, format.New(w, boards), draws, func(uint64) { m.Add(export.ProgressEvery) })
 		if ctx.Err() != nil {
 			return errors.New("sample interrupted")
 		}

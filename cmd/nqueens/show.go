@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/phrase"
 	"github.com/nqueens/nqueens/store"
 )
 
@@ -62,7 +63,7 @@ func (a *app) show(ctx context.Context, n int, f store.Filter, limit int, ascii 
 		return err
 	}
 	if rest := matching - shown; rest > 0 {
-		fmt.Fprintf(a.stdout, "\n... and %d more classes; draw one with --class K\n", rest)
+		fmt.Fprintf(a.stdout, "\n... and %s; draw one with --class K\n", phrase.Plural(rest, "more class"))
 	} else if matching == 0 {
 		fmt.Fprintf(a.stdout, "n=%d has no %s\n", n, filterWords(f))
 	}

@@ -383,7 +383,7 @@ func TestSlurmRecipes(t *testing.T) {
 	build.await(built)
 	build.wantTasks(built, completed(4))
 	build.run("sh", "-c", "nqueens merge catalog.db shard-*.db")
-	if out := build.run("nqueens", "verify", "--db", "catalog.db"); !strings.Contains(out, "n=14 ok: 365596 solutions in 45752 classes") {
+	if out := build.run("nqueens", "verify", "--db", "catalog.db"); !strings.Contains(out, "n=14 ok: 365,596 solutions in 45,752 classes") {
 		t.Fatalf("verify of the merged catalog of n=14:\n%s", out)
 	}
 	build.run("nqueens", "export", "14", "--db", "catalog.db", "--format", "csv", "-o", "sharded.csv")

@@ -93,7 +93,7 @@ func TestSecondCountOnStateRefused(t *testing.T) {
 	b.stop()
 	out, stderr, status = runChild(t, dir, "count", "13", "--state", state)
 	checkPublished(t, "13", out, stderr, status)
-	if want := "resuming with 300 of 1105 work units kept in " + state; !strings.Contains(stderr, want) {
+	if want := "resuming with 300 of 1,105 work units kept in " + state; !strings.Contains(stderr, want) {
 		t.Errorf("the resume did not say %q:\n%s", want, stderr)
 	}
 }
@@ -191,7 +191,7 @@ func TestTornLineCostsItsUnit(t *testing.T) {
 	os.WriteFile(state, torn, 0o644)
 	out, stderr, status := runChild(t, filepath.Dir(state), "count", "13", "--state", state)
 	checkPublished(t, "13", out, stderr, status)
-	for _, want := range []string{"dropped 1 line of the state in " + state, "resuming with 499 of 1105 work units kept in " + state} {
+	for _, want := range []string{"dropped 1 line of the state in " + state, "resuming with 499 of 1,105 work units kept in " + state} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("the resume did not say %q:\n%s", want, stderr)
 		}

@@ -203,7 +203,7 @@ func TestInterruptedBuildResumes(t *testing.T) {
 		t.Errorf("second build did not resume:\n%s", stderr)
 	}
 	out2, _, err := runCLI(t, "--db", db, "verify", "14")
-	if err != nil || !strings.Contains(out2, "n=14 ok: 365596 solutions in 45752 classes") {
+	if err != nil || !strings.Contains(out2, "n=14 ok: 365,596 solutions in 45,752 classes") {
 		t.Fatalf("verify after resume: %v\n%s", err, out2)
 	}
 }
@@ -319,7 +319,7 @@ func TestVerifyShowsProgress(t *testing.T) {
 	if err := run(context.Background(), []string{"verify", "--db", db}, &out, &errOut); err != nil {
 		t.Fatal(err, errOut.String())
 	}
-	if want := "n=8 ok: 92 solutions in 12 classes\nn=12 ok: 14200 solutions in 1787 classes\n"; out.String() != want {
+	if want := "n=8 ok: 92 solutions in 12 classes\nn=12 ok: 14,200 solutions in 1,787 classes\n"; out.String() != want {
 		t.Errorf("verify printed %q, want %q", out.String(), want)
 	}
 	if len(meters) != 1 || meters[12] == nil || meters[12].added != 1787 || !meters[12].done {

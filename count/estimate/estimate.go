@@ -15,8 +15,6 @@ import (
 	"errors"
 	"math"
 	"runtime"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens"
@@ -208,39 +206,20 @@ const LongSeconds = 60
 func (e Result) Long() bool { return e.Seconds >= LongSeconds }
 
 // Time returns the time of e in words, with the cores it is for: "about 10
-// hours on 2 cores" (see String).
-func (e Result) Time() string { return phrase.About(e.Seconds) + " on " + coresText(e.Cores) }
+// h on 2 cores" (see String).
+func (e Result) Time() string {
+	return phrase.About(e.Seconds) + " on " + phrase.Plural(e.Cores, "core")
+}
 
 // String returns e in words: its Time and, in parentheses, its nodes,
-// "about 10 hours on 2 cores (3.7e11 nodes)", or for the join the memory
-// it takes, "about 3 minutes on 2 cores (the join, 101.5 MiB of memory)". Durations speak in the
-// largest unit they reach ("about 3 hours", "about 9 months", "about 270
-// million years"), adding the next smaller one when there are fewer than
-// 3 of the first ("about 1 hour 20 minutes"); they are rounded to whole
-// units below 10 of them and to two significant digits above, with
-// tenths of a second below 10 seconds. Nodes are in full below a million
-// and as "3.1e15" above.
+// "about 10 h on 2 cores (3.7e11 nodes)", or for the join the memory it
+// takes, "about 3 min on 2 cores (the join, 101.5 MiB of memory)".
+// Durations are phrase.About's ("about 3 h", "about 1 h 20 min", "about 9
+// months", "about 270 million years"), nodes phrase.Approx's ("35,000"
+// below a million, "3.1e15" above).
 func (e Result) String() string {
 	if e.Engine == "join" {
 		return e.Time() + " " + joinText(e)
 	}
-	return e.Time() + " (" + nodesText(e.Nodes) + " nodes)"
-}
-
-// coresText returns "1 core" or "k cores".
-func coresText(k int) string {
-	if k == 1 {
-		return "1 core"
-	}
-	return strconv.Itoa(k) + " cores"
-}
-
-// nodesText returns a number of nodes in full below a million and as
-// "3.1e15" above.
-func nodesText(x float64) string {
-	if x < 1e6 {
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	}
-	mant, exp, _ := strings.Cut(strconv.FormatFloat(x, 'e', 1, 64), "e") // 3.1e+15
-	return mant + "e" + strings.TrimLeft(exp, "+0")
+	return e.Time() + " (" + phrase.Approx(e.Nodes, "node") + ")"
 }

@@ -70,22 +70,3 @@ func TestEstimateNodesSampled(t *testing.T) {
 		}
 	}
 }
-
-func TestNodesText(t *testing.T) {
-	tests := []struct {
-		nodes float64
-		want  string
-	}{
-		{0, "0"},
-		{189.4, "189"},
-		{999999, "999999"},
-		{3.0e6, "3.0e6"},
-		{3.14e15, "3.1e15"},
-		{6.7e23, "6.7e23"},
-	}
-	for _, tt := range tests {
-		if got := nodesText(tt.nodes); got != tt.want {
-			t.Errorf("nodesText(%g) = %q, want %q", tt.nodes, got, tt.want)
-		}
-	}
-}

@@ -10,10 +10,12 @@ import (
 func ExampleResult_String() {
 	e := estimate.Rate{Workers: 2, Cores: 2, PerSecond: 1e7}.For(20)
 	fmt.Println(e.Long())
-	fmt.Println(e.Time())
+	fmt.Println(e)
+	fmt.Println(estimate.Rate{Workers: 1, Cores: 1, PerSecond: 1e7}.For(12))
 	// Output:
 	// true
-	// about 10 hours on 2 cores
+	// about 10 h on 2 cores (3.7e11 nodes)
+	// under 0.1 s on 1 core (94,785 nodes)
 }
 
 func ExampleMinRate() {
@@ -36,5 +38,5 @@ func ExampleEstimator_Long() {
 	// Output:
 	// 16 false <nil>
 	// 20 true <nil>
-	// about 10 hours on 2 cores
+	// about 10 h on 2 cores
 }

@@ -63,7 +63,7 @@ func TestCombineFiles(t *testing.T) {
 		}
 	})
 	_, _, err = parts.CombineFiles(ctx, files, 2)
-	if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), "14201 solutions, which cannot form whole classes") {
+	if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), "14,201 solutions, which cannot form whole classes") {
 		t.Errorf("combine with an altered part: err = %v, want a mismatch naming 14201 solutions", err)
 	}
 
@@ -78,7 +78,7 @@ func TestCombineFiles(t *testing.T) {
 			}
 		})
 		_, _, err = parts.CombineFiles(ctx, files, 2)
-		if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), filepath.Base(files[0])+`: "total" `) || !strings.Contains(err.Error(), "more than the 14200 solutions of the whole board") {
+		if !errors.Is(err, parts.ErrAltered) || !strings.Contains(err.Error(), filepath.Base(files[0])+`: "total" `) || !strings.Contains(err.Error(), "more than the 14,200 solutions of the whole board") {
 			t.Errorf("combine with totals that %s: err = %v, want a mismatch naming %s and its total", name, err, files[0])
 		}
 	}

@@ -352,8 +352,8 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 	known, isKnown := nqueens.KnownCounts(first.N)
 	for i, p := range parts {
 		if isKnown && p.Total > known.Total {
-			return count.Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d is more than the %d solutions of the whole board (OEIS A000170): was the part altered?",
-				first.N, names[i], p.Total, known.Total), ErrAltered}
+			return count.Result{}, marked{fmt.Errorf("n=%d: %s: \"total\" %d is more than the %s of the whole board (OEIS A000170): was the part altered?",
+				first.N, names[i], p.Total, phrase.Plural(known.Total, "solution")), ErrAltered}
 		}
 		var carry uint64
 		if total, carry = bits.Add64(total, p.Total, 0); carry != 0 {
@@ -383,8 +383,8 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 	for i, p := range parts {
 		out.Seconds += p.Seconds
 		if p.UnitsTotal != all || p.Units != units[p.Shard] || p.UnitsDigest != digests[p.Shard] {
-			return count.Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%d units): made by another version?",
-				names[i], p.Shard, p.Shards, p.N, all)
+			return count.Result{}, fmt.Errorf("%s: shard %d/%d covers other work units than this nqueens splits n=%d into (%s units): made by another version?",
+				names[i], p.Shard, p.Shards, p.N, phrase.Count(all))
 		}
 	}
 	start := time.Now()
@@ -394,8 +394,8 @@ func Combine(ctx context.Context, parts []Part, names []string, workers int) (co
 		return count.Result{}, ctx.Err()
 	case err != nil:
 		// The split checked out, so a part's total was altered.
-		return count.Result{}, marked{fmt.Errorf("n=%d: the %d shards add up to %d solutions, which cannot form whole classes: was a part altered? (%v)",
-			first.N, first.Shards, total, err), ErrAltered}
+		return count.Result{}, marked{fmt.Errorf("n=%d: the %d shards add up to %s, which cannot form whole classes: was a part altered? (%v)",
+			first.N, first.Shards, phrase.Plural(total, "solution"), err), ErrAltered}
 	}
 	out.Counts, out.Seconds = c, out.Seconds+time.Since(start).Seconds()
 	return out, nil

@@ -61,7 +61,7 @@ func (k *Keeper) Resume(ctx context.Context, u count.Units) (map[int]uint64, err
 			phrase.Plural(st.Dropped, "line"), st.Path())
 	}
 	if st.Len() > 0 {
-		k.log("resuming with %d of %d work units kept in %s", st.Len(), u.Len(), st.Path())
+		k.log("resuming with %s of %s work units kept in %s", phrase.Count(st.Len()), phrase.Count(u.Len()), st.Path())
 	}
 	return st.Known(), nil
 }
@@ -118,7 +118,7 @@ func (k *Keeper) End(err error) error {
 		return fmt.Errorf("%w; the state in %s cannot be right: delete it to start afresh", err, st.Path())
 	}
 	st.Close()
-	return fmt.Errorf("%w; %d of %d work units kept in %s: run the same count again to resume", err, st.Len(), k.units, st.Path())
+	return fmt.Errorf("%w; %s of %s work units kept in %s: run the same count again to resume", err, phrase.Count(st.Len()), phrase.Count(k.units), st.Path())
 }
 
 func (k *Keeper) log(format string, args ...any) {

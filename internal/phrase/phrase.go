@@ -1,7 +1,9 @@
 // Package phrase words the values of nqueens's messages the same way in
-// every package: a value quoted and cut short (Quote), a count with its
-// noun (Plural), a list of missing shards (MissingShards). It is internal:
-// wording, not part of the library's API.
+// every package and on every page: a value quoted and cut short (Quote),
+// a count (Count) and a count with its noun (Plural), an estimated count
+// (Approx), a measured duration (Duration) and an estimated one (About),
+// a size in bytes (Bytes), a list of missing shards (MissingShards). It
+// is internal: wording, not part of the library's API.
 package phrase
 
 import (
@@ -28,17 +30,22 @@ func Quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// Plural writes k and the noun for a message, the noun in the plural
-// unless k is 1: "1 class", "12 classes", "0 solutions" (a noun ending in
-// s takes "es").
+// Plural writes k, as Count does, and the noun for a message, the noun in
+// the plural unless k is 1: "1 class", "12 classes", "0 solutions",
+// "2,279,184 solutions" (a noun ending in s takes "es").
 func Plural[T ~int | ~int64 | ~uint64](k T, noun string) string {
 	if k == 1 {
-		return fmt.Sprintf("%d %s", k, noun)
+		return "1 " + noun
 	}
+	return Count(k) + " " + plural(noun)
+}
+
+// plural returns noun in the plural: "solutions", "classes".
+func plural(noun string) string {
 	if strings.HasSuffix(noun, "s") {
-		return fmt.Sprintf("%d %ses", k, noun)
+		return noun + "es"
 	}
-	return fmt.Sprintf("%d %ss", k, noun)
+	return noun + "s"
 }
 
 // MissingShards returns, for a message, the shards of K that present says

@@ -54,3 +54,21 @@ func ExamplePlural() {
 	fmt.Println(phrase.Plural(1, "class"), phrase.Plural(12, "class"), phrase.Plural(0, "solution"))
 	// Output: 1 class 12 classes 0 solutions
 }
+
+func TestPlural(t *testing.T) {
+	for _, tt := range []struct {
+		k    uint64
+		noun string
+		want string
+	}{
+		{0, "solution", "0 solutions"},
+		{1, "class", "1 class"},
+		{2, "class", "2 classes"},
+		{1000, "board", "1,000 boards"},
+		{2_279_184, "solution", "2,279,184 solutions"},
+	} {
+		if got := phrase.Plural(tt.k, tt.noun); got != tt.want {
+			t.Errorf("Plural(%d, %q) = %q, want %q", tt.k, tt.noun, got, tt.want)
+		}
+	}
+}

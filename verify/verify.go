@@ -20,8 +20,8 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/sample"
 	"github.com/nqueens/nqueens/internal/phrase"
+	"github.com/nqueens/nqueens/sample"
 	"github.com/nqueens/nqueens/store"
 )
 

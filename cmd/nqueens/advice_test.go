@@ -146,16 +146,16 @@ func TestBuildTime(t *testing.T) {
 	}{
 		{n: 25, maxRowsN: 17,
 			advise: "building it would take longer than counting it by constellations, about 2 years 7 months on 2 cores (nqueens count 25 --estimate --engine cpu); " +
-				"nqueens build 25 --db /c/my.db makes its index, not its 275986683743434 rows (about 9.3 PiB), as n=25 is above max_rows_n 17",
+				"nqueens build 25 --db /c/my.db makes its index, not its 275,986,683,743,434 rows (about 9.3 PiB), as n=25 is above max_rows_n 17",
 			build: "building it would take longer than counting it by constellations, about 2 years 7 months on 2 cores (nqueens count 25 --estimate --engine cpu); " +
-				"nqueens build 25 --db /c/my.db makes its index, not its 275986683743434 rows (about 9.3 PiB), as n=25 is above max_rows_n 17"},
+				"nqueens build 25 --db /c/my.db makes its index, not its 275,986,683,743,434 rows (about 9.3 PiB), as n=25 is above max_rows_n 17"},
 		{n: 20, maxRowsN: 20, workers: 2,
-			advise: "building it would take longer than counting it by constellations, about 21 minutes on 2 cores (nqueens count 20 --estimate --engine cpu --workers 2); run nqueens build 20 --db /c/my.db first",
-			build:  "building it would take longer than counting it by constellations, about 21 minutes on 2 cores (nqueens count 20 --estimate --engine cpu --workers 2); nqueens build 20 --db /c/my.db makes it"},
+			advise: "building it would take longer than counting it by constellations, about 21 min on 2 cores (nqueens count 20 --estimate --engine cpu --workers 2); run nqueens build 20 --db /c/my.db first",
+			build:  "building it would take longer than counting it by constellations, about 21 min on 2 cores (nqueens count 20 --estimate --engine cpu --workers 2); nqueens build 20 --db /c/my.db makes it"},
 		// Seconds: the command alone.
 		{n: 18, maxRowsN: 17,
-			advise: "nqueens build 18 --db /c/my.db makes its index, not its 83263591 rows (about 2.4 GiB), as n=18 is above max_rows_n 17",
-			build:  "nqueens build 18 --db /c/my.db makes its index, not its 83263591 rows (about 2.4 GiB), as n=18 is above max_rows_n 17"},
+			advise: "nqueens build 18 --db /c/my.db makes its index, not its 83,263,591 rows (about 2.4 GiB), as n=18 is above max_rows_n 17",
+			build:  "nqueens build 18 --db /c/my.db makes its index, not its 83,263,591 rows (about 2.4 GiB), as n=18 is above max_rows_n 17"},
 		{n: 14, maxRowsN: 17, advise: "run nqueens build 14 --db /c/my.db first", build: "nqueens build 14 --db /c/my.db makes it"},
 	}
 	for _, tt := range tests {

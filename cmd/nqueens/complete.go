@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/partial/puzzle"
 )
 
 // bashShim stands in for the one function of the bash-completion package
@@ -84,6 +85,15 @@ func (a *app) completeBuilt(cmd *cobra.Command, args []string, _ string) ([]stri
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
+// completeRecords completes grade's two files with the files of JSON
+// records: .jsonl, .ndjson or .json.
+func completeRecords(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) >= 2 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return []string{"jsonl", "ndjson", "json"}, cobra.ShellCompDirectiveFilterFileExt
+}
+
 // addCompletions registers the completions of values on the commands of
 // root.
 func (a *app) addCompletions(root *cobra.Command) {
@@ -107,6 +117,13 @@ func (a *app) addCompletions(root *cobra.Command) {
 			completeValues(cmd, "format", "columns", "leetcode")
 		case "puzzle":
 			completeValues(cmd, "format", export.FormatNames(export.PuzzleFormats)...)
+			var levels []string
+			for l := puzzle.Easy; l <= puzzle.Hard; l++ {
+				levels = append(levels, l.String())
+			}
+			completeValues(cmd, "difficulty", levels...)
+		case "grade":
+			cmd.ValidArgsFunction = completeRecords
 		case "solve":
 			completeValues(cmd, "format", export.FormatNames(export.SolutionFormats)...)
 		}

@@ -286,7 +286,7 @@ func (l *lines) next(v any) (int, error) {
 			l.line++
 			return 0, l.errorf("longer than %d bytes", MaxLine)
 		}
-		return 0, fmt.Errorf("read %s: %w", l.name, err)
+		return 0, fmt.Errorf("%s line %d: %w", l.name, l.line+1, err)
 	}
 	return 0, nil
 }

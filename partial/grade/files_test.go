@@ -160,7 +160,7 @@ func TestFilesErrors(t *testing.T) {
 	}
 	boom := errors.New("boom")
 	for _, err := range Files(Input{"p", iotest.ErrReader(boom)}, Input{"a", strings.NewReader("")}) {
-		if !errors.Is(err, boom) || err.Error() != "read p: boom" {
+		if !errors.Is(err, boom) || err.Error() != "p line 1: boom" {
 			t.Errorf("a read error: %v", err)
 		}
 	}

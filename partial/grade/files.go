@@ -13,15 +13,15 @@ import (
 	"github.com/nqueens/nqueens/partial"
 )
 
-// MaxLine is the longest line, in bytes, that Files reads from either
+// maxLine is the longest line, in bytes, that Files reads from either
 // file: room for a board of 32 in any form and for whatever else a record
 // of a model's answer carries. A longer line is an error, so that memory
 // stays bounded whatever the input.
-const MaxLine = 1 << 20
+const maxLine = 1 << 20
 
-// MaxIDs is the most puzzles Files holds to match answers by id: about
+// maxIDs is the most puzzles Files holds to match answers by id: about
 // 100 bytes each.
-const MaxIDs = 1 << 20
+const maxIDs = 1 << 20
 
 // maxID is the longest id, in bytes, that Files reads.
 const maxID = 256
@@ -105,13 +105,13 @@ type answerRecord struct {
 // the first puzzle, unless the first record of each file has an id (a
 // string or a number; 7 and "7" are the same id), when they are matched
 // by id: every record must then have one, each puzzle's id once, and the
-// puzzles are held in memory (at most MaxIDs of them); each answer is
+// puzzles are held in memory (at most 2^20 of them); each answer is
 // read, graded and yielded in turn in either case, so memory does not grow
 // with the answers.
 //
 // The grades are yielded in the order of the answers, then the puzzles
 // that no answer matched, in file order. A line that is not such a
-// record, or longer than MaxLine, a puzzle whose given queens attack each
+// record, or longer than 1 MiB, a puzzle whose given queens attack each
 // other, and a read error are yielded as an error naming the file and the
 // line, and end the iteration. The iterator is single-use: it consumes
 // both readers.
@@ -191,8 +191,8 @@ func byID(ps, as *lines, p puzzleLine, a answerLine, yield func(Graded, error) b
 			err = ps.errorf("no id, and the records are matched by id (the first of each file has one)")
 		case byID[p.id] != nil:
 			err = ps.errorf("id %s is also the id of line %d", phrase.Quote(p.id), byID[p.id].puzzle.line)
-		case len(order) == MaxIDs:
-			err = ps.errorf("more than %d puzzles to match by id", MaxIDs)
+		case len(order) == maxIDs:
+			err = ps.errorf("more than %d puzzles to match by id", maxIDs)
 		}
 		if err != nil {
 			break
@@ -250,7 +250,7 @@ type lines struct {
 
 func newLines(in Input) *lines {
 	sc := bufio.NewScanner(in.R)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	return &lines{name: in.Name, sc: sc}
 }
 
@@ -284,7 +284,7 @@ func (l *lines) next(v any) (int, error) {
 	if err := l.sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
 			l.line++
-			return 0, l.errorf("longer than %d bytes", MaxLine)
+			return 0, l.errorf("longer than %d bytes", maxLine)
 		}
 		return 0, fmt.Errorf("%s line %d: %w", l.name, l.line+1, err)
 	}

@@ -128,7 +128,7 @@ func equal(a, b []Graded) bool {
 // TestFilesErrors: a bad line is one error naming the file and the line,
 // after the grades of the lines before it.
 func TestFilesErrors(t *testing.T) {
-	long := `{"answer":"` + strings.Repeat(" ", MaxLine) + `"}`
+	long := `{"answer":"` + strings.Repeat(" ", maxLine) + `"}`
 	for _, tc := range []struct {
 		name             string
 		puzzles, answers string

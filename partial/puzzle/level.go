@@ -67,29 +67,29 @@ func levelOf(n, empty int, nodes uint64) Level {
 	return Hard
 }
 
-// ErrLevel is matched by the error OfLevel yields when the first
-// LevelTries puzzles hold none of the level asked for.
-var ErrLevel = errors.New("no puzzle of that level")
+// errLevel is wrapped by the error OfLevel yields when the first
+// levelTries puzzles hold none of the level asked for.
+var errLevel = errors.New("no puzzle of that level")
 
-// LevelTries is how many puzzles OfLevel draws before it gives up on a
+// levelTries is how many puzzles OfLevel draws before it gives up on a
 // level that none of them has: enough to find a level that one puzzle in a
 // thousand has with a chance of failure below 10^-4.
-const LevelTries = 10_000
+const levelTries = 10_000
 
 // LevelDraws returns how many puzzles to draw for count of one level: 100
-// × count + LevelTries, enough for a level that one puzzle in fifty has
+// × count + 10,000, enough for a level that one puzzle in fifty has
 // (every level of every n from 8 to 16: the rarest, the hard puzzles of
 // n = 9, are one in 37), and at most MaxCount.
 func LevelDraws(count int) int {
-	return int(min(int64(count)*100+LevelTries, MaxCount))
+	return int(min(int64(count)*100+levelTries, MaxCount))
 }
 
 // OfLevel yields the puzzles of seq of level l, in the order of seq, as
 // the same draws would be made without it: the puzzles of a level are
 // drawn by rejection, so each board of that level comes up with the
 // probability it has among all puzzles. It ends when seq ends; when the
-// first LevelTries puzzles of seq hold none of level l it yields an error
-// wrapping ErrLevel and ends. An error of seq is yielded and ends the
+// first 10,000 puzzles of seq hold none of level l it yields an error
+// that says so and ends. An error of seq is yielded and ends the
 // iteration. The iterator is single-use if seq is.
 func OfLevel(seq iter.Seq2[Result, error], n int, l Level) iter.Seq2[Result, error] {
 	return func(yield func(Result, error) bool) {
@@ -105,8 +105,8 @@ func OfLevel(seq iter.Seq2[Result, error], n int, l Level) iter.Seq2[Result, err
 				if !yield(r, nil) {
 					return
 				}
-			} else if found == 0 && drawn == LevelTries {
-				yield(Result{}, fmt.Errorf("puzzle: n=%d: %w: none of %d draws is %s (%s puzzles of n=%d are too rare, or there are none: the levels' thresholds grow as n³)", n, ErrLevel, drawn, l, l, n))
+			} else if found == 0 && drawn == levelTries {
+				yield(Result{}, fmt.Errorf("puzzle: n=%d: %w: none of %d draws is %s (%s puzzles of n=%d are too rare, or there are none: the levels' thresholds grow as n³)", n, errLevel, drawn, l, l, n))
 				return
 			}
 		}

@@ -63,7 +63,7 @@ func TestParseLevel(t *testing.T) {
 
 // TestOfLevel: the puzzles of a level are the draws of that level, in the
 // order drawn, the same for a seed with any number of workers; a level
-// that no draw has is an error after LevelTries draws.
+// that no draw has is an error after levelTries draws.
 func TestOfLevel(t *testing.T) {
 	ctx := context.Background()
 	const n, seed, draws = 10, 5, 300
@@ -109,7 +109,7 @@ func TestOfLevel(t *testing.T) {
 		k++
 	}
 	want := "puzzle: n=4: no puzzle of that level: none of 10000 draws is hard (hard puzzles of n=4 are too rare, or there are none: the levels' thresholds grow as n³)"
-	if k != 1 || !errors.Is(err, ErrLevel) || err.Error() != want {
+	if k != 1 || !errors.Is(err, errLevel) || err.Error() != want {
 		t.Errorf("n=4 hard: %d yields, last %v, want the one error %q", k, err, want)
 	}
 

@@ -122,15 +122,18 @@ func rowColumns(n int, given [][2]int) []int32 {
 
 // Puzzle is one puzzle as the puzzle formats write it: a partial board
 // with exactly one completion, its solution, the solution's class (0 when
-// not known) and symmetry, and its difficulty; Seed and Index say how to
-// make it again (puzzle Index, from 0, of nqueens puzzle --seed Seed).
+// not known) and symmetry, its difficulty (easy, medium or hard) and the
+// nodes of the search it is graded by; Seed and Index say how to make it
+// again (puzzle Index, from 0, of the same nqueens puzzle command with
+// --seed Seed).
 type Puzzle struct {
 	N          int
 	Given      [][2]int
 	Solution   nqueens.Placement
 	Class      int64
 	Symmetry   nqueens.Symmetry
-	Difficulty uint64
+	Difficulty string
+	Nodes      uint64
 	Seed       uint64
 	Index      int
 }
@@ -179,38 +182,42 @@ func ParseAnswers(name string) (Answers, error) {
 //
 // The object is, with class left out when it is not known:
 //
-//	{"n":8,"given":[[3,7],[5,6],[6,2]],"solution":[3,0,4,7,1,6,2,5],"class":5,"symmetry":"none","givens":3,"difficulty":23}
+//	{"n":8,"given":[[3,7],[5,6],[6,2]],"solution":[3,0,4,7,1,6,2,5],"class":5,"symmetry":"none","givens":3,"difficulty":"medium","nodes":23}
 //
-// The difficulty is the number of nodes the completion search visits on
-// the puzzle (queens placed in its empty rows) to find the solution and
-// prove it is the only one.
+// The nodes are those the completion search visits on the puzzle (queens
+// placed in its empty rows) to find the solution and prove it is the only
+// one; the difficulty is graded by them (package partial/puzzle).
 var PuzzleFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatDataset}
 
 // PuzzleCSVHeader is the first row of the csv puzzle format: board is the
 // puzzle in columns form (each row's column, or _ for an empty row,
 // separated by spaces), solution the columns separated by spaces, class
 // empty when not known.
-const PuzzleCSVHeader = "n,givens,difficulty,class,symmetry,board,solution"
+const PuzzleCSVHeader = "n,givens,difficulty,nodes,class,symmetry,board,solution"
 
 // DatasetRecord is the record of the dataset puzzle format, one JSON
 // object a line, in the form reasoning datasets of N-Queens use: boards
 // as text, a row a line, squares separated by spaces, _ for an empty
 // square and Q for a queen.
 //
-//	{"n":4,"puzzle":"_ Q _ _\n_ _ _ _\n_ _ _ _\n_ _ _ _","answer":"_ Q _ _\n_ _ _ Q\nQ _ _ _\n_ _ Q _","queens_to_place":3,"unique":true,"seed":1,"index":0,"class":1}
+//	{"n":4,"puzzle":"_ Q _ _\n_ _ _ _\n_ _ _ _\n_ _ _ _","answer":"_ Q _ _\n_ _ _ Q\nQ _ _ _\n_ _ Q _","queens_to_place":3,"difficulty":"easy","nodes":3,"unique_solution":true,"seed":1,"index":0,"class":1}
 //
-// Answer (and class) are left out with NoAnswers, Puzzle and
-// QueensToPlace with AnswersOnly. Unique is always true: every puzzle has
-// exactly one completion, checked twice. Class is left out when not known.
+// Answer (and class) are left out with NoAnswers, Puzzle, QueensToPlace,
+// Difficulty and Nodes with AnswersOnly. UniqueSolution is always true:
+// every puzzle has exactly one completion, checked twice (the program's
+// readers of these records also take it by the name "unique"). Class is
+// left out when not known.
 type DatasetRecord struct {
-	N             int    `json:"n"`
-	Puzzle        string `json:"puzzle,omitempty"`
-	Answer        string `json:"answer,omitempty"`
-	QueensToPlace *int   `json:"queens_to_place,omitempty"`
-	Unique        bool   `json:"unique"`
-	Seed          uint64 `json:"seed"`
-	Index         int    `json:"index"`
-	Class         int64  `json:"class,omitempty"`
+	N              int     `json:"n"`
+	Puzzle         string  `json:"puzzle,omitempty"`
+	Answer         string  `json:"answer,omitempty"`
+	QueensToPlace  *int    `json:"queens_to_place,omitempty"`
+	Difficulty     string  `json:"difficulty,omitempty"`
+	Nodes          *uint64 `json:"nodes,omitempty"`
+	UniqueSolution bool    `json:"unique_solution"`
+	Seed           uint64  `json:"seed"`
+	Index          int     `json:"index"`
+	Class          int64   `json:"class,omitempty"`
 }
 
 // PuzzleWriter writes puzzles in one of PuzzleFormats. Like the layout
@@ -284,7 +291,7 @@ func appendPuzzleText(buf []byte, p Puzzle, k int64, answers Answers) []byte {
 		var a [nqueens.MaxN]int32
 		return appendBoardText(buf, columns(&a, p.Solution), false)
 	}
-	buf = fmt.Appendf(buf, "puzzle %d: n=%d, %s, %d to place, difficulty %d (search nodes)\n", k, p.N, phrase.Plural(len(p.Given), "given queen"), p.N-len(p.Given), p.Difficulty)
+	buf = fmt.Appendf(buf, "puzzle %d: n=%d, %s, %d to place, %s (%s)\n", k, p.N, phrase.Plural(len(p.Given), "given queen"), p.N-len(p.Given), p.Difficulty, phrase.Plural(p.Nodes, "search node"))
 	buf = appendBoardText(buf, rowColumns(p.N, p.Given), false)
 	if answers == NoAnswers {
 		return buf
@@ -314,18 +321,18 @@ func appendPuzzleObject(buf []byte, p Puzzle, answers Answers) []byte {
 	if answers == AnswersOnly {
 		return append(buf, '}')
 	}
-	return fmt.Appendf(buf, `,"givens":%d,"difficulty":%d}`, len(p.Given), p.Difficulty)
+	return fmt.Appendf(buf, `,"givens":%d,"difficulty":"%s","nodes":%d}`, len(p.Given), p.Difficulty, p.Nodes)
 }
 
 // appendPuzzleCSV appends the CSV row of a puzzle: with NoAnswers the
 // class, symmetry and solution fields are empty, with AnswersOnly the
-// givens, difficulty and board.
+// givens, difficulty, nodes and board.
 func appendPuzzleCSV(buf []byte, p Puzzle, answers Answers) []byte {
 	buf = fmt.Appendf(buf, "%d,", p.N)
 	if answers != AnswersOnly {
-		buf = fmt.Appendf(buf, "%d,%d", len(p.Given), p.Difficulty)
+		buf = fmt.Appendf(buf, "%d,%s,%d", len(p.Given), p.Difficulty, p.Nodes)
 	} else {
-		buf = append(buf, ',')
+		buf = append(buf, ",,"...)
 	}
 	buf = append(buf, ',')
 	if answers != NoAnswers {
@@ -348,11 +355,13 @@ func appendPuzzleCSV(buf []byte, p Puzzle, answers Answers) []byte {
 
 // appendDataset appends the dataset record of a puzzle and a newline.
 func appendDataset(buf []byte, p Puzzle, answers Answers) []byte {
-	r := DatasetRecord{N: p.N, Unique: true, Seed: p.Seed, Index: p.Index}
+	r := DatasetRecord{N: p.N, UniqueSolution: true, Seed: p.Seed, Index: p.Index}
 	if answers != AnswersOnly {
 		r.Puzzle = string(appendBoardText(nil, rowColumns(p.N, p.Given), true))
 		k := p.N - len(p.Given)
 		r.QueensToPlace = &k
+		r.Difficulty = p.Difficulty
+		r.Nodes = &p.Nodes
 	}
 	if answers != NoAnswers {
 		var a [nqueens.MaxN]int32

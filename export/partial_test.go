@@ -15,8 +15,8 @@ import (
 
 // puzzles are two puzzles of n = 8: one with its class known, one without.
 var puzzles = []export.Puzzle{
-	{N: 8, Given: [][2]int{{3, 7}, {5, 6}, {6, 2}}, Solution: nqueens.MustNew(3, 0, 4, 7, 1, 6, 2, 5), Class: 5, Symmetry: nqueens.SymNone, Difficulty: 23, Seed: 1, Index: 0},
-	{N: 6, Given: [][2]int{{0, 1}, {1, 3}}, Solution: nqueens.MustNew(1, 3, 5, 0, 2, 4), Symmetry: nqueens.SymRot180, Difficulty: 7, Seed: 1, Index: 1},
+	{N: 8, Given: [][2]int{{3, 7}, {5, 6}, {6, 2}}, Solution: nqueens.MustNew(3, 0, 4, 7, 1, 6, 2, 5), Class: 5, Symmetry: nqueens.SymNone, Difficulty: "medium", Nodes: 23, Seed: 1, Index: 0},
+	{N: 6, Given: [][2]int{{0, 1}, {1, 3}}, Solution: nqueens.MustNew(1, 3, 5, 0, 2, 4), Symmetry: nqueens.SymRot180, Difficulty: "easy", Nodes: 7, Seed: 1, Index: 1},
 }
 
 func TestPuzzleGolden(t *testing.T) {
@@ -99,7 +99,8 @@ func TestPuzzleAnswers(t *testing.T) {
 		}
 		got = append(got, r)
 	}
-	if len(got) != 2 || got[1].N != 6 || *got[1].QueensToPlace != 4 || !got[1].Unique || got[1].Index != 1 || got[0].Class != 5 ||
+	if len(got) != 2 || got[1].N != 6 || *got[1].QueensToPlace != 4 || !got[1].UniqueSolution || got[1].Index != 1 || got[0].Class != 5 ||
+		got[0].Difficulty != "medium" || *got[0].Nodes != 23 || got[1].Difficulty != "easy" || *got[1].Nodes != 7 ||
 		got[1].Puzzle != "_ Q _ _ _ _\n_ _ _ Q _ _\n_ _ _ _ _ _\n_ _ _ _ _ _\n_ _ _ _ _ _\n_ _ _ _ _ _" ||
 		got[1].Answer != "_ Q _ _ _ _\n_ _ _ Q _ _\n_ _ _ _ _ Q\nQ _ _ _ _ _\n_ _ Q _ _ _\n_ _ _ _ Q _" {
 		t.Errorf("dataset records read back: %+v", got)

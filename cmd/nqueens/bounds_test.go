@@ -129,3 +129,69 @@ func TestCompleteEndlessGrid(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want %d and the grid's bound", exitStatus(err), stderr.String(), exitUsage)
 	}
 }
+
+// TestGradeStreams grades 50,000 and 200,000 answers against as many
+// puzzles, in order, and reads the grades as they come: the process's peak
+// memory grows by less than 10 MB from the first run to the second, as
+// grade holds one puzzle and one answer at a time (under the soft memory
+// limit of streamPeak).
+func TestGradeStreams(t *testing.T) {
+	t.Parallel()
+	if testutil.Race {
+		t.Skip("the race detector's shadow memory grows with what the program has touched")
+	}
+	dir := t.TempDir()
+	peak := func(count int) int64 {
+		puzzles, answers := filepath.Join(dir, fmt.Sprint(count, "p.jsonl")), filepath.Join(dir, fmt.Sprint(count, "a.jsonl"))
+		writeFile(t, puzzles, strings.Repeat(`{"n":4,"puzzle":"_ Q _ _\n_ _ _ _\n_ _ _ _\n_ _ _ _"}`+"\n", count))
+		writeFile(t, answers, strings.Repeat(`{"answer":[".Q..","...Q","Q...","..Q."]}`+"\n", count))
+		return streamPeak(t, `{"answer":1,"puzzle":1,"score":1,`, count+1, "grade", puzzles, answers, "--json")
+	}
+	small, large := peak(50_000), peak(200_000)
+	if large-small > 10<<20 {
+		t.Errorf("peak memory %d MB for 200,000 answers, %d MB for 50,000: want within 10 MB", large>>20, small>>20)
+	}
+	t.Logf("peak memory %.1f MB for 200,000 answers, %.1f MB for 50,000", float64(large)/(1<<20), float64(small)/(1<<20))
+}
+
+// TestGradeEndlessLine feeds grade an answer line without end, as
+// `yes | tr -d '\n' | nqueens grade puzzles.jsonl -` does: it stops at
+// 1 MB with one line naming stdin's line 1, exit status 1, instead of
+// gathering the line until memory runs out.
+func TestGradeEndlessLine(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "p.jsonl"), `{"n":4,"puzzle":"....\n....\n....\n...."}`+"\n")
+	cmd := command(t, dir, "grade", "p.jsonl", "-")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		in.Write([]byte(`{"answer":"`))
+		chunk := []byte(strings.Repeat("y", 4096))
+		for {
+			if _, err := in.Write(chunk); err != nil {
+				return // the command has exited and closed its end
+			}
+		}
+	}()
+	err = cmd.Wait()
+	in.Close()
+	if want := "nqueens: grade: stdin line 1: longer than 1048576 bytes\n"; exitStatus(err) != exitError || stderr.String() != want {
+		t.Errorf("exit %d, stderr %q; want %d and %q", exitStatus(err), stderr.String(), exitError, want)
+	}
+}
+
+// writeFile writes data to the file at path.
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

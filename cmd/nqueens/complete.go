@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/config"
+	"github.com/nqueens/nqueens/partial/puzzle"
 )
 
 // bashShim stands in for the one function of the bash-completion package
@@ -132,4 +133,23 @@ func (a *app) completeBuilt(one bool) cobra.CompletionFunc {
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// completeRecords completes grade's two files with the files of JSON
+// records: .jsonl, .ndjson or .json.
+func completeRecords(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) >= 2 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return []string{"jsonl", "ndjson", "json"}, cobra.ShellCompDirectiveFilterFileExt
+}
+
+// completeLevels makes cmd's --difficulty complete the puzzles' levels,
+// as puzzle.ParseLevel reads them.
+func completeLevels(cmd *cobra.Command) {
+	var levels []string
+	for l := puzzle.Easy; l <= puzzle.Hard; l++ {
+		levels = append(levels, l.String())
+	}
+	completeValues(cmd, "difficulty", levels...)
 }

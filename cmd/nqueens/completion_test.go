@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -40,6 +41,7 @@ var completionProbes = map[string]completionProbe{
 	"lookup":     {args: []string{"-"}},
 	"complete":   {args: []string{"-", "--list"}},
 	"merge":      {args: []string{"whole.db", "part.db"}},
+	"grade":      {args: []string{"puzzles.jsonl", "answers.jsonl"}},
 	"completion": {args: []string{"ARG"}, arg: "bash"},
 	"serve":      {skip: "it serves until it is stopped"},
 	"help":       {skip: "cobra's"},
@@ -68,7 +70,8 @@ func TestCompletionOffersWhatIsAccepted(t *testing.T) {
 		return run(context.Background(), append([]string{"--db", db}, args...), &out, &errOut)
 	}
 	// complete returns what the shell is offered for the word after the
-	// command name and args.
+	// command name and args: the values, not the extensions of the files
+	// it lists (cobra's ShellCompDirectiveFilterFileExt).
 	complete := func(name string, args ...string) []string {
 		t.Helper()
 		line := append([]string{"__complete", name, "--db", db}, append(args, "")...)
@@ -78,7 +81,10 @@ func TestCompletionOffersWhatIsAccepted(t *testing.T) {
 		}
 		var values []string
 		for line := range strings.Lines(out.String()) {
-			if strings.HasPrefix(line, ":") {
+			if d, ok := strings.CutPrefix(line, ":"); ok {
+				if k, err := strconv.Atoi(strings.TrimSpace(d)); err == nil && cobra.ShellCompDirective(k)&cobra.ShellCompDirectiveFilterFileExt != 0 {
+					return nil
+				}
 				break
 			}
 			v, _, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")

@@ -264,14 +264,21 @@ func (a *app) puzzleCmd() *cobra.Command {
 	var count, given int
 	var minimal, distinct bool
 	var seed uint64
-	var out, answersName string
-	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--distinct] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
+	var out, answersName, levelName string
+	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--difficulty easy|medium|hard] [--distinct] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
 		f, err := a.outputFormat(cmd, out)
 		answers, aerr := export.ParseAnswers(answersName)
+		var level puzzle.Level
+		var lerr error
+		if cmd.Flags().Changed("difficulty") {
+			level, lerr = puzzle.ParseLevel(levelName)
+		}
 		switch {
 		case err != nil:
 		case aerr != nil:
 			err = fmt.Errorf("--answers %s: want with (puzzles and solutions), none (a puzzle book) or only (the answer key)", quote(answersName))
+		case lerr != nil:
+			err = fmt.Errorf("--difficulty %s: want easy, medium or hard", quote(levelName))
 		case count < 1 || int64(count) > puzzle.MaxCount:
 			err = fmt.Errorf("--count must be between 1 and %d, got %d", int64(puzzle.MaxCount), count)
 		case distinct && count > puzzle.MaxDistinct:
@@ -292,16 +299,18 @@ func (a *app) puzzleCmd() *cobra.Command {
 		if !seeded {
 			a.logf("puzzle: seed %d", seed)
 		}
-		return a.makePuzzles(cmd.Context(), n, count, seed, distinct, puzzle.Options{Givens: given}, f, answers, out)
+		return a.makePuzzles(cmd.Context(), puzzleRun{n: n, count: count, seed: seed, distinct: distinct, level: level}, puzzle.Options{Givens: given}, f, answers, out)
 	})
 	wholeVar(cmd.Flags(), &count, "count", 1, "how many puzzles")
 	wholeVar(cmd.Flags(), &seed, "seed", 0, "seed of the random draws (default: a random seed, printed on stderr)")
 	wholeVar(cmd.Flags(), &given, "given", 0, "exactly K given queens")
 	cmd.Flags().BoolVar(&minimal, "minimal", false, "minimal puzzles: no given queen can be removed (the default)")
+	cmd.Flags().StringVar(&levelName, "difficulty", "", "only puzzles of this difficulty: easy, medium or hard (drawn as before, the others left out)")
 	cmd.Flags().BoolVar(&distinct, "distinct", false, "no puzzle twice: draw on until --count puzzles differ (fails, naming how many, if n has too few)")
 	formatFlag(cmd, export.FormatText, export.PuzzleFormats, "")
 	cmd.Flags().StringVar(&answersName, "answers", "with", "with (each puzzle's solution), none (a puzzle book), only (the answer key, for the same --seed)")
 	completeValues(cmd, "answers", export.AnswerChoices...)
+	completeLevels(cmd)
 	outputFlag(cmd, &out)
 	return cmd
 }
@@ -310,7 +319,17 @@ func (a *app) puzzleCmd() *cobra.Command {
 // (on a terminal a bar; elsewhere a line every 2 s, none for a quick run).
 const progressFromPuzzles = 1000
 
-func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distinct bool, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
+// puzzleRun is what puzzle is asked for: count puzzles of n drawn with
+// seed, distinct or not, of one level (0: any).
+type puzzleRun struct {
+	n, count int
+	seed     uint64
+	distinct bool
+	level    puzzle.Level
+}
+
+func (a *app) makePuzzles(ctx context.Context, run puzzleRun, opts puzzle.Options, format export.Format, answers export.Answers, out string) error {
+	n, count, seed, distinct := run.n, run.count, run.seed, run.distinct
 	src, closeSrc, err := a.drawSource(ctx, n, "puzzle")
 	if err != nil {
 		return err
@@ -327,7 +346,13 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distin
 		if distinct {
 			draws = puzzle.DistinctDraws(count)
 		}
+		if run.level != 0 {
+			draws = puzzle.LevelDraws(draws)
+		}
 		puzzles := puzzle.Puzzles(ctx, n, draws, seed, opts, a.cfg.Workers)
+		if run.level != 0 {
+			puzzles = puzzle.OfLevel(puzzles, n, run.level)
+		}
 		if distinct {
 			puzzles = puzzle.Distinct(puzzles, count)
 		}
@@ -344,16 +369,24 @@ func (a *app) makePuzzles(ctx context.Context, n, count int, seed uint64, distin
 			if err != nil {
 				return err
 			}
-			err := pw.Write(export.Puzzle{N: n, Given: r.Board.Given(), Solution: r.Solution, Class: r.Class, Symmetry: r.Symmetry, Difficulty: r.Difficulty, Seed: seed, Index: i})
+			err := pw.Write(export.Puzzle{N: n, Given: r.Board.Given(), Solution: r.Solution, Class: r.Class, Symmetry: r.Symmetry, Difficulty: r.Level.String(), Nodes: r.Nodes, Seed: seed, Index: i})
 			i++
 			if err != nil {
 				return err
+			} else if i == count { // the draws of a level go on past count
+				break
 			}
 		}
 		if err := pw.Close(); err != nil {
 			return err
 		}
-		if i < count {
+		switch {
+		case i >= count:
+		case run.level != 0 && distinct:
+			return fmt.Errorf("puzzle --difficulty %s --distinct: n=%d gave %s in %s, fewer than the %d asked for", run.level, n, phrase.Plural(i, "distinct "+run.level.String()+" puzzle"), phrase.Plural(draws, "draw"), count)
+		case run.level != 0:
+			return fmt.Errorf("puzzle --difficulty %s: n=%d gave %s in %s, fewer than the %d asked for", run.level, n, phrase.Plural(i, run.level.String()+" puzzle"), phrase.Plural(draws, "draw"), count)
+		default:
 			return fmt.Errorf("puzzle --distinct: n=%d gave %s in %s, fewer than the %d asked for", n, phrase.Plural(i, "distinct puzzle"), phrase.Plural(draws, "draw"), count)
 		}
 		return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,14 +25,18 @@ func checkPuzzles(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil || len(rows) < 2 {
 		ts.Fatalf("checkpuzzles: %s: %v, %d rows", args[0], err, len(rows))
 	}
+	board, solution := slices.Index(rows[0], "board"), slices.Index(rows[0], "solution")
+	if board < 0 || solution < 0 {
+		ts.Fatalf("checkpuzzles: %s: header %q has no board or no solution", args[0], rows[0])
+	}
 	for _, row := range rows[1:] {
-		b, err := partial.Parse(row[5])
+		b, err := partial.Parse(row[board])
 		if err != nil {
-			ts.Fatalf("checkpuzzles: board %q: %v", row[5], err)
+			ts.Fatalf("checkpuzzles: board %q: %v", row[board], err)
 		}
-		sol, err := nqueens.Parse(row[6])
+		sol, err := nqueens.Parse(row[solution])
 		if err != nil || sol.Valid() != nil {
-			ts.Fatalf("checkpuzzles: solution %q: %v", row[6], err)
+			ts.Fatalf("checkpuzzles: solution %q: %v", row[solution], err)
 		}
 		var got []nqueens.Placement
 		for p := range partial.Completions(b) {
@@ -70,7 +75,7 @@ func checkDataset(ts *testscript.TestScript, neg bool, args []string) {
 		for p := range partial.Completions(b) {
 			got = append(got, p)
 		}
-		if len(got) != 1 || got[0] != answer || r.QueensToPlace == nil || *r.QueensToPlace != r.N-len(b.Given()) || !r.Unique {
+		if len(got) != 1 || got[0] != answer || r.QueensToPlace == nil || *r.QueensToPlace != r.N-len(b.Given()) || !r.UniqueSolution || r.Difficulty == "" || r.Nodes == nil {
 			ts.Fatalf("checkdataset: record %d: %d completions %v, answer %v, to place %v", records, len(got), got, answer, r.QueensToPlace)
 		}
 	}

@@ -123,7 +123,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	pf.BoolP("quiet", "q", false, "no progress messages on stderr")
 	pf.String("cpuprofile", "", "write a CPU profile to this file (for developers)")
 	pf.MarkHidden("cpuprofile")
-	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.lookupCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completeCmd(), a.serveCmd(), workersFlag(a.puzzleCmd()), workersFlag(a.sampleCmd()), a.completionCmd())
+	root.AddCommand(workersFlag(a.buildCmd()), workersFlag(a.countCmd()), a.statsCmd(), a.exportCmd(), a.showCmd(), a.lookupCmd(), a.verifyCmd(), a.mergeCmd(), a.solveCmd(), a.completeCmd(), a.gradeCmd(), a.serveCmd(), workersFlag(a.puzzleCmd()), workersFlag(a.sampleCmd()), a.completionCmd())
 	for _, c := range root.Commands() {
 		if catalogFree[c.Name()] {
 			c.Annotations = map[string]string{noCatalog: "true"}

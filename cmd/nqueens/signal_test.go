@@ -39,6 +39,7 @@ func TestSignalStopsBlockedRead(t *testing.T) {
 	}{
 		{"config", []string{"--config", "fifo", "stats"}, `^nqueens: interrupted while reading config file fifo\n$`},
 		{"combine", []string{"count", "--combine", "fifo"}, `^nqueens: combine: interrupted while reading fifo\n$`},
+		{"grade", []string{"grade", "fifo", "fifo"}, `^nqueens: grade: interrupted while reading fifo\n$`},
 	}
 	for _, tt := range tests {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {

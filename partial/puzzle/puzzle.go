@@ -37,14 +37,16 @@ type Result struct {
 	Class int64
 	// Symmetry is the symmetry of the solution's class.
 	Symmetry nqueens.Symmetry
-	// Difficulty is the number of nodes the search of partial.CountCompletions
+	// Nodes is the number of nodes the search of partial.CountCompletions
 	// visits on Board: the queens it places in the empty rows, top row
 	// first and each row's columns left to right, to find the solution and
 	// prove that there is no other. It counts dead ends, so it grows with
 	// the guessing a solver without deduction needs; 0 would be a full
 	// board, and a puzzle whose every empty row has one free square costs
 	// one node a row.
-	Difficulty uint64
+	Nodes uint64
+	// Level is the puzzle's difficulty, graded by Nodes (see Level).
+	Level Level
 }
 
 // Options choose what Puzzle makes.
@@ -120,12 +122,14 @@ func Puzzle(ctx context.Context, rng *rand.Rand, n int, opts Options) (Result, e
 			if k := recount(b, 2); k != 1 || !b.Extends(sol.Placement) {
 				return Result{}, fmt.Errorf("puzzle: a second count finds %d completions of %q, made to have 1 (a bug)", k, b)
 			}
+			nodes := partial.CountCompletions(b).Nodes
 			return Result{
-				Board:      b,
-				Solution:   sol.Placement,
-				Class:      sol.Class,
-				Symmetry:   sol.Symmetry,
-				Difficulty: partial.CountCompletions(b).Nodes,
+				Board:    b,
+				Solution: sol.Placement,
+				Class:    sol.Class,
+				Symmetry: sol.Symmetry,
+				Nodes:    nodes,
+				Level:    levelOf(n, n-b.Givens(), nodes),
 			}, nil
 		}
 		sol = nqueens.Layout{}

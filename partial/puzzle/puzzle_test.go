@@ -35,8 +35,8 @@ func checkPuzzle(t *testing.T, n int, r Result, givens int) {
 	if r.Symmetry != canonical.SymmetryOf(r.Solution) {
 		t.Fatalf("n=%d: symmetry %v, want %v", n, r.Symmetry, canonical.SymmetryOf(r.Solution))
 	}
-	if r.Difficulty != partial.CountCompletions(r.Board).Nodes {
-		t.Fatalf("n=%d: difficulty %d, want the nodes of the count", n, r.Difficulty)
+	if r.Nodes != partial.CountCompletions(r.Board).Nodes || r.Level != levelOf(n, n-r.Board.Givens(), r.Nodes) {
+		t.Fatalf("n=%d: nodes %d (%v), want the nodes of the count and their level", n, r.Nodes, r.Level)
 	}
 }
 

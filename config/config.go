@@ -52,16 +52,16 @@ var Defaults = Config{DB: "nqueens.db", Workers: 0, MaxRowsN: 17, Quiet: false}
 type Kind int
 
 const (
-	// Path is a file name: a string of 1 to MaxPath bytes without NUL.
-	Path Kind = iota
+	// path is a file name: a string of 1 to MaxPath bytes without NUL.
+	path Kind = iota
 	// Whole is a whole number from the key's Min to its Max.
 	Whole
-	// Bool is true or false.
-	Bool
+	// boolKey is true or false.
+	boolKey
 )
 
-// MaxPath is the longest file name, in bytes, a Path key accepts.
-const MaxPath = 4096
+// maxPath is the longest file name, in bytes, a Path key accepts.
+const maxPath = 4096
 
 // Key is one configuration key.
 type Key struct {
@@ -87,15 +87,15 @@ type Names struct{ Name, Env, Flag string }
 
 // Keys are the configuration keys, in the order messages list them.
 var Keys = []Key{
-	{Name: "db", Env: "NQUEENS_DB", Flag: "db", Kind: Path},
+	{Name: "db", Env: "NQUEENS_DB", Flag: "db", Kind: path},
 	{Name: "workers", Env: "NQUEENS_WORKERS", Flag: "workers", Kind: Whole, Min: 0, Max: 1024},
 	{Name: "max_rows_n", Env: "NQUEENS_MAX_ROWS_N", Flag: "max-rows-n", Kind: Whole, Min: 1, Max: nqueens.MaxN,
 		Former: Names{Name: "max_build_n", Env: "NQUEENS_MAX_BUILD_N", Flag: "max-n"}},
-	{Name: "quiet", Env: "NQUEENS_QUIET", Flag: "quiet", Kind: Bool},
+	{Name: "quiet", Env: "NQUEENS_QUIET", Flag: "quiet", Kind: boolKey},
 }
 
-// Lookup returns the key called name, which must match exactly.
-func Lookup(name string) (Key, bool) {
+// lookup returns the key called name, which must match exactly.
+func lookup(name string) (Key, bool) {
 	for _, k := range Keys {
 		if k.Name == name {
 			return k, true
@@ -120,10 +120,10 @@ func (k Key) Allowed() string {
 	switch k.Kind {
 	case Whole:
 		return fmt.Sprintf("a whole number from %d to %d", k.Min, k.Max)
-	case Bool:
+	case boolKey:
 		return "true or false"
 	}
-	return fmt.Sprintf("a file name (a string of 1 to %d bytes, no NUL)", MaxPath)
+	return fmt.Sprintf("a file name (a string of 1 to %d bytes, no NUL)", maxPath)
 }
 
 // Parse parses s, the text of an environment variable, a flag or a whole
@@ -141,7 +141,7 @@ func (k Key) Parse(s string) (any, error) {
 			return nil, errors.New("want " + k.Allowed() + nqueens.WholeHint(s))
 		}
 		return int(n), k.checkWhole(int64(n))
-	case Bool:
+	case boolKey:
 		b, err := strconv.ParseBool(s)
 		if err != nil {
 			return nil, errors.New("want true or false (or 1, 0, t, f)")
@@ -161,7 +161,7 @@ func (k Key) checkWhole(n int64) error {
 }
 
 func (k Key) checkPath(s string) error {
-	if s == "" || len(s) > MaxPath || strings.ContainsRune(s, 0) {
+	if s == "" || len(s) > maxPath || strings.ContainsRune(s, 0) {
 		return k.want()
 	}
 	return nil
@@ -255,7 +255,7 @@ func ParseYAML(name string, data []byte, note func(string)) (map[string]any, err
 		if kn.Kind != yaml.ScalarNode {
 			return nil, fmt.Errorf("%s: line %d: want a key (%s), got %s", name, kn.Line, keyList(", "), show(kn))
 		}
-		k, ok := Lookup(kn.Value)
+		k, ok := lookup(kn.Value)
 		former := false
 		if !ok {
 			k, former = lookupFormer(kn.Value)
@@ -298,13 +298,13 @@ func (k Key) node(n *yaml.Node) (any, error) {
 		// The text as written, not YAML's reading of it, which takes
 		// 010 for octal 8, 0x10 for 16 and 1_000 for 1000.
 		return k.Parse(n.Value)
-	case k.Kind == Bool && tag == "!!bool":
+	case k.Kind == boolKey && tag == "!!bool":
 		var b bool
 		if err := n.Decode(&b); err != nil {
 			return nil, k.want()
 		}
 		return b, nil
-	case k.Kind == Path && tag == "!!str":
+	case k.Kind == path && tag == "!!str":
 		return n.Value, k.checkPath(n.Value)
 	}
 	return nil, k.want()

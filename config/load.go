@@ -15,20 +15,20 @@ import (
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
-// DefaultFile is the config file Load reads first when none is named, if
+// defaultFile is the config file Load reads first when none is named, if
 // it is there.
-const DefaultFile = "config.yaml"
+const defaultFile = "config.yaml"
 
-// DefaultFiles returns the config files Load looks for, in order, when none
+// defaultFiles returns the config files Load looks for, in order, when none
 // is named: DefaultFile in the current directory, then nqueens/config.yaml
 // in the user's configuration directory (os.UserConfigDir:
 // $XDG_CONFIG_HOME, or ~/.config, on Linux; ~/Library/Application Support
 // on macOS), left out when there is none.
 // Load reads the first of them that exists.
-func DefaultFiles() []string {
-	files := []string{DefaultFile}
+func defaultFiles() []string {
+	files := []string{defaultFile}
 	if dir, err := os.UserConfigDir(); err == nil {
-		files = append(files, filepath.Join(dir, "nqueens", DefaultFile))
+		files = append(files, filepath.Join(dir, "nqueens", defaultFile))
 	}
 	return files
 }
@@ -86,7 +86,7 @@ func Load(ctx context.Context, flags *pflag.FlagSet, note func(string)) (Config,
 	if err := CheckEnv(os.LookupEnv, note); err != nil {
 		return Config{}, err
 	}
-	path, explicit := firstFile(DefaultFiles()), false
+	path, explicit := firstFile(defaultFiles()), false
 	if env, ok := os.LookupEnv("NQUEENS_CONFIG"); ok {
 		path, explicit = env, true
 	}
@@ -133,7 +133,7 @@ func flagOf(k Key, flags *pflag.FlagSet, note func(string)) (*pflag.Flag, error)
 // GetInt, which reads Go literals ("010" is 8). Every source was checked
 // before it reached v, so an error here is one line naming the key.
 func whole(v *viper.Viper, key string) (int, error) {
-	k, _ := Lookup(key)
+	k, _ := lookup(key)
 	s := v.GetString(key)
 	n, err := k.Parse(s)
 	if err != nil {

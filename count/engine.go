@@ -82,23 +82,23 @@ func (c CPU) Device() string {
 // ErrOverflow is the error of a total that does not fit in 64 bits.
 var ErrOverflow = errors.New("count: the number of solutions exceeds 2^64")
 
-// Sum adds up the solutions in the orbits of constellations, the total
+// sum adds up the solutions in the orbits of constellations, the total
 // of a board or of a shard: each constellation's solutions times its
 // orbit size, the one rule by which every engine's counts are folded.
-// The zero Sum is empty.
-type Sum struct {
+// The zero sum is empty.
+type sum struct {
 	total    uint64
 	overflow bool
 }
 
 // Add adds the solutions in the orbit of c, given those of c itself
 // (c.Solutions()).
-func (s *Sum) Add(c Constellation, solutions uint64) {
+func (s *sum) Add(c Constellation, solutions uint64) {
 	s.add(uint64(c.orbit), solutions)
 }
 
 // add adds solutions times orbit.
-func (s *Sum) add(orbit, solutions uint64) {
+func (s *sum) add(orbit, solutions uint64) {
 	hi, t := bits.Mul64(solutions, orbit)
 	var carry uint64
 	s.total, carry = bits.Add64(s.total, t, 0)
@@ -107,7 +107,7 @@ func (s *Sum) add(orbit, solutions uint64) {
 
 // Total returns the sum, or an error if it does not fit in 64 bits (n =
 // 31 and 32 would not).
-func (s Sum) Total() (uint64, error) {
+func (s sum) Total() (uint64, error) {
 	if s.overflow {
 		return 0, ErrOverflow
 	}
@@ -157,7 +157,7 @@ func (o Options) run(ctx context.Context, u Units, search func(todo []int, found
 			return 0, err
 		}
 	}
-	var sum Sum
+	var sum sum
 	todo := make([]int, 0, u.Len())
 	for i := range u.Len() {
 		if s, ok := known[i]; ok {

@@ -13,11 +13,11 @@ import (
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
-// MaxLine is the longest line, in bytes, that Parse and Boards read. A
+// maxLine is the longest line, in bytes, that Parse and Boards read. A
 // board of 32 written in the roomiest form ("_ Q _ ..." with a space
-// between squares) takes 63 bytes a row; MaxLine leaves room for any
+// between squares) takes 63 bytes a row; maxLine leaves room for any
 // spacing a person would use.
-const MaxLine = 4096
+const maxLine = 4096
 
 // allowed describes the two forms, for error messages.
 const allowed = "a board is columns (0..n-1, or _ or . for an empty row) or a grid of Q for a queen and _ or . for an empty square"
@@ -41,7 +41,7 @@ func (e *rowError) Unwrap() error { return e.err }
 // check that the queens do not attack each other (see Board.Check). Errors
 // are one line naming the row and what is allowed.
 func Parse(s string) (Board, error) {
-	if len(s) > MaxLine*nqueens.MaxN {
+	if len(s) > maxLine*nqueens.MaxN {
 		return Board{}, fmt.Errorf("board of %d bytes is too long", len(s))
 	}
 	t := strings.TrimSpace(s)
@@ -213,7 +213,7 @@ func ParseForm(name string) (Form, error) {
 func Boards(r io.Reader, form Form) iter.Seq2[Input, error] {
 	return func(yield func(Input, error) bool) {
 		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 0, 4096), MaxLine)
+		sc.Buffer(make([]byte, 0, 4096), maxLine)
 		var block []string // the rows of a grid being read
 		start := 0         // the line of block[0]
 		flush := func() bool {
@@ -290,7 +290,7 @@ func Boards(r io.Reader, form Form) iter.Seq2[Input, error] {
 		}
 		if err := sc.Err(); err != nil {
 			if errors.Is(err, bufio.ErrTooLong) {
-				err = fmt.Errorf("longer than %d bytes: %s", MaxLine, allowed)
+				err = fmt.Errorf("longer than %d bytes: %s", maxLine, allowed)
 			}
 			yield(Input{}, &ParseError{Line: line + 1, Err: err})
 		}

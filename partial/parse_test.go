@@ -112,7 +112,7 @@ func TestBoards(t *testing.T) {
 		}
 	}
 	var pe *ParseError
-	for _, err := range Boards(strings.NewReader(strings.Repeat("_", MaxLine+1)), Lines) {
+	for _, err := range Boards(strings.NewReader(strings.Repeat("_", maxLine+1)), Lines) {
 		if !errors.As(err, &pe) || pe.Line != 1 {
 			t.Errorf("long line: %v", err)
 		}

@@ -28,8 +28,8 @@ type Meter interface {
 	Done()
 }
 
-// LineEvery is how often a plain progress line is written.
-const LineEvery = 2 * time.Second
+// lineEvery is how often a plain progress line is written.
+const lineEvery = 2 * time.Second
 
 // New returns a meter on w for a job called label of total steps named
 // unit ("work units", "layouts"), done of them done already: a bar if w is
@@ -41,10 +41,10 @@ func New(w io.Writer, label string, done, total int64, unit string, estimate tim
 	switch {
 	case total <= 0:
 		return Nop
-	case IsTerminal(w):
+	case isTerminal(w):
 		return newBar(w, label, done, total, estimate)
 	}
-	t := time.NewTicker(LineEvery)
+	t := time.NewTicker(lineEvery)
 	m := NewLines(w, label, done, total, unit, estimate, t.C)
 	m.stopTicker = t.Stop
 	return m
@@ -79,8 +79,8 @@ func Left(elapsed time.Duration, start, done, total int64, estimate time.Duratio
 	return time.Duration(((1-f)*planned + f*measured) * float64(time.Second)), true
 }
 
-// IsTerminal reports whether w is a terminal.
-func IsTerminal(w io.Writer) bool {
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

@@ -61,8 +61,8 @@ type Sample struct {
 	Of       int64  `json:"of"`
 }
 
-// MaxProblems bounds the problems a Report names.
-const MaxProblems = 20
+// maxProblems bounds the problems a Report names.
+const maxProblems = 20
 
 // Catalog re-reads the catalog's classes of each n of ns (every n it holds,
 // classes or build, when ns is empty) and checks, for each, that every
@@ -185,9 +185,9 @@ func (o Options) checkBuild(ctx context.Context, db *store.DB, b store.Build) (R
 		r.Shard = &b.Shard
 	}
 	problem := func(format string, args ...any) {
-		if len(r.Problems) < MaxProblems {
+		if len(r.Problems) < maxProblems {
 			r.Problems = append(r.Problems, fmt.Sprintf(format, args...))
-		} else if len(r.Problems) == MaxProblems {
+		} else if len(r.Problems) == maxProblems {
 			r.Problems = append(r.Problems, "more mismatches not shown")
 		}
 	}

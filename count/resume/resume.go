@@ -48,9 +48,9 @@ import (
 	"github.com/nqueens/nqueens/internal/phrase"
 )
 
-// Format is the Header's format, which a state file of another format
+// format is the Header's format, which a state file of another format
 // does not match: such a state is replaced.
-const Format = formatPrefix + "2"
+const format = formatPrefix + "2"
 
 // formatPrefix starts the format of every version of the state file: a
 // header whose format has it is a count state, of this format or not.
@@ -76,7 +76,7 @@ type Header struct {
 // NewHeader returns the header of a count of u, the work units of a
 // board of n or of shard s of it, by version.
 func NewHeader(n int, s nqueens.Shard, u count.Units, version string) Header {
-	h := Header{Format: Format, N: n, Units: u.Len(), Split: u.Digest(), Version: version}
+	h := Header{Format: format, N: n, Units: u.Len(), Split: u.Digest(), Version: version}
 	if !s.IsWhole() {
 		h.Shard = s.String()
 	}
@@ -348,7 +348,7 @@ func (s *State) read(ctx context.Context, head []byte, h Header, u count.Units) 
 			what = "it is a SQLite database"
 		}
 		return fmt.Errorf("state file %s is not a count state (%s): it is left as it is", s.path, what)
-	case got.Format != Format:
+	case got.Format != format:
 		s.Replaced = "it was a count state of another format, " + phrase.Quote(got.Format)
 	case got.N != h.N || got.Shard != h.Shard:
 		// Another count's work, whose own path this is: not this count's

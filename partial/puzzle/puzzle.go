@@ -64,10 +64,10 @@ type Options struct {
 	Source sample.Source
 }
 
-// ErrGivens is returned by Puzzle when it finds no puzzle with exactly
+// errGivens is returned by Puzzle when it finds no puzzle with exactly
 // Options.Givens queens: the minimal puzzles of the solutions it tried all
 // have more.
-var ErrGivens = errors.New("no puzzle with that few given queens found")
+var errGivens = errors.New("no puzzle with that few given queens found")
 
 // orders and solutions bound the work of Puzzle for Options.Givens: it
 // tries that many removal orders of each of that many solutions.
@@ -134,7 +134,7 @@ func Puzzle(ctx context.Context, rng *rand.Rand, n int, opts Options) (Result, e
 		}
 		sol = nqueens.Layout{}
 	}
-	return Result{}, fmt.Errorf("puzzle: n=%d with %d given queen(s): %w after %d orders of each of %d solutions (the fewest reached was %d)", n, opts.Givens, ErrGivens, orders, solutions, fewest)
+	return Result{}, fmt.Errorf("puzzle: n=%d with %d given queen(s): %w after %d orders of each of %d solutions (the fewest reached was %d)", n, opts.Givens, errGivens, orders, solutions, fewest)
 }
 
 // reduce removes queens from b, whose one completion is a solution, in an
@@ -192,7 +192,7 @@ func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, worke
 			return
 		}
 		if int64(count) > MaxCount {
-			yield(Result{}, fmt.Errorf("puzzle: %w: %d puzzles asked for, at most %d", ErrTooMany, count, MaxCount))
+			yield(Result{}, fmt.Errorf("puzzle: %w: %d puzzles asked for, at most %d", errTooMany, count, MaxCount))
 			return
 		}
 		rngs := make([]*rand.Rand, min(count, sample.BatchSize))
@@ -239,9 +239,9 @@ func Puzzles(ctx context.Context, n, count int, seed uint64, opts Options, worke
 // which at a million puzzles a second would take twelve days.
 const MaxCount = 1 << 40
 
-// ErrTooMany is matched by the error of Puzzles for a count above
+// errTooMany is matched by the error of Puzzles for a count above
 // MaxCount.
-var ErrTooMany = errors.New("too many puzzles")
+var errTooMany = errors.New("too many puzzles")
 
 // Random returns a solution of n found by a randomized search: a
 // backtracking search that tries the free columns of each row in an order

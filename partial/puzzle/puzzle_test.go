@@ -80,7 +80,7 @@ func TestPuzzleGivens(t *testing.T) {
 func TestPuzzleErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	// No board of 8 with one queen has a unique completion.
-	if _, err := Puzzle(context.Background(), rng, 8, Options{Givens: 1}); !errors.Is(err, ErrGivens) {
+	if _, err := Puzzle(context.Background(), rng, 8, Options{Givens: 1}); !errors.Is(err, errGivens) {
 		t.Errorf("n=8 with 1 given: %v, want ErrGivens", err)
 	}
 	for _, tc := range []struct {
@@ -156,7 +156,7 @@ func TestPuzzlesAcrossBatches(t *testing.T) {
 		}
 	}
 	for _, err := range Puzzles(ctx, n, MaxCount+1, seed, opts, 1) {
-		if !errors.Is(err, ErrTooMany) {
+		if !errors.Is(err, errTooMany) {
 			t.Errorf("count MaxCount+1: %v, want ErrTooMany", err)
 		}
 	}

@@ -4,20 +4,20 @@ package dbfile
 
 import "os"
 
-// Companions checks nothing where files have no owner to compare.
-func Companions(string) error { return nil }
+// companions checks nothing where files have no owner to compare.
+func checkCompanions(string) error { return nil }
 
-// claim does nothing where Companions checks nothing.
+// claim does nothing where checkCompanions checks nothing.
 func claim(string) (func(), error) { return func() {}, nil }
 
-// companionFiles is empty where Companions checks nothing.
+// companionFiles is empty where checkCompanions checks nothing.
 type companionFiles struct {
 	trusted map[string]bool
 	foreign map[string]error
 	first   error
 }
 
-// survey finds nothing where Companions checks nothing.
+// survey finds nothing where checkCompanions checks nothing.
 func survey(string) companionFiles { return companionFiles{} }
 
 // foreignMode is never called where survey finds nothing.
@@ -26,5 +26,5 @@ func foreignMode(string, Header, companionFiles) (mode, error) { return immutabl
 // OthersWrite reports nothing where modes say nothing of other users.
 func OthersWrite(string) (os.FileMode, bool) { return 0, false }
 
-// OneName checks nothing where the number of a file's names is unknown.
-func OneName(string) error { return nil }
+// oneName checks nothing where the number of a file's names is unknown.
+func oneName(string) error { return nil }

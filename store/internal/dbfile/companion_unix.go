@@ -15,7 +15,7 @@ import (
 	"github.com/nqueens/nqueens/internal/catalogfile"
 )
 
-// Companions checks, without following links, the files SQLite keeps
+// checkCompanions checks, without following links, the files SQLite keeps
 // beside the catalog at abs (its -wal, -shm and -journal), and returns an
 // error wrapping ErrForeignFile, naming the file, its owner and the way
 // to get the catalog back, for one that is not a plain file of the
@@ -25,7 +25,7 @@ import (
 // command. A file missing is fine, as is a catalog missing (the caller
 // says so). Writers refuse a catalog it refuses; readers read it without
 // its companion files where that is safe (see foreignMode).
-func Companions(abs string) error { return survey(abs).first }
+func checkCompanions(abs string) error { return survey(abs).first }
 
 // companionFiles is what lies beside a catalog where SQLite looks for
 // its companion files.
@@ -78,7 +78,7 @@ func survey(abs string) companionFiles {
 // never rolls a journal into the catalog. Otherwise it is not read.
 func foreignMode(abs string, h Header, s companionFiles) (mode, error) {
 	switch {
-	case s.trusted[catalogfile.Journal] && HotJournal(abs):
+	case s.trusted[catalogfile.Journal] && hotJournal(abs):
 		return 0, fmt.Errorf("%w (and %s-journal holds a write that a killed process left unfinished, which only a writer may roll back)", s.first, abs)
 	case s.trusted[catalogfile.WAL] && s.foreign[catalogfile.WAL] == nil && s.foreign[catalogfile.SHM] == nil:
 		return readOnly, nil
@@ -143,7 +143,7 @@ func OthersWrite(dir string) (os.FileMode, bool) {
 	return fi.Mode(), fi.Mode().Perm()&0o022 != 0
 }
 
-// OneName returns nil unless the catalog file at abs has names other than
+// oneName returns nil unless the catalog file at abs has names other than
 // abs (hard links, as ln and cp -al make), and otherwise an error
 // wrapping ErrNames that says how many and the way out. The build lock
 // and SQLite's log are named after the path, so two processes writing
@@ -152,7 +152,7 @@ func OthersWrite(dir string) (os.FileMode, bool) {
 // catalog is written through one name only. The temporary name from
 // which Create links a new catalog into place, there for an instant
 // after, is not counted.
-func OneName(abs string) error {
+func oneName(abs string) error {
 	for try := 1; ; try++ {
 		fi, err := os.Lstat(abs)
 		if err != nil || !fi.Mode().IsRegular() {
@@ -192,7 +192,7 @@ func userName(uid uint32) string {
 
 // claim makes sure, before SQLite opens a connection to the catalog at
 // abs (in WAL mode) for a process that may write it, that the catalog's
-// companion files are its owner's: it checks them as Companions does,
+// companion files are its owner's: it checks them as checkCompanions does,
 // through the descriptors it opens, and creates those missing as SQLite
 // would (the catalog's mode, and its owner where this process is root).
 // In a sticky shared directory another user can then neither put a file

@@ -15,7 +15,7 @@ import (
 	"github.com/nqueens/nqueens/internal/catalogfile"
 )
 
-// TestCompanions plants each kind of file that Companions refuses beside a
+// TestCompanions plants each kind of file that checkCompanions refuses beside a
 // catalog, as its -wal: a symbolic link, a FIFO, a second link to another
 // file, and (as root) a file of another user; and checks that a plain
 // file of the catalog's owner passes.
@@ -51,12 +51,12 @@ func TestCompanions(t *testing.T) {
 			if err := tc.plant(abs + "-wal"); err != nil {
 				t.Fatal(err)
 			}
-			err := Companions(abs)
+			err := checkCompanions(abs)
 			switch {
 			case tc.why == "" && err != nil:
-				t.Errorf("Companions: %v, want nil", err)
+				t.Errorf("checkCompanions: %v, want nil", err)
 			case tc.why != "" && (!errors.Is(err, ErrForeignFile) || !strings.Contains(err.Error(), abs+"-wal "+tc.why)):
-				t.Errorf("Companions: %v, want ErrForeignFile saying %q", err, tc.why)
+				t.Errorf("checkCompanions: %v, want ErrForeignFile saying %q", err, tc.why)
 			}
 		})
 	}

@@ -58,7 +58,7 @@ var (
 	ErrForeignFile = errors.New("refusing a file beside the catalog")
 	// ErrNames: the catalog file has other names (hard links), and a
 	// catalog is written through one name only, so that no two writers
-	// write it through two (see OneName).
+	// write it through two (see oneName).
 	ErrNames = errors.New("refusing to write a catalog with several names")
 	// ErrIO: reading or writing the catalog file failed, as writing past
 	// a file-size limit or to a failing disk does.
@@ -167,7 +167,7 @@ func ReadHeader(abs string) (Header, error) {
 
 // live reports whether a write to the catalog at abs may be under way:
 // its log or its journal is there and not empty.
-func live(abs string) bool { return Size(abs+catalogfile.WAL) > 0 || Size(abs+catalogfile.Journal) > 0 }
+func live(abs string) bool { return size(abs+catalogfile.WAL) > 0 || size(abs+catalogfile.Journal) > 0 }
 
 // header holds the fields of a SQLite header that say how long its file
 // must be.
@@ -216,9 +216,9 @@ func (h header) check() error {
 	return nil
 }
 
-// Size returns the size of the file at path, or -1 if it cannot be
+// size returns the size of the file at path, or -1 if it cannot be
 // read.
-func Size(path string) int64 {
+func size(path string) int64 {
 	st, err := os.Stat(path)
 	if err != nil {
 		return -1
@@ -226,25 +226,25 @@ func Size(path string) int64 {
 	return st.Size()
 }
 
-// HotJournal reports whether a rollback journal lies beside the catalog:
+// hotJournal reports whether a rollback journal lies beside the catalog:
 // a write that a killed process left unfinished, which the next writer
 // rolls back.
-func HotJournal(abs string) bool { return Size(abs+catalogfile.Journal) > 0 }
+func hotJournal(abs string) bool { return size(abs+catalogfile.Journal) > 0 }
 
-// TempPrefix returns the prefix of the temporary names of a new catalog
+// tempPrefix returns the prefix of the temporary names of a new catalog
 // at abs: hidden, beside it.
-func TempPrefix(abs string) string {
+func tempPrefix(abs string) string {
 	dir, base := filepath.Split(abs)
 	return filepath.Join(dir, "."+base+".new-")
 }
 
-// NewTemp creates an empty file under a new temporary name for the
+// newTemp creates an empty file under a new temporary name for the
 // catalog at abs, with the mode SQLite gives a new database (0644 less the
 // umask).
-func NewTemp(abs string) (string, error) {
+func newTemp(abs string) (string, error) {
 	var rnd [8]byte
 	rand.Read(rnd[:])
-	tmp := TempPrefix(abs) + hex.EncodeToString(rnd[:])
+	tmp := tempPrefix(abs) + hex.EncodeToString(rnd[:])
 	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return "", fmt.Errorf("create: %w", err)
@@ -252,12 +252,12 @@ func NewTemp(abs string) (string, error) {
 	return tmp, f.Close()
 }
 
-// RemoveStale removes the temporary files that creations of the catalog at
+// removeStale removes the temporary files that creations of the catalog at
 // abs left when killed. It does nothing while any process holds the build
 // lock (a creation in progress, or a build), or where there are no locks
 // to tell.
-func RemoveStale(abs string) {
-	if !CanLock || len(stale(abs)) == 0 {
+func removeStale(abs string) {
+	if !canLock || len(stale(abs)) == 0 {
 		return
 	}
 	unlock, err := Lock(abs + catalogfile.Lock)
@@ -272,7 +272,7 @@ func RemoveStale(abs string) {
 
 // stale returns the paths of the temporary files of new catalogs at abs.
 func stale(abs string) []string {
-	dir, prefix := filepath.Split(TempPrefix(abs))
+	dir, prefix := filepath.Split(tempPrefix(abs))
 	entries, _ := os.ReadDir(dir)
 	var out []string
 	for _, e := range entries {
@@ -283,8 +283,8 @@ func stale(abs string) []string {
 	return out
 }
 
-// Sync flushes the file at path to disk.
-func Sync(path string) error {
+// sync_ flushes the file at path to disk.
+func sync_(path string) error {
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return err
@@ -293,18 +293,18 @@ func Sync(path string) error {
 	return f.Sync()
 }
 
-// SyncDir flushes a directory's entries to disk, where that is possible.
-func SyncDir(dir string) {
+// syncDir flushes a directory's entries to disk, where that is possible.
+func syncDir(dir string) {
 	if f, err := os.Open(dir); err == nil {
 		f.Sync()
 		f.Close()
 	}
 }
 
-// WithLock runs f holding the lock at path that take takes (Lock or
-// LockShared), waiting up to five seconds for another process to release
+// withLock runs f holding the lock at path that take takes (Lock or
+// lockShared), waiting up to five seconds for another process to release
 // it.
-func WithLock(ctx context.Context, path string, take func(string) (func(), error), f func() error) error {
+func withLock(ctx context.Context, path string, take func(string) (func(), error), f func() error) error {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		unlock, err := take(path)
@@ -323,12 +323,12 @@ func WithLock(ctx context.Context, path string, take func(string) (func(), error
 	}
 }
 
-// Writable checks that the catalog at abs can be written: the file, its
+// writable checks that the catalog at abs can be written: the file, its
 // log and index where they exist, and otherwise its directory, where
 // SQLite makes them.
-func Writable(abs string) error {
+func writable(abs string) error {
 	for _, f := range []string{abs, abs + catalogfile.WAL, abs + catalogfile.SHM} {
-		err := Access(f)
+		err := access(f)
 		if f != abs && errors.Is(err, os.ErrNotExist) {
 			continue // not there (or just removed by the last connection's close)
 		}
@@ -336,15 +336,15 @@ func Writable(abs string) error {
 			return fmt.Errorf("%w: cannot write %s: %v", ErrReadOnly, f, err)
 		}
 	}
-	if Size(abs+catalogfile.WAL) >= 0 && Size(abs+catalogfile.SHM) >= 0 {
+	if size(abs+catalogfile.WAL) >= 0 && size(abs+catalogfile.SHM) >= 0 {
 		return nil // SQLite needs to create nothing there
 	}
-	return WritableDir(filepath.Dir(abs))
+	return writableDir(filepath.Dir(abs))
 }
 
-// PathError strips the paths from a *os.LinkError, which the caller's
+// pathError strips the paths from a *os.LinkError, which the caller's
 // message names.
-func PathError(err error) error {
+func pathError(err error) error {
 	var le *os.LinkError
 	if errors.As(err, &le) {
 		return le.Err
@@ -352,9 +352,9 @@ func PathError(err error) error {
 	return err
 }
 
-// WritableDir checks that files can be created in dir.
-func WritableDir(dir string) error {
-	if err := Access(dir); err != nil {
+// writableDir checks that files can be created in dir.
+func writableDir(dir string) error {
+	if err := access(dir); err != nil {
 		return fmt.Errorf("%w: cannot create files in %s: %v", ErrReadOnly, dir, err)
 	}
 	return nil

@@ -17,5 +17,5 @@ type Handle struct {
 	LockPath string
 	// Watch, for a catalog opened read-only, tells whether the file
 	// changed under the pool (nil for a writer).
-	Watch *Watch
+	Watch *watch
 }

@@ -33,13 +33,13 @@ func TestOneName(t *testing.T) {
 	if _, err := w.ExecContext(ctx, "SELECT 1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Link(a, TempPrefix(a)+"0"); err != nil {
+	if err := os.Link(a, tempPrefix(a)+"0"); err != nil {
 		t.Skipf("no hard links here: %v", err)
 	}
-	if err := OneName(a); err != nil {
+	if err := oneName(a); err != nil {
 		t.Errorf("a creation's temporary name counted: %v", err)
 	}
-	os.Remove(TempPrefix(a) + "0")
+	os.Remove(tempPrefix(a) + "0")
 	if err := os.Link(a, b); err != nil {
 		t.Fatal(err)
 	}

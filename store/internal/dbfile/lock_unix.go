@@ -19,7 +19,7 @@ import (
 // catalog's path and catalogfile.Lock), creating it if needed, without waiting:
 // it returns an error wrapping ErrBusy if another process (or another
 // Builder of this one) holds it, and one wrapping ErrNames, holding
-// nothing, if the catalog has other names (see OneName). The lock goes away with the process,
+// nothing, if the catalog has other names (see oneName). The lock goes away with the process,
 // however it ends. The returned func releases it at once, even while a
 // child process forked meanwhile still holds a copy of the lock file's
 // descriptor (until it execs).
@@ -38,13 +38,13 @@ import (
 // earlier version) does not stop the replacement.
 func Lock(path string) (func(), error) { return flock(path, syscall.LOCK_EX) }
 
-// LockShared takes a shared lock on the file at path as Lock takes an
+// lockShared takes a shared lock on the file at path as Lock takes an
 // exclusive one: any number of processes hold it at once, and none while
 // one holds the exclusive lock.
-func LockShared(path string) (func(), error) { return flock(path, syscall.LOCK_SH) }
+func lockShared(path string) (func(), error) { return flock(path, syscall.LOCK_SH) }
 
-// CanLock says that Lock's locks hold between processes here.
-const CanLock = true
+// canLock says that Lock's locks hold between processes here.
+const canLock = true
 
 func flock(path string, how int) (func(), error) {
 	for range 10 {
@@ -73,9 +73,9 @@ func flock(path string, how int) (func(), error) {
 		if err == nil && lerr == nil && os.SameFile(held, now) {
 			// A writer holds the lock exclusively: the catalog must have no
 			// other name, through which another writer would take another
-			// lock (see OneName).
+			// lock (see oneName).
 			if how == syscall.LOCK_EX {
-				if err := OneName(strings.TrimSuffix(path, catalogfile.Lock)); err != nil {
+				if err := oneName(strings.TrimSuffix(path, catalogfile.Lock)); err != nil {
 					release()
 					return nil, err
 				}
@@ -159,7 +159,7 @@ func replaceLock(path string, owner, gid uint32, mode os.FileMode) (*os.File, er
 	if err := os.Rename(f.Name(), path); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, fmt.Errorf("lock %s: the lock file %s and cannot be replaced (%v): %s", path, describe(path), PathError(err), wayBack(path))
+		return nil, fmt.Errorf("lock %s: the lock file %s and cannot be replaced (%v): %s", path, describe(path), pathError(err), wayBack(path))
 	}
 	return f, nil
 }
@@ -205,16 +205,16 @@ func describe(path string) string {
 	return fmt.Sprintf("is owned by %s, mode %v, %d link(s)", userName(st.Uid), fi.Mode(), st.Nlink)
 }
 
-// NoHardLinks reports whether err, from os.Link, says that the file system
+// noHardLinks reports whether err, from os.Link, says that the file system
 // has no hard links.
-func NoHardLinks(err error) bool {
+func noHardLinks(err error) bool {
 	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOTSUP)
 }
 
-// Access checks that this process may write the file (or create files in
+// access checks that this process may write the file (or create files in
 // the directory) at path, and says why not: "permission denied (mode
 // -rw-r--r--, owner uid 1000)", "read-only file system".
-func Access(path string) error {
+func access(path string) error {
 	err := syscall.Access(path, 2) // W_OK
 	if err == nil {
 		return nil

@@ -108,7 +108,7 @@ func check(ctx context.Context, db *sql.DB) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%w: no schema version table (%v)", ErrCorrupt, Translate(err))
 	}
-	if latest := LatestVersion(); version.Int64 > latest {
+	if latest := latestVersion(); version.Int64 > latest {
 		return 0, fmt.Errorf("%w: schema version %d, this program knows up to %d", ErrNewerSchema, version.Int64, latest)
 	}
 	return version.Int64, nil
@@ -136,7 +136,7 @@ func rollBack(ctx context.Context, abs string) error {
 // (see Watch.Changed). A write that a killed process left unfinished in
 // the rollback journal is rolled back first if this process may write
 // the catalog, and is ErrHotJournal if it may not.
-// Its companion files are checked first (see Companions): beside one
+// Its companion files are checked first (see checkCompanions): beside one
 // another user may have put there, the catalog is read without it where
 // that is safe (see foreignMode) and is ErrForeignFile otherwise. They
 // are checked again before each new connection.
@@ -153,8 +153,8 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 	if h.Size == 0 {
 		return Handle{}, fmt.Errorf("%w: the file is empty", ErrEmptyCatalog)
 	}
-	if files.first == nil && HotJournal(abs) {
-		if Writable(abs) != nil {
+	if files.first == nil && hotJournal(abs) {
+		if writable(abs) != nil {
 			return Handle{}, fmt.Errorf("%w: %s-journal holds a write that a killed process left unfinished", ErrHotJournal, abs)
 		}
 		if err := rollBack(ctx, abs); err != nil {
@@ -203,9 +203,9 @@ func readMode(abs string, h Header, files companionFiles) (mode, error) {
 	switch {
 	case files.first != nil:
 		return foreignMode(abs, h, files)
-	case Writable(abs) == nil:
+	case writable(abs) == nil:
 		return reader, nil
-	case !h.WAL || Size(abs+catalogfile.WAL) >= 0 || Size(abs+catalogfile.SHM) >= 0:
+	case !h.WAL || size(abs+catalogfile.WAL) >= 0 || size(abs+catalogfile.SHM) >= 0:
 		return readOnly, nil
 	}
 	return immutable, nil
@@ -213,28 +213,28 @@ func readMode(abs string, h Header, files companionFiles) (mode, error) {
 
 // OpenWrite opens the existing file at abs for writing, migrating its
 // schema if it is older than this program's; an empty file becomes a
-// catalog. Its companion files are checked first (see Companions), and
+// catalog. Its companion files are checked first (see checkCompanions), and
 // claimed before each new connection (see claim); a file with other
-// names is ErrNames (see OneName), checked again before each new
+// names is ErrNames (see oneName), checked again before each new
 // connection and by Lock.
 func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
-	if err := OneName(abs); err != nil {
+	if err := oneName(abs); err != nil {
 		return nil, 0, err
 	}
-	if err := Companions(abs); err != nil {
+	if err := checkCompanions(abs); err != nil {
 		return nil, 0, err
 	}
-	if err := Writable(abs); err != nil {
+	if err := writable(abs); err != nil {
 		return nil, 0, err
 	}
-	RemoveStale(abs)
+	removeStale(abs)
 	version := int64(0)
 	h, err := ReadHeader(abs)
 	if err != nil {
 		return nil, 0, err
 	}
 	if h.Size > 0 {
-		if HotJournal(abs) {
+		if hotJournal(abs) {
 			if err := rollBack(ctx, abs); err != nil {
 				return nil, 0, err
 			}
@@ -257,15 +257,15 @@ func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if version < LatestVersion() {
+	if version < latestVersion() {
 		// Migrations of one file run one process at a time, under the build
 		// lock; goose skips those another process applied meanwhile.
-		err := WithLock(ctx, abs+catalogfile.Lock, Lock, func() error { return Migrate(ctx, db.DB) })
+		err := withLock(ctx, abs+catalogfile.Lock, Lock, func() error { return migrate(ctx, db.DB) })
 		if err != nil {
 			db.Close()
 			return nil, 0, err
 		}
-		version = LatestVersion()
+		version = latestVersion()
 	}
 	return db, version, nil
 }
@@ -283,13 +283,13 @@ func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
 // Creators hold the build lock shared while they work; RemoveStale takes
 // it exclusively, so it removes only what killed creators left.
 func Create(ctx context.Context, abs string, fill func(db *sqlx.DB, tmp string, version int64) error) (err error) {
-	if err := WritableDir(filepath.Dir(abs)); err != nil {
+	if err := writableDir(filepath.Dir(abs)); err != nil {
 		return err
 	}
-	RemoveStale(abs)
+	removeStale(abs)
 	var tmp string
-	err = WithLock(ctx, abs+catalogfile.Lock, LockShared, func() error {
-		tmp, err = NewTemp(abs)
+	err = withLock(ctx, abs+catalogfile.Lock, lockShared, func() error {
+		tmp, err = newTemp(abs)
 		if err != nil {
 			return err
 		}
@@ -311,13 +311,13 @@ func fillTemp(ctx context.Context, abs, tmp string, fill func(*sqlx.DB, string, 
 		return Translate(err)
 	}
 	db.SetMaxOpenConns(1) // one connection, so the journal mode can change
-	if err := Migrate(ctx, db.DB); err != nil {
+	if err := migrate(ctx, db.DB); err != nil {
 		db.Close()
 		return err
 	}
 	hook("migrated")
 	if fill != nil {
-		err = fill(db, tmp, LatestVersion())
+		err = fill(db, tmp, latestVersion())
 	}
 	if err == nil {
 		// At rest in WAL mode, as every writer leaves it, so the first
@@ -330,7 +330,7 @@ func fillTemp(ctx context.Context, abs, tmp string, fill func(*sqlx.DB, string, 
 	if err != nil {
 		return err
 	}
-	if err := Sync(tmp); err != nil {
+	if err := sync_(tmp); err != nil {
 		return fmt.Errorf("create %s: %w", abs, flushError(err))
 	}
 	hook("linking")
@@ -341,7 +341,7 @@ func fillTemp(ctx context.Context, abs, tmp string, fill func(*sqlx.DB, string, 
 			return fmt.Errorf("%s was created by another process meanwhile; nothing written", abs)
 		}
 		return nil // another process made the catalog first: it is as good
-	case NoHardLinks(err) && fill == nil:
+	case noHardLinks(err) && fill == nil:
 		// A file system without hard links: rename, which replaces, so only
 		// while abs is still missing (a creator racing this one in that
 		// instant loses its empty catalog, never classes: fill is nil).
@@ -352,9 +352,9 @@ func fillTemp(ctx context.Context, abs, tmp string, fill func(*sqlx.DB, string, 
 			return fmt.Errorf("create: %w", err)
 		}
 	default:
-		return fmt.Errorf("create %s: %w", abs, PathError(err))
+		return fmt.Errorf("create %s: %w", abs, pathError(err))
 	}
-	SyncDir(filepath.Dir(abs))
+	syncDir(filepath.Dir(abs))
 	hook("linked")
 	return nil
 }
@@ -421,8 +421,8 @@ func Translate(err error) error {
 	return fmt.Errorf("%w: %s", kind, name)
 }
 
-// LatestVersion returns the highest migration version embedded.
-func LatestVersion() int64 {
+// latestVersion returns the highest migration version embedded.
+func latestVersion() int64 {
 	var v int64
 	entries, _ := migrations.FS.ReadDir(".")
 	for _, e := range entries {
@@ -434,8 +434,8 @@ func LatestVersion() int64 {
 	return v
 }
 
-// Migrate applies the embedded migrations that db lacks.
-func Migrate(ctx context.Context, db *sql.DB) error {
+// migrate applies the embedded migrations that db lacks.
+func migrate(ctx context.Context, db *sql.DB) error {
 	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS, goose.WithDisableGlobalRegistry(true))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)

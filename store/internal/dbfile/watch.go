@@ -21,10 +21,10 @@ import (
 // the path afresh.
 var ErrChanged = errors.New("catalog file changed")
 
-// Watch tells whether the catalog file a pool reads is still the file it
+// watch tells whether the catalog file a pool reads is still the file it
 // opened, in the state its read mode needs. Its methods are safe for
 // concurrent use.
-type Watch struct {
+type watch struct {
 	abs string
 	fi  os.FileInfo // the file before the pool was opened
 	m   mode
@@ -33,17 +33,17 @@ type Watch struct {
 
 // newWatch returns the Watch of the file at abs as it is now, before it
 // is opened; the mode is set once it is chosen.
-func newWatch(abs string) (*Watch, error) {
+func newWatch(abs string) (*watch, error) {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		return nil, err
 	}
-	return &Watch{abs: abs, fi: fi}, nil
+	return &watch{abs: abs, fi: fi}, nil
 }
 
 // Immutable reports whether the pool reads the file as immutable: no lock,
 // no log, a page cache that is never checked against the file.
-func (w *Watch) Immutable() bool { return w.m == immutable }
+func (w *watch) Immutable() bool { return w.m == immutable }
 
 // Changed returns nil while the file at the watched path is the one the
 // pool opened, in a state the pool reads right, and an error wrapping
@@ -56,7 +56,7 @@ func (w *Watch) Immutable() bool { return w.m == immutable }
 //     may disagree;
 //   - read-only (another user's catalog in WAL mode): its -wal or -shm is
 //     gone, so a new connection would have to create them.
-func (w *Watch) Changed() error {
+func (w *watch) Changed() error {
 	fi, err := os.Stat(w.abs)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -66,7 +66,7 @@ func (w *Watch) Changed() error {
 	case !os.SameFile(fi, w.fi):
 		return fmt.Errorf("%w: %s was replaced by another file", ErrChanged, w.abs)
 	}
-	live := Size(w.abs+catalogfile.WAL) >= 0 || Size(w.abs+catalogfile.SHM) >= 0
+	live := size(w.abs+catalogfile.WAL) >= 0 || size(w.abs+catalogfile.SHM) >= 0
 	switch w.m {
 	case immutable:
 		// A file of another user's there is none of a writer's: the
@@ -76,7 +76,7 @@ func (w *Watch) Changed() error {
 			return fmt.Errorf("%w: a build opened %s", ErrChanged, w.abs)
 		}
 	case readOnly:
-		if w.wal && (Size(w.abs+catalogfile.WAL) < 0 || Size(w.abs+catalogfile.SHM) < 0) {
+		if w.wal && (size(w.abs+catalogfile.WAL) < 0 || size(w.abs+catalogfile.SHM) < 0) {
 			return fmt.Errorf("%w: the last writer of %s closed it", ErrChanged, w.abs)
 		}
 		if !w.wal && live {
@@ -88,14 +88,14 @@ func (w *Watch) Changed() error {
 
 // openPool returns a pool of connections to the catalog at abs, read or
 // written as m says, that checks the catalog's companion files before
-// each new connection (see Companions; a read-only or immutable reader
+// each new connection (see checkCompanions; a read-only or immutable reader
 // minds only those it reads), and a writer's file for other names (see
-// OneName), claims them for its first read
+// oneName), claims them for its first read
 // where the process may write the catalog in WAL mode (see claim), and, given a Watch, opens a
 // connection only while w.Changed is nil: a pool never follows a path to
 // another file, never reads pages an immutable read cannot trust, and
 // never creates the -wal or -shm of a file it may not write.
-func openPool(abs string, m mode, w *Watch) (*sqlx.DB, error) {
+func openPool(abs string, m mode, w *watch) (*sqlx.DB, error) {
 	c, err := sqlite.NewConnector(dsn(abs, m))
 	if err != nil {
 		return nil, Translate(err)
@@ -109,7 +109,7 @@ type guarded struct {
 	driver.Connector
 	abs string
 	m   mode
-	w   *Watch
+	w   *watch
 }
 
 func (c guarded) Connect(ctx context.Context) (driver.Conn, error) {
@@ -128,7 +128,7 @@ func (c guarded) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, files.first
 	}
 	if c.m == readWrite {
-		if err := OneName(c.abs); err != nil {
+		if err := oneName(c.abs); err != nil {
 			return nil, err
 		}
 	}

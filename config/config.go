@@ -167,14 +167,14 @@ func (k Key) checkPath(s string) error {
 	return nil
 }
 
-// CheckEnv checks the environment variable of every key, read through
+// checkEnv checks the environment variable of every key, read through
 // lookup (os.LookupEnv), and its former variable (Key.Former); an empty
 // variable counts as unset. The error names the first bad variable, its
 // value and what is allowed:
 // NQUEENS_WORKERS="abc": want a whole number from 0 to 1024. For each
 // former variable set, note, if not nil, is called with a line that says
 // what it is renamed, and that the key's variable wins where both are set.
-func CheckEnv(lookup func(string) (string, bool), note func(string)) error {
+func checkEnv(lookup func(string) (string, bool), note func(string)) error {
 	set := func(name string) (string, bool) {
 		s, ok := lookup(name)
 		return s, ok && s != ""
@@ -200,7 +200,7 @@ func CheckEnv(lookup func(string) (string, bool), note func(string)) error {
 	return nil
 }
 
-// ParseYAML parses data, the content of the config file called name, and
+// parseYAML parses data, the content of the config file called name, and
 // returns the value of each key it sets, as a string, int or bool according
 // to the key's Kind. It refuses, with one line that starts with name: YAML
 // that does not parse, more than one YAML document, anything but a mapping
@@ -214,7 +214,7 @@ func CheckEnv(lookup func(string) (string, bool), note func(string)) error {
 // is called with a line that says so, "c.yaml: line 3: max_build_n is
 // renamed max_rows_n", and the key given by both names is a key given
 // twice.
-func ParseYAML(name string, data []byte, note func(string)) (map[string]any, error) {
+func parseYAML(name string, data []byte, note func(string)) (map[string]any, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []*yaml.Node
 	for {
@@ -262,7 +262,7 @@ func ParseYAML(name string, data []byte, note func(string)) (map[string]any, err
 			ok = former
 		}
 		if !ok {
-			if s := Suggest(kn.Value); s != "" {
+			if s := suggest(kn.Value); s != "" {
 				return nil, fmt.Errorf("%s: unknown key %s (did you mean %q?)", name, phrase.Quote(kn.Value), s)
 			}
 			return nil, fmt.Errorf("%s: unknown key %s: want %s", name, phrase.Quote(kn.Value), keyList(" or "))
@@ -347,9 +347,9 @@ func keyList(sep string) string {
 	return strings.Join(names, sep)
 }
 
-// Suggest returns the key nearest to name, ignoring case, if it is at most
+// suggest returns the key nearest to name, ignoring case, if it is at most
 // two edits away; otherwise "".
-func Suggest(name string) string {
+func suggest(name string) string {
 	names := make([]string, len(Keys))
 	for i, k := range Keys {
 		names[i] = k.Name

@@ -1,25 +1,23 @@
-package config_test
+package config
 
 import (
 	"fmt"
 	"maps"
 	"slices"
 	"testing"
-
-	"github.com/nqueens/nqueens/config"
 )
 
-func ExampleParseYAML() {
-	values, err := config.ParseYAML("config.yaml", []byte("db: catalog.db\nworkers: 4\n"), nil)
+func Example_parseYAML() {
+	values, err := parseYAML("yaml", []byte("db: catalog.db\nworkers: 4\n"), nil)
 	fmt.Println(values, err)
-	_, err = config.ParseYAML("config.yaml", []byte("worker: 4\n"), nil)
+	_, err = parseYAML("yaml", []byte("worker: 4\n"), nil)
 	fmt.Println(err)
-	_, err = config.ParseYAML("config.yaml", []byte("workers: 2.5\n"), nil)
+	_, err = parseYAML("yaml", []byte("workers: 2.5\n"), nil)
 	fmt.Println(err)
 	// Output:
 	// map[db:catalog.db workers:4] <nil>
-	// config.yaml: unknown key "worker" (did you mean "workers"?)
-	// config.yaml: workers: 2.5: want a whole number from 0 to 1024
+	// yaml: unknown key "worker" (did you mean "workers"?)
+	// yaml: workers: 2.5: want a whole number from 0 to 1024
 }
 
 func TestParseYAML(t *testing.T) {
@@ -65,7 +63,7 @@ func TestParseYAML(t *testing.T) {
 		{"workers: [1\n", nil, "c.yaml: not valid YAML: line 1: did not find expected ',' or ']'"},
 	}
 	for _, tt := range tests {
-		got, err := config.ParseYAML("c.yaml", []byte(tt.yaml), nil)
+		got, err := parseYAML("c.yaml", []byte(tt.yaml), nil)
 		switch {
 		case tt.err != "" && (err == nil || err.Error() != tt.err):
 			t.Errorf("ParseYAML(%q) error = %v, want %s", tt.yaml, err, tt.err)
@@ -91,7 +89,7 @@ func TestCheckEnv(t *testing.T) {
 		{map[string]string{"NQUEENS_QUIET": "yes"}, `NQUEENS_QUIET="yes": want true or false (or 1, 0, t, f)`},
 	}
 	for _, tt := range tests {
-		err := config.CheckEnv(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }, nil)
+		err := checkEnv(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }, nil)
 		if (err == nil) != (tt.err == "") || err != nil && err.Error() != tt.err {
 			t.Errorf("CheckEnv(%v) = %v, want %q", tt.env, err, tt.err)
 		}
@@ -100,7 +98,7 @@ func TestCheckEnv(t *testing.T) {
 
 func TestSuggest(t *testing.T) {
 	for name, want := range map[string]string{"worker": "workers", "Workers": "workers", "qiuet": "quiet", "max_rows": "max_rows_n", "colour": "", "b": "", "dbb": "db"} {
-		if got := config.Suggest(name); got != want {
+		if got := suggest(name); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", name, got, want)
 		}
 	}
@@ -122,7 +120,7 @@ func TestFormerNames(t *testing.T) {
 		{"max_rows_n: 9\n", map[string]any{"max_rows_n": 9}, nil},
 	} {
 		notes = nil
-		got, err := config.ParseYAML("c.yaml", []byte(tt.yaml), note)
+		got, err := parseYAML("c.yaml", []byte(tt.yaml), note)
 		if err != nil || !maps.Equal(got, tt.want) || !slices.Equal(notes, tt.notes) {
 			t.Errorf("ParseYAML(%q) = %v, %v, notes %q; want %v, notes %q", tt.yaml, got, err, notes, tt.want, tt.notes)
 		}
@@ -137,7 +135,7 @@ func TestFormerNames(t *testing.T) {
 		{map[string]string{"NQUEENS_MAX_ROWS_N": "9"}, nil},
 	} {
 		notes = nil
-		err := config.CheckEnv(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }, note)
+		err := checkEnv(func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }, note)
 		if err != nil || !slices.Equal(notes, tt.notes) {
 			t.Errorf("CheckEnv(%v) = %v, notes %q; want notes %q", tt.env, err, notes, tt.notes)
 		}

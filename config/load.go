@@ -83,7 +83,7 @@ func Load(ctx context.Context, flags *pflag.FlagSet, note func(string)) (Config,
 			return Config{}, err
 		}
 	}
-	if err := CheckEnv(os.LookupEnv, note); err != nil {
+	if err := checkEnv(os.LookupEnv, note); err != nil {
 		return Config{}, err
 	}
 	path, explicit := firstFile(defaultFiles()), false
@@ -184,5 +184,5 @@ func readFile(ctx context.Context, path string, explicit bool, note func(string)
 		}
 		return nil, fmt.Errorf("config file %s: %w", path, err)
 	}
-	return ParseYAML(path, data, note)
+	return parseYAML(path, data, note)
 }

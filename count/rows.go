@@ -13,10 +13,10 @@ type Rows struct {
 	// Count is the number of free rows.
 	Count int
 	// Steps[i], for i < Count-1, leads from free row i to free row i+1.
-	Steps [nqueens.MaxN]Step
+	Steps [nqueens.MaxN]rowStep
 }
 
-// Step leads from one free row of a constellation's search to the next.
+// rowStep leads from one free row of a constellation's search to the next.
 // A queen on bit of a row whose queens above take the columns cols and
 // the diagonals ld (going down-left, as bit c shifts to c+1 each row) and
 // rd (down-right) leaves the next free row the squares
@@ -24,7 +24,7 @@ type Rows struct {
 //	^(cols|bit | (ld|bit)<<Shift | (rd|bit)>>Shift | Block)
 //
 // of which the board holds only the columns below n.
-type Step struct {
+type rowStep struct {
 	// Block holds the squares of the next free row that the border
 	// queens take (by column or diagonal) and the bits beyond the board.
 	Block uint32
@@ -46,7 +46,7 @@ func (c Constellation) Rows() Rows {
 		r.First = p.free0
 	}
 	for i := 0; i+1 < p.rows; i++ {
-		r.Steps[i] = Step{Block: p.steps[i].block, Shift: uint8(p.steps[i].shift)}
+		r.Steps[i] = rowStep{Block: p.steps[i].block, Shift: uint8(p.steps[i].shift)}
 	}
 	return r
 }

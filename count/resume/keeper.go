@@ -53,15 +53,15 @@ func (k *Keeper) Resume(ctx context.Context, u count.Units) (map[int]uint64, err
 		return nil, err
 	}
 	k.st = st
-	if st.Replaced != "" {
-		k.log("replacing the state in %s: %s", st.Path(), st.Replaced)
+	if st.replaced != "" {
+		k.log("replacing the state in %s: %s", st.Path(), st.replaced)
 	}
-	if st.Dropped > 0 {
+	if st.dropped > 0 {
 		k.log("dropped %s of the state in %s that failed a checksum or a bound, or contradicted another: their work units are searched again",
-			phrase.Plural(st.Dropped, "line"), st.Path())
+			phrase.Plural(st.dropped, "line"), st.Path())
 	}
-	if st.Len() > 0 {
-		k.log("resuming with %s of %s work units kept in %s", phrase.Count(st.Len()), phrase.Count(u.Len()), st.Path())
+	if st.len_() > 0 {
+		k.log("resuming with %s of %s work units kept in %s", phrase.Count(st.len_()), phrase.Count(u.Len()), st.Path())
 	}
 	return st.Known(), nil
 }
@@ -83,7 +83,7 @@ func (k *Keeper) Len() int {
 	if k.st == nil {
 		return 0
 	}
-	return k.st.Len()
+	return k.st.len_()
 }
 
 // End ends the count's state once the count is over with err, as
@@ -103,12 +103,12 @@ func (k *Keeper) End(err error) error {
 	case st == nil:
 		return err
 	case err == nil:
-		if err := st.Remove(); err != nil {
+		if err := st.remove(); err != nil {
 			k.log("%v", err)
 		}
 		return nil
 	case errors.As(err, new(*nqueens.KnownError)):
-		bad, serr := st.SetAside()
+		bad, serr := st.setAside()
 		if serr != nil {
 			return fmt.Errorf("%w; counted with the state in %s, which could not be set aside (%v): delete it", err, st.Path(), serr)
 		}
@@ -118,7 +118,7 @@ func (k *Keeper) End(err error) error {
 		return fmt.Errorf("%w; the state in %s cannot be right: delete it to start afresh", err, st.Path())
 	}
 	st.Close()
-	return fmt.Errorf("%w; %s of %s work units kept in %s: run the same count again to resume", err, phrase.Count(st.Len()), phrase.Count(k.units), st.Path())
+	return fmt.Errorf("%w; %s of %s work units kept in %s: run the same count again to resume", err, phrase.Count(st.len_()), phrase.Count(k.units), st.Path())
 }
 
 func (k *Keeper) log(format string, args ...any) {

@@ -94,13 +94,13 @@ type State struct {
 	seed  uint32 // the CRC-32C of the header line
 	known map[int]uint64
 	buf   []byte
-	// Replaced says why Open replaced a state file it found ("" if it
+	// replaced says why Open replaced a state file it found ("" if it
 	// did not): another count's, another version's or format's.
-	Replaced string
-	// Dropped is the number of record lines Open dropped: each failed
+	replaced string
+	// dropped is the number of record lines Open dropped: each failed
 	// its checksum or its unit's bounds, or contradicted another, and its
 	// unit is searched again.
-	Dropped int
+	dropped int
 }
 
 // Open opens the state file at path for the count h of the work units u
@@ -340,7 +340,7 @@ func (s *State) read(ctx context.Context, head []byte, h Header, u count.Units) 
 		return s.start(head)
 	case !whole && bytes.HasPrefix(first, []byte(`{"format":"`+strings.TrimSpace(formatPrefix))):
 		// A header cut short as it was written (a full disk).
-		s.Replaced = "its header was cut short"
+		s.replaced = "its header was cut short"
 		return s.start(head)
 	case json.Unmarshal(first, &got) != nil || !strings.HasPrefix(got.Format, formatPrefix):
 		what := "its first line is " + phrase.Quote(string(first))
@@ -349,7 +349,7 @@ func (s *State) read(ctx context.Context, head []byte, h Header, u count.Units) 
 		}
 		return fmt.Errorf("state file %s is not a count state (%s): it is left as it is", s.path, what)
 	case got.Format != format:
-		s.Replaced = "it was a count state of another format, " + phrase.Quote(got.Format)
+		s.replaced = "it was a count state of another format, " + phrase.Quote(got.Format)
 	case got.N != h.N || got.Shard != h.Shard:
 		// Another count's work, whose own path this is: not this count's
 		// to throw away.
@@ -359,13 +359,13 @@ func (s *State) read(ctx context.Context, head []byte, h Header, u count.Units) 
 		}
 		return fmt.Errorf("state file %s holds the state of another count, of %s (%s kept): give this count another file, or delete it", s.path, what, phrase.Plural(bytes.Count(rest, []byte("\n")), "work unit"))
 	case got.Units != h.Units || got.Split != h.Split:
-		s.Replaced = "its count split the board otherwise"
+		s.replaced = "its count split the board otherwise"
 	case got.Version != h.Version:
-		s.Replaced = fmt.Sprintf("it was made by nqueens %s", got.Version)
+		s.replaced = fmt.Sprintf("it was made by nqueens %s", got.Version)
 	case !bytes.Equal(first, head):
-		s.Replaced = "its header is not the one this version writes"
+		s.replaced = "its header is not the one this version writes"
 	}
-	if s.Replaced != "" {
+	if s.replaced != "" {
 		return s.start(head)
 	}
 	// Records: every whole line; a last line without its newline was cut
@@ -390,9 +390,9 @@ func (s *State) read(ctx context.Context, head []byte, h Header, u count.Units) 
 		}
 		switch prev, dup := s.known[i]; {
 		case !ok:
-			s.Dropped++
+			s.dropped++
 		case bad[i] || dup && prev != sol:
-			s.Dropped++
+			s.dropped++
 			bad[i] = true
 			delete(s.known, i)
 		default:
@@ -464,8 +464,8 @@ func (s *State) Record(i int, solutions uint64) error {
 	return nil
 }
 
-// Len returns the number of work units the state holds.
-func (s *State) Len() int { return len(s.known) }
+// len_ returns the number of work units the state holds.
+func (s *State) len_() int { return len(s.known) }
 
 // Close closes the file, which stays for the count to resume, and
 // releases its lock.
@@ -476,8 +476,8 @@ func (s *State) Close() error {
 	return nil
 }
 
-// Remove removes the file, once its count is done, and closes it.
-func (s *State) Remove() error {
+// remove removes the file, once its count is done, and closes it.
+func (s *State) remove() error {
 	err := os.Remove(s.path)
 	s.f.Close()
 	if err != nil {
@@ -486,10 +486,10 @@ func (s *State) Remove() error {
 	return nil
 }
 
-// SetAside renames the file to its path and ".bad" (".bad2", ".bad3", ...
+// setAside renames the file to its path and ".bad" (".bad2", ".bad3", ...
 // where that name is taken: no file is replaced), for a count whose
 // numbers are wrong, and closes it. It returns the new path.
-func (s *State) SetAside() (string, error) {
+func (s *State) setAside() (string, error) {
 	defer s.f.Close()
 	for k := 1; k <= 100; k++ {
 		bad := s.path + ".bad"

@@ -1,4 +1,4 @@
-package resume_test
+package resume
 
 import (
 	"bytes"
@@ -17,17 +17,16 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/count"
-	"github.com/nqueens/nqueens/count/resume"
 	"github.com/nqueens/nqueens/store"
 )
 
-func header(n int, version string) resume.Header {
-	return resume.NewHeader(n, nqueens.Shard{}, count.ConstellationUnits(count.Constellations(n)), version)
+func header(n int, version string) Header {
+	return NewHeader(n, nqueens.Shard{}, count.ConstellationUnits(count.Constellations(n)), version)
 }
 
-func open(t *testing.T, path string, h resume.Header) *resume.State {
+func open(t *testing.T, path string, h Header) *State {
 	t.Helper()
-	s, err := resume.Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(h.N)))
+	s, err := Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(h.N)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +35,7 @@ func open(t *testing.T, path string, h resume.Header) *resume.State {
 
 // record returns the line of a record of unit i with its checksum under
 // header h, as a state writes it.
-func record(h resume.Header, i int, solutions uint64) string {
+func record(h Header, i int, solutions uint64) string {
 	head, _ := json.Marshal(h)
 	rec := fmt.Sprintf("%d %d", i, solutions)
 	sum := crc32.Update(crc32.Checksum(head, crc32.MakeTable(crc32.Castagnoli)), crc32.MakeTable(crc32.Castagnoli), []byte(rec))
@@ -62,8 +61,8 @@ func TestResume(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "count-8.state")
 	h := header(8, "v1")
 	s := open(t, path, h)
-	if s.Len() != 0 || s.Replaced != "" {
-		t.Fatalf("new state: %d known, replaced %q", s.Len(), s.Replaced)
+	if s.len_() != 0 || s.replaced != "" {
+		t.Fatalf("new state: %d known, replaced %q", s.len_(), s.replaced)
 	}
 	for i, v := range map[int]uint64{0: 5, 3: 0, 7: 1} {
 		if err := s.Record(i, v); err != nil {
@@ -76,8 +75,8 @@ func TestResume(t *testing.T) {
 	}
 	s = open(t, path, h)
 	want := map[int]uint64{0: 5, 3: 0, 7: 1}
-	if got := s.Known(); !reflect.DeepEqual(got, want) || s.Replaced != "" || s.Dropped != 0 {
-		t.Fatalf("reopened: %v, replaced %q, dropped %d; want %v", got, s.Replaced, s.Dropped, want)
+	if got := s.Known(); !reflect.DeepEqual(got, want) || s.replaced != "" || s.dropped != 0 {
+		t.Fatalf("reopened: %v, replaced %q, dropped %d; want %v", got, s.replaced, s.dropped, want)
 	}
 	s.Record(2, 9)
 	s.Close()
@@ -147,8 +146,8 @@ func TestResumeDropsBadLines(t *testing.T) {
 				delete(want, i)
 			}
 			s = open(t, path, h)
-			if got := s.Known(); !reflect.DeepEqual(got, want) || s.Dropped == 0 {
-				t.Errorf("%d known, %d lines dropped; want %d known (all but units %v), some dropped", s.Len(), s.Dropped, len(want), tc.lost)
+			if got := s.Known(); !reflect.DeepEqual(got, want) || s.dropped == 0 {
+				t.Errorf("%d known, %d lines dropped; want %d known (all but units %v), some dropped", s.len_(), s.dropped, len(want), tc.lost)
 			}
 			s.Close()
 		})
@@ -162,23 +161,23 @@ func TestResumeDropsBadLines(t *testing.T) {
 func TestResumeOtherCount(t *testing.T) {
 	dir := t.TempDir()
 	h := header(8, "v1")
-	sharded := resume.NewHeader(8, nqueens.Shard{Index: 1, Count: 2}, count.ConstellationUnits(count.Constellations(8)[:3]), "v1")
+	sharded := NewHeader(8, nqueens.Shard{Index: 1, Count: 2}, count.ConstellationUnits(count.Constellations(8)[:3]), "v1")
 	for name, tc := range map[string]struct {
-		old  resume.Header
+		old  Header
 		want string
 	}{
 		"n":     {header(9, "v1"), "holds the state of another count, of n=9 (1 work unit kept)"},
 		"shard": {sharded, "holds the state of another count, of n=8 shard 1/2 (1 work unit kept)"},
 	} {
 		path := filepath.Join(dir, name)
-		s, err := resume.Open(context.Background(), path, tc.old, count.ConstellationUnits(count.Constellations(8)))
+		s, err := Open(context.Background(), path, tc.old, count.ConstellationUnits(count.Constellations(8)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.Record(0, 1)
 		s.Close()
 		before, _ := os.ReadFile(path)
-		if _, err := resume.Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(8))); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(8))); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: Open = %v, want an error saying %q", name, err, tc.want)
 		}
 		if after, _ := os.ReadFile(path); string(after) != string(before) {
@@ -188,40 +187,40 @@ func TestResumeOtherCount(t *testing.T) {
 	resplit := h
 	resplit.Split = count.Digest(count.Constellations(8)[1:])
 	for name, tc := range map[string]struct {
-		old  resume.Header
+		old  Header
 		want string
 	}{
 		"split":   {resplit, "split the board otherwise"},
 		"version": {header(8, "v0"), "nqueens v0"},
 	} {
 		path := filepath.Join(dir, name)
-		s, err := resume.Open(context.Background(), path, tc.old, count.ConstellationUnits(count.Constellations(8)))
+		s, err := Open(context.Background(), path, tc.old, count.ConstellationUnits(count.Constellations(8)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		s.Record(0, 1)
 		s.Close()
 		s = open(t, path, h)
-		if s.Len() != 0 || !strings.Contains(s.Replaced, tc.want) {
-			t.Errorf("%s: %d known, replaced %q; want none, saying %q", name, s.Len(), s.Replaced, tc.want)
+		if s.len_() != 0 || !strings.Contains(s.replaced, tc.want) {
+			t.Errorf("%s: %d known, replaced %q; want none, saying %q", name, s.len_(), s.replaced, tc.want)
 		}
 		s.Close()
-		if s = open(t, path, h); s.Replaced != "" {
-			t.Errorf("%s: the replaced state is not this count's: %q", name, s.Replaced)
+		if s = open(t, path, h); s.replaced != "" {
+			t.Errorf("%s: the replaced state is not this count's: %q", name, s.replaced)
 		}
 		s.Close()
 	}
 	// A state of the first format: a header line, then "index solutions".
 	path := filepath.Join(dir, "format 1")
 	os.WriteFile(path, []byte(`{"format":"nqueens count state 1","n":8,"shard":"","units":3,"split":"sha256:00","version":"v1"}`+"\n0 5\n"), 0o644)
-	if s := open(t, path, h); s.Len() != 0 || !strings.Contains(s.Replaced, `another format, "nqueens count state 1"`) {
-		t.Errorf("format 1: %d known, replaced %q", s.Len(), s.Replaced)
+	if s := open(t, path, h); s.len_() != 0 || !strings.Contains(s.replaced, `another format, "nqueens count state 1"`) {
+		t.Errorf("format 1: %d known, replaced %q", s.len_(), s.replaced)
 	}
 	// An empty file is a new state.
 	path = filepath.Join(dir, "empty")
 	os.WriteFile(path, nil, 0o644)
-	if s := open(t, path, h); s.Replaced != "" || s.Len() != 0 {
-		t.Errorf("empty: replaced %q, %d known", s.Replaced, s.Len())
+	if s := open(t, path, h); s.replaced != "" || s.len_() != 0 {
+		t.Errorf("empty: replaced %q, %d known", s.replaced, s.len_())
 	}
 }
 
@@ -274,7 +273,7 @@ func TestOpenRefuses(t *testing.T) {
 		if before.Mode().IsRegular() {
 			data, _ = os.ReadFile(tc.path)
 		}
-		_, err := resume.Open(context.Background(), tc.path, h, count.ConstellationUnits(count.Constellations(8)))
+		_, err := Open(context.Background(), tc.path, h, count.ConstellationUnits(count.Constellations(8)))
 		if err == nil || !strings.Contains(err.Error(), tc.path+" "+tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v; want one line saying %q", tc.path, err, tc.want)
 		}
@@ -302,7 +301,7 @@ func TestOpenLocks(t *testing.T) {
 	h := header(8, "v1")
 	s := open(t, path, h)
 	s.Record(1, 4)
-	_, err := resume.Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(8)))
+	_, err := Open(context.Background(), path, h, count.ConstellationUnits(count.Constellations(8)))
 	if want := "state file " + path + " is in use by process " + strconv.Itoa(os.Getpid()); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("second open: %v; want %q", err, want)
 	}
@@ -322,7 +321,7 @@ func TestOpenInterrupted(t *testing.T) {
 	s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := resume.Open(ctx, path, h, count.ConstellationUnits(count.Constellations(8))); err == nil || !strings.Contains(err.Error(), "interrupted while opening it") {
+	if _, err := Open(ctx, path, h, count.ConstellationUnits(count.Constellations(8))); err == nil || !strings.Contains(err.Error(), "interrupted while opening it") {
 		t.Errorf("open with a cancelled context: %v", err)
 	}
 	if got := open(t, path, h).Known(); !reflect.DeepEqual(got, map[int]uint64{1: 4}) {
@@ -338,8 +337,8 @@ func TestKeeperEnd(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s")
 	cs := count.Constellations(8)
-	start := func() *resume.Keeper {
-		k := &resume.Keeper{Path: path, N: 8, Version: "v1"}
+	start := func() *Keeper {
+		k := &Keeper{Path: path, N: 8, Version: "v1"}
 		if _, err := k.Resume(ctx, count.ConstellationUnits(cs)); err != nil {
 			t.Fatal(err)
 		}
@@ -384,7 +383,7 @@ func TestKeeperOptional(t *testing.T) {
 	os.WriteFile(file, []byte("x"), 0o644)
 	cs := count.Constellations(8)
 	var said []string
-	k := &resume.Keeper{Path: filepath.Join(file, "nqueens", "count-8.state"), N: 8, Version: "v1", Optional: true,
+	k := &Keeper{Path: filepath.Join(file, "nqueens", "count-8.state"), N: 8, Version: "v1", Optional: true,
 		Log: func(msg string) { said = append(said, msg) }}
 	known, err := k.Resume(ctx, count.ConstellationUnits(cs))
 	if err != nil || known != nil || len(said) != 1 || !strings.Contains(said[0], "the work is not kept for a resume") {
@@ -394,11 +393,11 @@ func TestKeeperOptional(t *testing.T) {
 	if err := k.End(nil); err != nil || k.Len() != 0 {
 		t.Errorf("End of a keeper that keeps nothing: %v, %d kept", err, k.Len())
 	}
-	named := &resume.Keeper{Path: k.Path, N: 8, Version: "v1"}
+	named := &Keeper{Path: k.Path, N: 8, Version: "v1"}
 	if _, err := named.Resume(ctx, count.ConstellationUnits(cs)); err == nil {
 		t.Error("a named state that cannot be made: no error")
 	}
-	refused := &resume.Keeper{Path: file, N: 8, Version: "v1", Optional: true}
+	refused := &Keeper{Path: file, N: 8, Version: "v1", Optional: true}
 	if _, err := refused.Resume(ctx, count.ConstellationUnits(cs)); err == nil || !strings.Contains(err.Error(), "not a count state") {
 		t.Errorf("an optional keeper of a file that is no state: %v, want the refusal", err)
 	}
@@ -411,7 +410,7 @@ func TestDefaultPath(t *testing.T) {
 		{}:                    "count-20.state",
 		{Index: 3, Count: 64}: "count-20-shard-3-of-64.state",
 	} {
-		got, err := resume.DefaultPath(20, s)
+		got, err := DefaultPath(20, s)
 		if err != nil || got != filepath.Join(cache, "nqueens", want) {
 			t.Errorf("DefaultPath(20, %v) = %q, %v; want %s in %s/nqueens", s, got, err, want, cache)
 		}
@@ -446,7 +445,7 @@ func TestOpenRefusesCatalogFiles(t *testing.T) {
 	u := count.ConstellationUnits(count.Constellations(8))
 	for _, path := range files {
 		if path == catalog {
-			_, err := resume.Open(ctx, path, h, u)
+			_, err := Open(ctx, path, h, u)
 			if err == nil || !strings.Contains(err.Error(), "is not a count state (it is a SQLite database)") {
 				t.Errorf("Open(the catalog %s) = %v", path, err)
 			}
@@ -454,7 +453,7 @@ func TestOpenRefusesCatalogFiles(t *testing.T) {
 		}
 		want := fmt.Sprintf("state file %s is a file of the SQLite catalog %s: it is left as it is", path, catalog)
 		os.Remove(path) // the build lock stays beside a closed catalog
-		if _, err := resume.Open(ctx, path, h, u); err == nil || err.Error() != want {
+		if _, err := Open(ctx, path, h, u); err == nil || err.Error() != want {
 			t.Errorf("Open(%s), not there: %v, want %q", path, err, want)
 		}
 		if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
@@ -463,7 +462,7 @@ func TestOpenRefusesCatalogFiles(t *testing.T) {
 		if err := os.WriteFile(path, []byte("x"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := resume.Open(ctx, path, h, u); err == nil || err.Error() != want {
+		if _, err := Open(ctx, path, h, u); err == nil || err.Error() != want {
 			t.Errorf("Open(%s), there: %v, want %q", path, err, want)
 		}
 		if data, _ := os.ReadFile(path); string(data) != "x" {

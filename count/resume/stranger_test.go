@@ -1,4 +1,4 @@
-package resume_test
+package resume
 
 // Tests in which another user, nobody, controls a directory on the path of
 // root's state file: the state is refused before anything is written.
@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens/count"
-	"github.com/nqueens/nqueens/count/resume"
 )
 
 // nobody is the uid and gid of the stranger.
@@ -83,7 +82,7 @@ func TestOpenRefusesStrangersPath(t *testing.T) {
 		{filepath.Join(sticky, "link", "c.state"), filepath.Join(sticky, "link") + " is a symbolic link in " + sticky + ", which other users can change"},
 		{filepath.Join(sticky, "theirs.state"), filepath.Join(sticky, "theirs.state") + " belongs to uid 65534"},
 	} {
-		s, err := resume.Open(context.Background(), tc.path, h, u)
+		s, err := Open(context.Background(), tc.path, h, u)
 		if err == nil {
 			s.Close()
 		}
@@ -103,11 +102,11 @@ func TestOpenRefusesStrangersPath(t *testing.T) {
 	// Root's own directories in a sticky directory, one of them new: no
 	// one else can change them.
 	for _, p := range []string{filepath.Join(sticky, "roots", "c.state"), filepath.Join(sticky, "new", "deeper", "c.state")} {
-		s, err := resume.Open(context.Background(), p, h, u)
+		s, err := Open(context.Background(), p, h, u)
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
 			continue
 		}
-		s.Remove()
+		s.remove()
 	}
 }

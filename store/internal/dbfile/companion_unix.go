@@ -76,7 +76,7 @@ func survey(abs string) companionFiles {
 // journal of a write left unfinished. Beside a log of the owner's and a
 // refused -journal alone it is read read-only through the log, which
 // never rolls a journal into the catalog. Otherwise it is not read.
-func foreignMode(abs string, h Header, s companionFiles) (mode, error) {
+func foreignMode(abs string, h fileHeader, s companionFiles) (mode, error) {
 	switch {
 	case s.trusted[catalogfile.Journal] && hotJournal(abs):
 		return 0, fmt.Errorf("%w (and %s-journal holds a write that a killed process left unfinished, which only a writer may roll back)", s.first, abs)

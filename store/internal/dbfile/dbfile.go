@@ -128,14 +128,14 @@ func Resolve(path string) (string, error) {
 	return "", errors.New("too many levels of symbolic links")
 }
 
-// Header is what the first 100 bytes of a SQLite file say, with the size
+// fileHeader is what the first 100 bytes of a SQLite file say, with the size
 // of the file they were read from.
-type Header struct {
+type fileHeader struct {
 	WAL  bool  // the file is in WAL mode: readers need its -shm index
 	Size int64 // the file's size in bytes, taken after the header was read
 }
 
-// ReadHeader checks, without writing, that the file at abs is a SQLite
+// readFileHeader checks, without writing, that the file at abs is a SQLite
 // database that is not cut short, and returns its header. An empty file
 // has a Header of Size 0 and no error: callers decide what it means.
 //
@@ -147,20 +147,20 @@ type Header struct {
 // with neither there, a writer may have just finished copying its log
 // in and removed it, so the header and size are read again before the
 // file is called damaged.
-func ReadHeader(abs string) (Header, error) {
+func readFileHeader(abs string) (fileHeader, error) {
 	hook("header")
 	f, err := os.Open(abs)
 	if err != nil {
-		return Header{}, err
+		return fileHeader{}, err
 	}
 	defer f.Close()
 	for try := 1; ; try++ {
 		h, err := readHeader(f)
 		if err != nil || h.Size == 0 || live(abs) {
-			return h.Header, err
+			return h.fileHeader, err
 		}
 		if err = h.check(); err == nil || try == 3 {
-			return h.Header, err
+			return h.fileHeader, err
 		}
 	}
 }
@@ -172,7 +172,7 @@ func live(abs string) bool { return size(abs+catalogfile.WAL) > 0 || size(abs+ca
 // header holds the fields of a SQLite header that say how long its file
 // must be.
 type header struct {
-	Header
+	fileHeader
 	pageSize, pages int64
 }
 
@@ -198,7 +198,7 @@ func readHeader(f *os.File) (header, error) {
 		return header{}, fmt.Errorf("%w: bad page size %d in the header", ErrCorrupt, pageSize)
 	}
 	return header{
-		Header:   Header{WAL: hdr[18] == 2 || hdr[19] == 2, Size: st.Size()},
+		fileHeader:   fileHeader{WAL: hdr[18] == 2 || hdr[19] == 2, Size: st.Size()},
 		pageSize: pageSize,
 		pages:    int64(hdr[28])<<24 | int64(hdr[29])<<16 | int64(hdr[30])<<8 | int64(hdr[31]),
 	}, nil

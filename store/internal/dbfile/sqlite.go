@@ -146,7 +146,7 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 		return Handle{}, err
 	}
 	files := survey(abs)
-	h, err := ReadHeader(abs)
+	h, err := readFileHeader(abs)
 	if err != nil {
 		return Handle{}, err
 	}
@@ -199,7 +199,7 @@ func OpenRead(ctx context.Context, abs string) (Handle, error) {
 // (Should the owner start a build while such a read runs, the read may
 // see pages half changed: an export then fails its count check, and a
 // second run reads right.)
-func readMode(abs string, h Header, files companionFiles) (mode, error) {
+func readMode(abs string, h fileHeader, files companionFiles) (mode, error) {
 	switch {
 	case files.first != nil:
 		return foreignMode(abs, h, files)
@@ -229,7 +229,7 @@ func OpenWrite(ctx context.Context, abs string) (*sqlx.DB, int64, error) {
 	}
 	removeStale(abs)
 	version := int64(0)
-	h, err := ReadHeader(abs)
+	h, err := readFileHeader(abs)
 	if err != nil {
 		return nil, 0, err
 	}

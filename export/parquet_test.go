@@ -1,0 +1,184 @@
+package export_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/export"
+	"github.com/nqueens/nqueens/internal/testutil/parquetrows"
+)
+
+// layoutSchema is the schema of a Parquet file of layouts, as its footer
+// states it.
+const layoutSchema = `required int32 n (INT(32,true))
+optional int64 class (INT(64,true))
+required group placement (LIST)
+  repeated group list
+    required int32 element (INT(32,true))
+required int32 orbit (INT(32,true))
+required byte_array symmetry (STRING)
+`
+
+// readParquet reads the Parquet file data back with an independent
+// reader, checking its schema, and returns its rows as JSON values.
+func readParquet(t *testing.T, data []byte, schema string) *parquetrows.File {
+	t.Helper()
+	f, err := parquetrows.Read(data)
+	if err != nil {
+		t.Fatalf("read the parquet file back: %v", err)
+	}
+	if f.Schema != schema {
+		t.Fatalf("parquet schema:\n%s\nwant:\n%s", f.Schema, schema)
+	}
+	return f
+}
+
+// ndjsonRows returns the objects of the NDJSON data, a line each.
+func ndjsonRows(t *testing.T, data []byte) []map[string]any {
+	t.Helper()
+	var rows []map[string]any
+	for line := range strings.Lines(string(data)) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("ndjson line %q: %v", line, err)
+		}
+		rows = append(rows, m)
+	}
+	return rows
+}
+
+// sameRows fails the test at the first row of got that differs from
+// want's, and if they hold different numbers of rows.
+func sameRows(t *testing.T, got, want []map[string]any) {
+	t.Helper()
+	for i := range min(len(got), len(want)) {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("row %d: parquet %v, ndjson %v", i, got[i], want[i])
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("parquet holds %d rows, ndjson %d", len(got), len(want))
+	}
+}
+
+// TestParquetLayouts writes the classes, and every solution, of several
+// n in parquet and in ndjson, reads the Parquet file back with a reader
+// of its own and finds each row equal to the NDJSON object of the same
+// layout: the same columns, typed, and a null class where the object
+// leaves it out (a class not known).
+func TestParquetLayouts(t *testing.T) {
+	unknown := []nqueens.Layout{
+		{Placement: nqueens.MustNew(1, 3, 0, 2), Symmetry: nqueens.SymRot90},
+		{Class: 1, Placement: nqueens.MustNew(2, 0, 3, 1), Symmetry: nqueens.SymRot90},
+		{Placement: nqueens.MustNew(0), Symmetry: nqueens.SymFull},
+	}
+	for name, ls := range map[string][]nqueens.Layout{
+		"none": nil, "1": layouts(1, false), "8": layouts(8, false), "8-all": layouts(8, true),
+		"10-all": layouts(10, true), "12": layouts(12, false), "class unknown": unknown,
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := readParquet(t, write(t, export.FormatParquet, ls), layoutSchema)
+			sameRows(t, f.Rows, ndjsonRows(t, write(t, export.FormatNDJSON, ls)))
+			if want := min(len(ls), 1); f.RowGroups != want {
+				t.Errorf("%d row groups, want %d", f.RowGroups, want)
+			}
+		})
+	}
+}
+
+// TestParquetRowGroups writes two row groups and a part of one, and reads
+// every row back in order, each equal to its NDJSON object.
+func TestParquetRowGroups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes and reads 263,000 layouts")
+	}
+	some := layouts(10, true)
+	ls := make([]nqueens.Layout, 2*export.ParquetRowGroup+1000)
+	for i := range ls {
+		ls[i] = some[i%len(some)]
+	}
+	f := readParquet(t, write(t, export.FormatParquet, ls), layoutSchema)
+	if f.RowGroups != 3 {
+		t.Errorf("%d row groups of %d rows, want 3", f.RowGroups, len(ls))
+	}
+	sameRows(t, f.Rows, ndjsonRows(t, write(t, export.FormatNDJSON, ls)))
+}
+
+// TestParquetWriteAllocates checks that writing a layout to a Parquet
+// file allocates nothing: the rows are batched in one slice, used again.
+func TestParquetWriteAllocates(t *testing.T) {
+	ls := layouts(10, true)
+	w := export.FormatParquet.New(&bytes.Buffer{})
+	i := 0
+	allocs := testing.AllocsPerRun(20_000, func() {
+		if err := w.Write(ls[i%len(ls)]); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	})
+	if allocs > 0 {
+		t.Errorf("%.2f allocations a layout, want none", allocs)
+	}
+}
+
+// puzzleSchema is the schema of a Parquet file of puzzles.
+const puzzleSchema = `required int32 n (INT(32,true))
+optional group given (LIST)
+  repeated group list
+    required group element
+      required int32 row (INT(32,true))
+      required int32 column (INT(32,true))
+optional group solution (LIST)
+  repeated group list
+    required int32 element (INT(32,true))
+optional int64 class (INT(64,true))
+optional byte_array symmetry (STRING)
+optional int32 givens (INT(32,true))
+optional int64 difficulty (INT(64,true))
+`
+
+// TestParquetPuzzles writes puzzles with each choice of answers in
+// parquet and in ndjson and finds each row of the Parquet file, read back
+// with a reader of its own, equal to the NDJSON object of the same
+// puzzle: the given queens a list of (row, column) pairs where the object
+// has [row, column] arrays, and a null where the object leaves a key out.
+func TestParquetPuzzles(t *testing.T) {
+	all := append(puzzles, export.Puzzle{N: 1, Solution: nqueens.MustNew(0), Class: 1, Symmetry: nqueens.SymFull, Difficulty: 1, Seed: 1, Index: 2})
+	for _, name := range export.AnswerChoices {
+		answers, err := export.ParseAnswers(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ps := range [][]export.Puzzle{nil, all} {
+			write := func(f export.Format) []byte {
+				var buf bytes.Buffer
+				w := f.NewPuzzles(&buf, answers)
+				for _, p := range ps {
+					if err := w.Write(p); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+				return buf.Bytes()
+			}
+			f := readParquet(t, write(export.FormatParquet), puzzleSchema)
+			for _, r := range f.Rows {
+				given, ok := r["given"].([]any)
+				if !ok {
+					continue
+				}
+				for i, q := range given {
+					q := q.(map[string]any)
+					given[i] = []any{q["row"], q["column"]}
+				}
+			}
+			sameRows(t, f.Rows, ndjsonRows(t, write(export.FormatNDJSON)))
+		}
+	}
+}

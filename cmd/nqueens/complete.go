@@ -105,6 +105,8 @@ func (a *app) addCompletions(root *cobra.Command) {
 			cmd.ValidArgsFunction = a.completeBuilt
 		case "lookup":
 			completeValues(cmd, "format", "columns", "leetcode")
+		case "sample":
+			completeValues(cmd, "format", export.FormatNames(export.Formats)...)
 		case "puzzle":
 			completeValues(cmd, "format", export.FormatNames(export.PuzzleFormats)...)
 		case "solve":

@@ -49,7 +49,8 @@ func outputFlag(cmd *cobra.Command, out *string) {
 // formats allowed: --format if given, else the one out's extension names,
 // else --format's default (export.OutputFormat). A file whose extension
 // names no format gets the default, and a line on stderr says so (unless
-// the file is one the command refuses to write, which it says instead).
+// the file is one the command refuses to write, which it says instead). A
+// binary format (parquet) to stdout is refused when stdout is a terminal.
 func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out string) (export.Format, error) {
 	flag := cmd.Flags().Lookup("format")
 	def, err := export.ParseFormat(flag.DefValue, allowed)
@@ -63,6 +64,9 @@ func (a *app) outputFormat(cmd *cobra.Command, allowed []export.Format, out stri
 	f, err := export.OutputFormat(name, out, allowed, def)
 	if ext := filepath.Ext(out); err == nil && name == "" && ext != "" && !export.KnownExtension(ext) && a.checkOutput(out) == nil {
 		a.logf("%s: no format is named %s: writing %s (--format names another)", out, ext, f)
+	}
+	if err == nil && f.Binary() && (out == "" || output.IsStdout(out)) && progress.IsTerminal(a.stdout) {
+		return 0, fmt.Errorf("format %s is binary, not for a terminal: write it to a file (-o FILE.%s) or a pipe", f, f)
 	}
 	return f, err
 }

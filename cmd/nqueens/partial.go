@@ -264,7 +264,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 	var minimal, distinct bool
 	var seed uint64
 	var format, out, answersName string
-	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--distinct] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
+	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--distinct] [--format text|json|ndjson|csv|dataset|parquet] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
 		f, err := a.outputFormat(cmd, export.PuzzleFormats, out)
 		answers, aerr := export.ParseAnswers(answersName)
 		switch {

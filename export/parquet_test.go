@@ -2,7 +2,9 @@ package export_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -180,5 +182,34 @@ func TestParquetPuzzles(t *testing.T) {
 			}
 			sameRows(t, f.Rows, ndjsonRows(t, write(export.FormatNDJSON)))
 		}
+	}
+}
+
+// TestParquetCutHasNoFooter checks that an export cancelled part way
+// leaves no Parquet file: what was written lacks the footer and its magic
+// number, and a reader refuses it.
+func TestParquetCutHasNoFooter(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ls := layouts(10, true)
+	layouts := func(yield func(nqueens.Layout, error) bool) {
+		for i := range export.ParquetRowGroup + 10_000 {
+			if i == export.ParquetRowGroup+9_000 {
+				cancel()
+			}
+			if !yield(ls[i%len(ls)], nil) {
+				return
+			}
+		}
+	}
+	var buf bytes.Buffer
+	written, err := export.WriteAll(ctx, export.FormatParquet.New(&buf), layouts, nil)
+	if !errors.Is(err, context.Canceled) || written != export.ParquetRowGroup+9_000 {
+		t.Fatalf("WriteAll = %d, %v; want %d, %v", written, err, export.ParquetRowGroup+9_000, context.Canceled)
+	}
+	if buf.Len() == 0 || bytes.HasSuffix(buf.Bytes(), []byte("PAR1")) {
+		t.Errorf("a cancelled export wrote %d bytes, ending %q: want the first row group, and no footer", buf.Len(), buf.Bytes()[max(0, buf.Len()-4):])
+	}
+	if _, err := parquetrows.Read(buf.Bytes()); err == nil {
+		t.Error("a cancelled export reads as a Parquet file")
 	}
 }

@@ -261,7 +261,7 @@ func (f Format) Draws() bool {
 // its columns separated by spaces and " (class K)" when its class is
 // known, each line written through to w as it comes, so that a reader of
 // a stream of boards sees each board's completions at once. The caller
-// must call Close. New panics if f is not one of CompletionFormats.
+// must call Close. New panics if f is neither text nor one of Formats.
 func (f Format) New(w io.Writer) Writer {
 	switch f {
 	case FormatJSON:

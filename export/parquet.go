@@ -29,8 +29,10 @@ const parquetBatch = 1 << 12
 
 // layoutRow is the Parquet row of a layout: the object of JSON and NDJSON,
 // its columns typed (class, 0 when not known, is a null). The optional
-// columns are pointers: parquet-go v0.32.1 writes some zeros of an
-// optional value that is not one as zeros, not nulls.
+// columns are pointers, nil for a null, the way parquet-go documents: of
+// an optional field of a value type, parquet-go v0.32.1 writes some zeros
+// as nulls and others as zeros (class 0, 1, 0 comes out null, 1, 0), and
+// whether a zero is a null has changed between its releases.
 type layoutRow struct {
 	N         int32   `parquet:"n"`
 	Class     *int64  `parquet:"class,optional"`

@@ -32,7 +32,10 @@ const parquetBatch = 1 << 12
 // columns are pointers, nil for a null, the way parquet-go documents: of
 // an optional field of a value type, parquet-go v0.32.1 writes some zeros
 // as nulls and others as zeros (class 0, 1, 0 comes out null, 1, 0), and
-// whether a zero is a null has changed between its releases.
+// whether a zero is a null has changed between its releases. The
+// placement's columns are delta-encoded: small numbers close together,
+// they pack into a few bits each, which writes n = 16 in less than half
+// the time of plain 32-bit values compressed, and a quarter smaller.
 type layoutRow struct {
 	N         int32   `parquet:"n"`
 	Class     *int64  `parquet:"class,optional"`
@@ -120,8 +123,9 @@ func (p *parquetLayouts) Write(l nqueens.Layout) error {
 func (p *parquetLayouts) Close() error { return p.rows.close() }
 
 // fastSnappy is parquet-go's snappy codec with the quicker of the two
-// snappy encoders of klauspost/compress: the same format, a page about a
-// tenth larger, written in half the time.
+// snappy encoders of klauspost/compress: the same format, and a file of
+// every solution of n = 16 2% larger, for a compression that takes a
+// twentieth of the writer's time where the other encoder took a sixth.
 type fastSnappy struct{ snappy.Codec }
 
 func (*fastSnappy) Encode(dst, src []byte) ([]byte, error) {

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -12,7 +11,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
 
-	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/internal/testutil/parquetrows"
 )
 
@@ -100,40 +98,4 @@ func TestParquetNotToATerminal(t *testing.T) {
 			t.Errorf("nqueens %s to a terminal: exit %d, stderr %q; want %d and the refusal", strings.Join(args, " "), exitStatus(err), stderr.String(), exitUsage)
 		}
 	}
-}
-
-// TestParquetStreams draws 200,000 and 800,000 solutions of n = 8 into
-// Parquet files: the process's peak memory grows by less than 10 MB from
-// the first run to the second (by 3 MB, measured), as rows go out in row
-// groups of 131,072 (both runs fill several) and the draws in batches.
-// The children run with a soft memory limit of 40 MiB (GOMEMLIMIT), as in
-// TestPuzzleCountStreams, so that a loaded machine's lagging collector
-// does not raise one run's peak more than the other's. A writer that held
-// every row in one row group grows by 14 MB, measured.
-func TestParquetStreams(t *testing.T) {
-	t.Parallel()
-	if testutil.Race {
-		t.Skip("the race detector's shadow memory grows with what the program has touched")
-	}
-	peak := func(count int) int64 {
-		dir := t.TempDir()
-		cmd, peakOf := peakCommand(t, dir, "sample", "8", "--solutions", "--count", strconv.Itoa(count), "--seed", "7", "-o", "draws.parquet", "-q")
-		cmd.Env = append(cmd.Env, "GOMEMLIMIT=40MiB")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v: %s", err, out)
-		}
-		data, err := os.ReadFile(filepath.Join(dir, "draws.parquet"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f, err := parquetrows.Read(data); err != nil || len(f.Rows) != count || f.RowGroups != (count+(1<<17)-1)>>17 {
-			t.Fatalf("draws.parquet: %v; want %d rows", err, count)
-		}
-		return peakOf()
-	}
-	small, large := peak(200_000), peak(800_000)
-	if large-small > 10<<20 {
-		t.Errorf("peak memory %d MB for 800,000 rows, %d MB for 200,000: want within 10 MB", large>>20, small>>20)
-	}
-	t.Logf("peak memory %.1f MB for 800,000 rows, %.1f MB for 200,000", float64(large)/(1<<20), float64(small)/(1<<20))
 }

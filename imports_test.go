@@ -36,6 +36,11 @@ var arrows = []struct {
 	// The terminal's progress bars, and the GPU driver.
 	{"github.com/vbauerster/mpb/v8/...", []string{"progress"}},
 	{"github.com/ebitengine/purego/...", []string{"count/gpu/internal/cuda"}},
+	// Parquet: written by export alone; read back, in tests, by a reader
+	// that shares no code with the writer.
+	{"github.com/parquet-go/parquet-go/...", []string{"export"}},
+	{"github.com/klauspost/compress/...", []string{"export"}},
+	{"github.com/xitongsys/parquet-go/...", []string{"internal/testutil/parquetrows"}},
 	// Who reads the catalog and who writes the formats: never each other.
 	{module + "/store", []string{"cmd/nqueens", "serve", "verify"}},
 	{module + "/export", []string{"cmd/nqueens", "serve"}},

@@ -5,7 +5,8 @@
 //
 // The work itself lives in sub-packages: enumerate (the search), canonical
 // (the symmetry group), store (the SQLite catalog) and export (writers of
-// JSON, NDJSON, CSV, LeetCode grids, SVG and HTML). The command is cmd/nqueens.
+// JSON, NDJSON, CSV, LeetCode grids, SVG, HTML and Parquet). The command is
+// cmd/nqueens.
 package nqueens
 
 import (

@@ -3,8 +3,8 @@
 // a JSON array of objects, newline-delimited JSON (one object a line), CSV
 // with a header row, LeetCode 51's array of string grids, text grids of
 // 'Q' and '.' with a blank line after each board, an SVG image of one
-// board, an HTML page of small boards (see Format and Formats), or boards
-// drawn in text (Text). Format.WriteSolution writes a bare solution,
+// board, an HTML page of small boards, an Apache Parquet file of a row a
+// layout (see Format and Formats), or boards drawn in text (Text). Format.WriteSolution writes a bare solution,
 // columns with no class, for boards of up to nqueens.MaxConstructN, in the
 // same JSON and CSV objects minus the class fields (see SolutionFormats).
 // Every writer draws a board from its columns, the column of the queen in

@@ -34,6 +34,7 @@ const (
 	FormatSVG                        // an SVG image of one board
 	FormatHTML                       // an HTML page of small boards
 	FormatDataset                    // puzzles as a reasoning dataset's records
+	FormatParquet                    // an Apache Parquet file: a row a record
 )
 
 var formatNames = [...]string{
@@ -46,6 +47,7 @@ var formatNames = [...]string{
 	FormatSVG:      "svg",
 	FormatHTML:     "html",
 	FormatDataset:  "dataset",
+	FormatParquet:  "parquet",
 }
 
 // String returns the format's name, as ParseFormat reads it ("json"), or
@@ -69,6 +71,7 @@ var mediaTypes = [...]string{
 	FormatSVG:      "image/svg+xml",
 	FormatHTML:     "text/html; charset=utf-8",
 	FormatDataset:  "application/x-ndjson",
+	FormatParquet:  "application/vnd.apache.parquet",
 }
 
 // MediaType returns the media type of the format's output, as a
@@ -83,12 +86,13 @@ func (f Format) MediaType() string {
 
 // Formats lists the formats of layouts (New), in the order the CLI
 // documents them.
-var Formats = []Format{FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML}
+var Formats = []Format{FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML, FormatParquet}
 
 // CompletionFormats lists the formats of a list of completions (nqueens
 // complete --list): text, one placement a line as its columns (and its
-// class when known), and the formats of layouts (Formats).
-var CompletionFormats = append([]Format{FormatText}, Formats...)
+// class when known), and the formats of layouts (Formats) but parquet,
+// as a list of completions is written board by board as the boards come.
+var CompletionFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML}
 
 // ParseFormat returns the format of allowed named name; names are not
 // case-sensitive ("CSV" is csv), and jsonl, the name most dataset tools
@@ -120,14 +124,16 @@ var extensions = map[string][]Format{
 	".html":   {FormatHTML},
 	".htm":    {FormatHTML},
 	".txt":    {FormatGrid, FormatText, FormatLeetCode},
+
+	".parquet": {FormatParquet},
 }
 
 // OutputFormat returns the format of an output to the file path, for a
 // use whose formats are allowed: the format named (ParseFormat), if name
 // is not ""; else the one path's extension names, compared without case:
 // def if a file of that extension may hold it, else the first of .json:
-// json, .ndjson or .jsonl: ndjson, .csv, .svg, .html, .txt: grid, that is
-// allowed; else def. A name that path's extension
+// json, .ndjson or .jsonl: ndjson, .csv, .svg, .html, .txt: grid,
+// .parquet, that is allowed; else def. A name that path's extension
 // contradicts (--format csv -o q.json) is an error that says so, and so is
 // an extension whose format the use does not allow; an extension not
 // listed, or none (stdout is ""), names nothing.
@@ -185,7 +191,7 @@ func exampleName(path string, f Format) string {
 // dataset, ".csv", ".svg", ".html", and ".txt" for grid and text; "" for
 // a Format that is none.
 func (f Format) Extension() string {
-	for _, ext := range []string{".json", ".ndjson", ".csv", ".svg", ".html", ".txt"} {
+	for _, ext := range []string{".json", ".ndjson", ".csv", ".svg", ".html", ".txt", ".parquet"} {
 		if slices.Contains(extensions[ext], f) {
 			return ext
 		}
@@ -223,6 +229,10 @@ func (f Format) Check(n int) error {
 	}
 	return nil
 }
+
+// Binary reports whether f's output is binary, no text (parquet): a
+// terminal shows it as noise.
+func (f Format) Binary() bool { return f == FormatParquet }
 
 // OneBoard reports whether f draws a single board (svg).
 func (f Format) OneBoard() bool { return f == FormatSVG }
@@ -283,11 +293,12 @@ func (f Format) Draws() bool {
 // New returns a writer of layouts in f to w, layouts that are boards b
 // (which html says in words, and the other formats need not): for one of
 // Formats, the writer of that format (NewJSON, NewNDJSON, NewCSV,
-// NewLeetCode, NewGrid, NewSVG, NewHTML); for text, the completions' list, one layout a line as
+// NewLeetCode, NewGrid, NewSVG, NewHTML, or for parquet a Parquet file of
+// a row a layout, see the Parquet section of this package); for text, the completions' list, one layout a line as
 // its columns separated by spaces and " (class K)" when its class is
 // known, each line written through to w as it comes, so that a reader of
 // a stream of boards sees each board's completions at once. The caller
-// must call Close. New panics if f is not one of CompletionFormats.
+// must call Close. New panics if f is neither text nor one of Formats.
 func (f Format) New(w io.Writer, b Boards) Writer {
 	switch f {
 	case FormatJSON:
@@ -304,6 +315,8 @@ func (f Format) New(w io.Writer, b Boards) Writer {
 		return NewSVG(w)
 	case FormatHTML:
 		return NewHTML(w, b)
+	case FormatParquet:
+		return newParquetLayouts(w)
 	case FormatText:
 		return &framed[nqueens.Layout]{base: base{w: bufio.NewWriter(w), through: true}, record: func(buf []byte, l nqueens.Layout) []byte {
 			var a [nqueens.MaxN]int32

@@ -178,7 +178,10 @@ func ParseAnswers(name string) (Answers, error) {
 //   - ndjson: the same objects, one a line, with no array;
 //   - csv: a header row (PuzzleCSVHeader), then a row a puzzle;
 //   - dataset: a JSON object a line for reasoning datasets (see
-//     DatasetRecord), the boards drawn as text.
+//     DatasetRecord), the boards drawn as text;
+//   - parquet: a Parquet file of a row a puzzle, the object's keys its
+//     typed columns (given a list of row and column pairs), a key the
+//     object leaves out a null.
 //
 // The object is, with class left out when it is not known:
 //
@@ -187,7 +190,7 @@ func ParseAnswers(name string) (Answers, error) {
 // The nodes are those the completion search visits on the puzzle (queens
 // placed in its empty rows) to find the solution and prove it is the only
 // one; the difficulty is graded by them (package partial/puzzle).
-var PuzzleFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatDataset}
+var PuzzleFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatDataset, FormatParquet}
 
 // PuzzleCSVHeader is the first row of the csv puzzle format: board is the
 // puzzle in columns form (each row's column, or _ for an empty row,
@@ -224,21 +227,29 @@ type DatasetRecord struct {
 // writers it follows encoding/csv: Write adds one puzzle, Close flushes and
 // ends the document (a JSON array's "]", "[]" for no puzzle; a CSV header
 // alone for no puzzle); the caller must call Close and check its error.
-type PuzzleWriter struct{ f framed[Puzzle] }
+type PuzzleWriter struct {
+	w interface {
+		Write(Puzzle) error
+		Close() error
+	}
+}
 
 // Write writes the record of one puzzle.
-func (w *PuzzleWriter) Write(p Puzzle) error { return w.f.Write(p) }
+func (w *PuzzleWriter) Write(p Puzzle) error { return w.w.Write(p) }
 
 // Close ends the document and flushes it, returning the first error of a
 // write. The caller must call it.
-func (w *PuzzleWriter) Close() error { return w.f.Close() }
+func (w *PuzzleWriter) Close() error { return w.w.Close() }
 
 // NewPuzzles returns a writer to w of puzzles in f, one of PuzzleFormats,
 // writing of each what answers says. The caller must call Close.
 // NewPuzzles panics if f is not one of PuzzleFormats.
 func (f Format) NewPuzzles(w io.Writer, answers Answers) *PuzzleWriter {
-	pw := &PuzzleWriter{f: framed[Puzzle]{base: newBase(w)}}
-	fr := &pw.f
+	if f == FormatParquet {
+		return &PuzzleWriter{w: newParquetPuzzles(w, answers)}
+	}
+	fr := &framed[Puzzle]{base: newBase(w)}
+	pw := &PuzzleWriter{w: fr}
 	object := func(buf []byte, p Puzzle) []byte { return appendPuzzleObject(buf, p, answers) }
 	switch f {
 	case FormatText:

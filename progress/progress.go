@@ -41,7 +41,7 @@ func New(w io.Writer, label string, done, total int64, unit string, estimate tim
 	switch {
 	case total <= 0:
 		return Nop
-	case isTerminal(w):
+	case IsTerminal(w):
 		return newBar(w, label, done, total, estimate)
 	}
 	t := time.NewTicker(lineEvery)
@@ -79,8 +79,8 @@ func Left(elapsed time.Duration, start, done, total int64, estimate time.Duratio
 	return time.Duration(((1-f)*planned + f*measured) * float64(time.Second)), true
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

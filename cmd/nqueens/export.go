@@ -20,8 +20,8 @@ func (a *app) exportCmd() *cobra.Command {
 	var order, out string
 	var all bool
 	var filter func() (store.Filter, error)
-	cmd := nCommand("export N --format json|ndjson|csv|leetcode|grid|svg|html [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
-		"Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG or HTML", func(cmd *cobra.Command, n int) error {
+	cmd := nCommand("export N --format json|ndjson|csv|leetcode|grid|svg|html|parquet [--all [--order lex]] [--class K | --classes K-L] [--symmetry S] [-o FILE]",
+		"Write the classes (or all solutions) of n as JSON, NDJSON, CSV, LeetCode, text grids, SVG, HTML or Parquet", func(cmd *cobra.Command, n int) error {
 			format, err := a.outputFormat(cmd, out)
 			if err != nil {
 				return usageError{err}

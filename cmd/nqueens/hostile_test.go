@@ -50,7 +50,7 @@ func TestHostileInput(t *testing.T) {
 		}
 	}
 	tests = append(tests,
-		tc{name: "format", args: []string{"export", "4", "--format", "xml"}, want: `unknown format "xml": must be one of json, ndjson, csv, leetcode, grid, svg, html`},
+		tc{name: "format", args: []string{"export", "4", "--format", "xml"}, want: `unknown format "xml": must be one of json, ndjson, csv, leetcode, grid, svg, html, parquet`},
 		tc{name: "huge format", args: []string{"export", "4", "--format", huge}, want: "unknown format"},
 		tc{name: "solve format", args: []string{"solve", "8", "--format", "pdf"}, want: `unknown format "pdf"`},
 		tc{name: "workers", args: []string{"count", "8", "--workers", "-1"}, want: `--workers "-1": want a whole number from 0 to 1024`},

@@ -1,14 +1,15 @@
 // Command nqueens builds and queries a catalog of N-Queens solutions: it
 // enumerates every solution of a board with a bitmask search, folds the 8
 // symmetries of the square into classes, stores the classes in a SQLite
-// file, and exports them as JSON, NDJSON, CSV, LeetCode grids, SVG or HTML.
+// file, and exports them as JSON, NDJSON, CSV, LeetCode grids, SVG, HTML or
+// Parquet.
 //
 // Usage:
 //
 //	nqueens build 1-14          # build n = 1..14 into the catalog, print the counts
 //	nqueens count 16            # count solutions and classes by search alone
 //	nqueens stats [12-16] [--json]  # what the catalog holds
-//	nqueens export 8 --format json|ndjson|csv|leetcode|grid|svg|html [--all] [-o FILE]
+//	nqueens export 8 --format json|ndjson|csv|leetcode|grid|svg|html|parquet [--all] [-o FILE]
 //	nqueens show 8 [--class K]  # draw boards as text
 //	nqueens lookup 4 6 1 5 2 0 7 3  # is it a solution, and which class
 //	nqueens serve               # the catalog in a browser and over a JSON API

@@ -61,7 +61,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv(k, v)
 			return nil
 		},
-		Cmds: map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles, "checkdataset": checkDataset},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"checksolution": checkSolution, "checkpuzzles": checkPuzzles, "checkdataset": checkDataset, "sameparquet": sameParquet},
 	})
 }
 

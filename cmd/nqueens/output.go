@@ -76,6 +76,8 @@ func formatFlag(cmd *cobra.Command, def export.Format, allowed []export.Format, 
 // extension, or one that names no format, gets the default, and a line on
 // stderr says so (unless the file is one the command refuses to write,
 // which it says instead, or a device or FIFO, whose names name no format).
+// A binary format (parquet) to stdout is refused when stdout is a
+// terminal.
 func (a *app) outputFormat(cmd *cobra.Command, out string) (export.Format, error) {
 	flag := cmd.Flags().Lookup("format")
 	allowed := flag.Value.(*formatValue).allowed
@@ -88,6 +90,9 @@ func (a *app) outputFormat(cmd *cobra.Command, out string) (export.Format, error
 		name = flag.Value.String()
 	}
 	f, err := export.OutputFormat(name, out, allowed, def)
+	if err == nil && f.Binary() && (out == "" || output.IsStdout(out)) && progress.IsTerminal(a.stdout) {
+		return 0, fmt.Errorf("format %s is binary, not for a terminal: write it to a file (-o FILE.%s) or a pipe", f, f)
+	}
 	if err != nil || name != "" || out == "" || output.IsStdout(out) || a.checkOutput(out) != nil {
 		return f, err
 	}

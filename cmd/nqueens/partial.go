@@ -265,7 +265,7 @@ func (a *app) puzzleCmd() *cobra.Command {
 	var minimal, distinct bool
 	var seed uint64
 	var out, answersName, levelName string
-	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--difficulty easy|medium|hard] [--distinct] [--format text|json|ndjson|csv|dataset] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
+	cmd := nCommand("puzzle N [--count M] [--seed S] [--given K | --minimal] [--difficulty easy|medium|hard] [--distinct] [--format text|json|ndjson|csv|dataset|parquet] [--answers with|none|only]", "Make partial boards of n with exactly one completion", func(cmd *cobra.Command, n int) error {
 		f, err := a.outputFormat(cmd, out)
 		answers, aerr := export.ParseAnswers(answersName)
 		var level puzzle.Level

@@ -20,7 +20,7 @@ func (a *app) sampleCmd() *cobra.Command {
 	var seed uint64
 	var solutions bool
 	var out string
-	cmd := nCommand("sample N [--count M] [--seed S] [--solutions] [--format json|ndjson|csv|leetcode|grid|svg|html] [-o FILE]",
+	cmd := nCommand("sample N [--count M] [--seed S] [--solutions] [--format json|ndjson|csv|leetcode|grid|svg|html|parquet] [-o FILE]",
 		"Draw classes (or solutions) of n uniformly at random, the same for the same seed", func(cmd *cobra.Command, n int) error {
 			format, err := a.outputFormat(cmd, out)
 			switch {

@@ -198,9 +198,9 @@ func readHeader(f *os.File) (header, error) {
 		return header{}, fmt.Errorf("%w: bad page size %d in the header", ErrCorrupt, pageSize)
 	}
 	return header{
-		fileHeader:   fileHeader{WAL: hdr[18] == 2 || hdr[19] == 2, Size: st.Size()},
-		pageSize: pageSize,
-		pages:    int64(hdr[28])<<24 | int64(hdr[29])<<16 | int64(hdr[30])<<8 | int64(hdr[31]),
+		fileHeader: fileHeader{WAL: hdr[18] == 2 || hdr[19] == 2, Size: st.Size()},
+		pageSize:   pageSize,
+		pages:      int64(hdr[28])<<24 | int64(hdr[29])<<16 | int64(hdr[30])<<8 | int64(hdr[31]),
 	}, nil
 }
 

@@ -45,6 +45,20 @@ func (s Symmetry) String() string {
 	return fmt.Sprintf("Symmetry(%d)", uint8(s))
 }
 
+// Words says in words which symmetry a class has: "symmetric under the
+// half turn (180°)", or "no symmetry".
+func (s Symmetry) Words() string {
+	switch s {
+	case SymRot90:
+		return "symmetric under the quarter turn (90°)"
+	case SymRot180:
+		return "symmetric under the half turn (180°)"
+	case SymFull:
+		return "symmetric under all 8 symmetries"
+	}
+	return "no symmetry"
+}
+
 // Orbit returns the number of distinct solutions in a class with symmetry
 // s: 8, 4, 2 or 1, and 0 for an unknown Symmetry.
 func (s Symmetry) Orbit() int {

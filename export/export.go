@@ -200,7 +200,7 @@ func (f *framed[T]) Close() error {
 	return f.finish(f.close)
 }
 
-// Grid writes each board as n lines of 'Q' and '.', top row first, with a
+// gridWriter writes each board as n lines of 'Q' and '.', top row first, with a
 // blank line between two boards, the form programming judges and code-golf
 // holes print:
 //
@@ -215,24 +215,24 @@ func (f *framed[T]) Close() error {
 //	.Q..
 //
 // Only the boards are written; class numbers and symmetries are not.
-type Grid struct{ f framed[nqueens.Layout] }
+type gridWriter struct{ f framed[nqueens.Layout] }
 
 // Write writes the record of one layout.
-func (w *Grid) Write(l nqueens.Layout) error { return w.f.Write(l) }
+func (w *gridWriter) Write(l nqueens.Layout) error { return w.f.Write(l) }
 
 // Close ends the document and flushes it, returning the first error of a
 // write. The caller must call it.
-func (w *Grid) Close() error { return w.f.Close() }
+func (w *gridWriter) Close() error { return w.f.Close() }
 
-// NewGrid returns a Grid writer to w. The caller must call Close.
-func NewGrid(w io.Writer) *Grid {
-	return &Grid{f: framed[nqueens.Layout]{base: newBase(w), sep: "\n", record: func(buf []byte, l nqueens.Layout) []byte {
+// newGrid returns a Grid writer to w. The caller must call Close.
+func newGrid(w io.Writer) *gridWriter {
+	return &gridWriter{f: framed[nqueens.Layout]{base: newBase(w), sep: "\n", record: func(buf []byte, l nqueens.Layout) []byte {
 		var a [nqueens.MaxN]int32
 		return appendGrid(buf, columns(&a, l.Placement), "")
 	}}}
 }
 
-// JSON writes a JSON array with one object per layout, one object per line:
+// jsonWriter writes a JSON array with one object per layout, one object per line:
 //
 //	[
 //	{"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
@@ -241,18 +241,18 @@ func NewGrid(w io.Writer) *Grid {
 // placement holds the 0-based columns row by row; class is the class's
 // number (see nqueens.Layout); symmetry is one of none, rot180, rot90, full.
 // An empty export is "[]".
-type JSON struct{ f framed[nqueens.Layout] }
+type jsonWriter struct{ f framed[nqueens.Layout] }
 
 // Write writes the record of one layout.
-func (w *JSON) Write(l nqueens.Layout) error { return w.f.Write(l) }
+func (w *jsonWriter) Write(l nqueens.Layout) error { return w.f.Write(l) }
 
 // Close ends the document and flushes it, returning the first error of a
 // write. The caller must call it.
-func (w *JSON) Close() error { return w.f.Close() }
+func (w *jsonWriter) Close() error { return w.f.Close() }
 
-// NewJSON returns a JSON writer to w. The caller must call Close.
-func NewJSON(w io.Writer) *JSON {
-	return &JSON{f: framed[nqueens.Layout]{base: newBase(w), open: "[\n", sep: ",\n", close: "\n]\n", empty: "[]\n", record: appendObject}}
+// newJSON returns a JSON writer to w. The caller must call Close.
+func newJSON(w io.Writer) *jsonWriter {
+	return &jsonWriter{f: framed[nqueens.Layout]{base: newBase(w), open: "[\n", sep: ",\n", close: "\n]\n", empty: "[]\n", record: appendObject}}
 }
 
 // appendObject appends the JSON object of one layout.
@@ -273,51 +273,51 @@ func appendObject(buf []byte, l nqueens.Layout) []byte {
 	return append(buf, `"}`...)
 }
 
-// NDJSON writes newline-delimited JSON: one object per layout, the same
+// ndjsonWriter writes newline-delimited JSON: one object per layout, the same
 // object as JSON's, each on its own line, with no enclosing array, so that
 // other tools can stream it a line at a time:
 //
 //	{"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
 //
 // An empty export is an empty file.
-type NDJSON struct{ f framed[nqueens.Layout] }
+type ndjsonWriter struct{ f framed[nqueens.Layout] }
 
 // Write writes the record of one layout.
-func (w *NDJSON) Write(l nqueens.Layout) error { return w.f.Write(l) }
+func (w *ndjsonWriter) Write(l nqueens.Layout) error { return w.f.Write(l) }
 
 // Close ends the document and flushes it, returning the first error of a
 // write. The caller must call it.
-func (w *NDJSON) Close() error { return w.f.Close() }
+func (w *ndjsonWriter) Close() error { return w.f.Close() }
 
-// NewNDJSON returns an NDJSON writer to w. The caller must call Close.
-func NewNDJSON(w io.Writer) *NDJSON {
-	return &NDJSON{f: framed[nqueens.Layout]{base: newBase(w), record: func(buf []byte, l nqueens.Layout) []byte {
+// newNDJSON returns an NDJSON writer to w. The caller must call Close.
+func newNDJSON(w io.Writer) *ndjsonWriter {
+	return &ndjsonWriter{f: framed[nqueens.Layout]{base: newBase(w), record: func(buf []byte, l nqueens.Layout) []byte {
 		return append(appendObject(buf, l), '\n')
 	}}}
 }
 
-// CSVHeader is the first row of a CSV export.
-const CSVHeader = "n,class,orbit,symmetry,placement"
+// csvHeader is the first row of a CSV export.
+const csvHeader = "n,class,orbit,symmetry,placement"
 
-// CSV writes a header row (CSVHeader) and one row per layout:
+// csvWriter writes a header row (csvHeader) and one row per layout:
 //
 //	n,class,orbit,symmetry,placement
 //	4,1,2,rot90,1 3 0 2
 //
 // placement holds the 0-based columns row by row separated by single
 // spaces. No field ever needs quoting. An empty export is the header.
-type CSV struct{ f framed[nqueens.Layout] }
+type csvWriter struct{ f framed[nqueens.Layout] }
 
 // Write writes the record of one layout.
-func (w *CSV) Write(l nqueens.Layout) error { return w.f.Write(l) }
+func (w *csvWriter) Write(l nqueens.Layout) error { return w.f.Write(l) }
 
 // Close ends the document and flushes it, returning the first error of a
 // write. The caller must call it.
-func (w *CSV) Close() error { return w.f.Close() }
+func (w *csvWriter) Close() error { return w.f.Close() }
 
-// NewCSV returns a CSV writer to w. The caller must call Close.
-func NewCSV(w io.Writer) *CSV {
-	return &CSV{f: framed[nqueens.Layout]{base: newBase(w), open: CSVHeader + "\n", empty: CSVHeader + "\n", record: appendCSVRow}}
+// newCSV returns a CSV writer to w. The caller must call Close.
+func newCSV(w io.Writer) *csvWriter {
+	return &csvWriter{f: framed[nqueens.Layout]{base: newBase(w), open: csvHeader + "\n", empty: csvHeader + "\n", record: appendCSVRow}}
 }
 
 // appendCSVRow appends the CSV row of one layout.
@@ -336,7 +336,7 @@ func appendCSVRow(buf []byte, l nqueens.Layout) []byte {
 	return append(appendCols(buf, columns(&a, l.Placement), ' '), '\n')
 }
 
-// LeetCode writes the output form of LeetCode 51 (N-Queens): a JSON array
+// leetCodeWriter writes the output form of LeetCode 51 (N-Queens): a JSON array
 // of boards, each an array of row strings with 'Q' for the queen and '.'
 // for an empty square, on one line followed by a newline:
 //
@@ -344,18 +344,18 @@ func appendCSVRow(buf []byte, l nqueens.Layout) []byte {
 //
 // Only the boards are written; class numbers and symmetries are not. An
 // empty export is "[]".
-type LeetCode struct{ f framed[nqueens.Layout] }
+type leetCodeWriter struct{ f framed[nqueens.Layout] }
 
 // Write writes the record of one layout.
-func (w *LeetCode) Write(l nqueens.Layout) error { return w.f.Write(l) }
+func (w *leetCodeWriter) Write(l nqueens.Layout) error { return w.f.Write(l) }
 
 // Close ends the document and flushes it, returning the first error of a
 // write. The caller must call it.
-func (w *LeetCode) Close() error { return w.f.Close() }
+func (w *leetCodeWriter) Close() error { return w.f.Close() }
 
-// NewLeetCode returns a LeetCode writer to w. The caller must call Close.
-func NewLeetCode(w io.Writer) *LeetCode {
-	return &LeetCode{f: framed[nqueens.Layout]{base: newBase(w), open: "[", sep: ",", close: "]\n", empty: "[]\n", record: func(buf []byte, l nqueens.Layout) []byte {
+// newLeetCode returns a LeetCode writer to w. The caller must call Close.
+func newLeetCode(w io.Writer) *leetCodeWriter {
+	return &leetCodeWriter{f: framed[nqueens.Layout]{base: newBase(w), open: "[", sep: ",", close: "]\n", empty: "[]\n", record: func(buf []byte, l nqueens.Layout) []byte {
 		var a [nqueens.MaxN]int32
 		return appendBoard(buf, columns(&a, l.Placement))
 	}}}

@@ -1,4 +1,4 @@
-package export_test
+package export
 
 import (
 	"bytes"
@@ -20,7 +20,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/export"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -43,13 +42,13 @@ func layouts(n int, all bool) []nqueens.Layout {
 	return out
 }
 
-func write(t testing.TB, format export.Format, ls []nqueens.Layout) []byte {
+func write(t testing.TB, format Format, ls []nqueens.Layout) []byte {
 	t.Helper()
-	return writeBoards(t, format, export.ClassBoards, ls)
+	return writeBoards(t, format, ClassBoards, ls)
 }
 
 // writeBoards is write for layouts that are boards b.
-func writeBoards(t testing.TB, format export.Format, b export.Boards, ls []nqueens.Layout) []byte {
+func writeBoards(t testing.TB, format Format, b Boards, ls []nqueens.Layout) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	w := format.New(&buf, b)
@@ -65,7 +64,7 @@ func writeBoards(t testing.TB, format export.Format, b export.Boards, ls []nquee
 }
 
 func TestGolden(t *testing.T) {
-	for _, format := range export.Formats {
+	for _, format := range Formats {
 		if format.Binary() {
 			continue // TestParquetLayouts reads it back
 		}
@@ -82,9 +81,9 @@ func TestGolden(t *testing.T) {
 					}
 					ls = ls[len(ls)-1:]
 				}
-				boards := export.ClassBoards
+				boards := ClassBoards
 				if all {
-					boards = export.SolutionBoards
+					boards = SolutionBoards
 				}
 				t.Run(name, func(t *testing.T) { golden(t, name, writeBoards(t, format, boards, ls)) })
 			}
@@ -111,7 +110,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestLeetCodeExact(t *testing.T) {
-	got := string(write(t, export.FormatLeetCode, layouts(4, true)))
+	got := string(write(t, FormatLeetCode, layouts(4, true)))
 	want := `[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]` + "\n"
 	if got != want {
 		t.Errorf("leetcode n=4 --all = %q, want %q", got, want)
@@ -135,7 +134,7 @@ func TestJSONParsesBack(t *testing.T) {
 	}{{8, false, 12, 12}, {8, true, 92, 12}, {6, true, 4, 1}, {10, true, 724, 92}} {
 		ls := layouts(tt.n, tt.all)
 		var got []jsonLayout
-		if err := json.Unmarshal(write(t, export.FormatJSON, ls), &got); err != nil {
+		if err := json.Unmarshal(write(t, FormatJSON, ls), &got); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != tt.want {
@@ -169,10 +168,10 @@ func TestNDJSONLinesAreTheJSONObjects(t *testing.T) {
 	for _, n := range []int{6, 8, 10} {
 		ls := layouts(n, true)
 		var array []jsonLayout
-		if err := json.Unmarshal(write(t, export.FormatJSON, ls), &array); err != nil {
+		if err := json.Unmarshal(write(t, FormatJSON, ls), &array); err != nil {
 			t.Fatal(err)
 		}
-		lines := strings.Split(strings.TrimSuffix(string(write(t, export.FormatNDJSON, ls)), "\n"), "\n")
+		lines := strings.Split(strings.TrimSuffix(string(write(t, FormatNDJSON, ls)), "\n"), "\n")
 		if len(lines) != len(array) {
 			t.Fatalf("n=%d: %d lines, %d objects in the JSON array", n, len(lines), len(array))
 		}
@@ -190,11 +189,11 @@ func TestNDJSONLinesAreTheJSONObjects(t *testing.T) {
 
 func TestCSVParses(t *testing.T) {
 	ls := layouts(8, true)
-	recs, err := csv.NewReader(bytes.NewReader(write(t, export.FormatCSV, ls))).ReadAll()
+	recs, err := csv.NewReader(bytes.NewReader(write(t, FormatCSV, ls))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(recs[0], ","); got != export.CSVHeader {
+	if got := strings.Join(recs[0], ","); got != csvHeader {
 		t.Fatalf("header %q", got)
 	}
 	if len(recs) != 93 {
@@ -213,7 +212,7 @@ func TestCSVParses(t *testing.T) {
 
 func TestLeetCodeParses(t *testing.T) {
 	var boards [][]string
-	if err := json.Unmarshal(write(t, export.FormatLeetCode, layouts(8, true)), &boards); err != nil {
+	if err := json.Unmarshal(write(t, FormatLeetCode, layouts(8, true)), &boards); err != nil {
 		t.Fatal(err)
 	}
 	if len(boards) != 92 {
@@ -243,35 +242,35 @@ func TestLeetCodeParses(t *testing.T) {
 }
 
 func TestEmpty(t *testing.T) {
-	for format, want := range map[export.Format]string{export.FormatJSON: "[]\n", export.FormatNDJSON: "", export.FormatCSV: export.CSVHeader + "\n", export.FormatLeetCode: "[]\n",
-		export.FormatHTML: "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>N-Queens: no classes</title></head>\n<body><p>No classes to show.</p></body></html>\n"} {
+	for format, want := range map[Format]string{FormatJSON: "[]\n", FormatNDJSON: "", FormatCSV: csvHeader + "\n", FormatLeetCode: "[]\n",
+		FormatHTML: "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>N-Queens: no classes</title></head>\n<body><p>No classes to show.</p></body></html>\n"} {
 		if got := string(write(t, format, nil)); got != want {
 			t.Errorf("empty %s = %q, want %q", format, got, want)
 		}
-		if format == export.FormatHTML {
+		if format == FormatHTML {
 			want = strings.ReplaceAll(want, "classes", "solutions")
 		}
-		if got := string(writeBoards(t, format, export.SolutionBoards, nil)); got != want {
+		if got := string(writeBoards(t, format, SolutionBoards, nil)); got != want {
 			t.Errorf("empty %s of solutions = %q, want %q", format, got, want)
 		}
 		var v any
-		if (format == export.FormatJSON || format == export.FormatLeetCode) && json.Unmarshal([]byte(want), &v) != nil {
+		if (format == FormatJSON || format == FormatLeetCode) && json.Unmarshal([]byte(want), &v) != nil {
 			t.Errorf("empty %s is not JSON", format)
 		}
 	}
 }
 
 func TestUnknownFormat(t *testing.T) {
-	_, err := export.ParseFormat("xml", export.Formats)
+	_, err := ParseFormat("xml", Formats)
 	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "must be one of json, ndjson, csv, leetcode, grid, svg, html") {
 		t.Errorf("ParseFormat(xml) error = %v", err)
 	}
-	for _, f := range export.CompletionFormats {
-		if got, err := export.ParseFormat(strings.ToUpper(f.String()), export.CompletionFormats); got != f || err != nil {
+	for _, f := range CompletionFormats {
+		if got, err := ParseFormat(strings.ToUpper(f.String()), CompletionFormats); got != f || err != nil {
 			t.Errorf("ParseFormat(%q) = %v, %v", strings.ToUpper(f.String()), got, err)
 		}
 	}
-	if _, err := export.ParseFormat("dataset", export.Formats); err == nil {
+	if _, err := ParseFormat("dataset", Formats); err == nil {
 		t.Error("dataset parses as a format of layouts")
 	}
 }
@@ -280,20 +279,20 @@ func TestUnknownFormat(t *testing.T) {
 // it in Content-Type: each a type that parses, none left out (a format
 // added without one fails here), none for a value that is no format.
 func TestMediaTypes(t *testing.T) {
-	want := map[export.Format]string{
-		export.FormatText:     "text/plain; charset=utf-8",
-		export.FormatJSON:     "application/json",
-		export.FormatNDJSON:   "application/x-ndjson",
-		export.FormatCSV:      "text/csv; charset=utf-8",
-		export.FormatLeetCode: "application/json",
-		export.FormatGrid:     "text/plain; charset=utf-8",
-		export.FormatSVG:      "image/svg+xml",
-		export.FormatHTML:     "text/html; charset=utf-8",
-		export.FormatDataset:  "application/x-ndjson",
-		export.FormatParquet:  "application/vnd.apache.parquet",
+	want := map[Format]string{
+		FormatText:     "text/plain; charset=utf-8",
+		FormatJSON:     "application/json",
+		FormatNDJSON:   "application/x-ndjson",
+		FormatCSV:      "text/csv; charset=utf-8",
+		FormatLeetCode: "application/json",
+		FormatGrid:     "text/plain; charset=utf-8",
+		FormatSVG:      "image/svg+xml",
+		FormatHTML:     "text/html; charset=utf-8",
+		FormatDataset:  "application/x-ndjson",
+		FormatParquet:  "application/vnd.apache.parquet",
 	}
 	formats := 0
-	for f := export.Format(1); !strings.HasPrefix(f.String(), "Format("); f++ {
+	for f := Format(1); !strings.HasPrefix(f.String(), "Format("); f++ {
 		formats++
 		got := f.MediaType()
 		if got != want[f] {
@@ -306,7 +305,7 @@ func TestMediaTypes(t *testing.T) {
 	if formats != len(want) {
 		t.Errorf("%d formats, %d media types held here", formats, len(want))
 	}
-	for _, f := range []export.Format{0, export.Format(formats + 1)} {
+	for _, f := range []Format{0, Format(formats + 1)} {
 		if got := f.MediaType(); got != "" {
 			t.Errorf("%v: media type %q, want none", f, got)
 		}
@@ -317,22 +316,22 @@ func TestMediaTypes(t *testing.T) {
 // names its files with is read back as that format, as the default or
 // named: the name an -o without an extension is advised to take.
 func TestFormatExtension(t *testing.T) {
-	uses := [][]export.Format{export.Formats, export.CompletionFormats, export.SolutionFormats, export.PuzzleFormats}
+	uses := [][]Format{Formats, CompletionFormats, SolutionFormats, PuzzleFormats}
 	for _, allowed := range uses {
 		for _, f := range allowed {
 			ext := f.Extension()
-			if ext == "" || !export.KnownExtension(ext) {
+			if ext == "" || !KnownExtension(ext) {
 				t.Errorf("%s: extension %q", f, ext)
 				continue
 			}
 			for _, name := range []string{"", f.String()} {
-				if got, err := export.OutputFormat(name, "out"+ext, allowed, f); err != nil || got != f {
+				if got, err := OutputFormat(name, "out"+ext, allowed, f); err != nil || got != f {
 					t.Errorf("OutputFormat(%q, %q, %v, %s) = %v, %v", name, "out"+ext, allowed, f, got, err)
 				}
 			}
 		}
 	}
-	if ext := export.Format(0).Extension(); ext != "" {
+	if ext := Format(0).Extension(); ext != "" {
 		t.Errorf("the zero Format's extension is %q", ext)
 	}
 }
@@ -343,46 +342,46 @@ func TestFormatExtension(t *testing.T) {
 func TestOutputFormat(t *testing.T) {
 	for _, tc := range []struct {
 		name, path string
-		allowed    []export.Format
-		def        export.Format
-		want       export.Format
+		allowed    []Format
+		def        Format
+		want       Format
 		err        string
 	}{
-		{"", "", export.Formats, export.FormatJSON, export.FormatJSON, ""},
-		{"", "-", export.Formats, export.FormatJSON, export.FormatJSON, ""},
-		{"", "q.csv", export.Formats, export.FormatJSON, export.FormatCSV, ""},
-		{"", "Q.CSV", export.Formats, export.FormatJSON, export.FormatCSV, ""},
-		{"", "q.jsonl", export.Formats, export.FormatJSON, export.FormatNDJSON, ""},
-		{"", "q.ndjson", export.Formats, export.FormatJSON, export.FormatNDJSON, ""},
-		{"", "q.json", export.Formats, export.FormatJSON, export.FormatJSON, ""},
-		{"", "q.svg", export.Formats, export.FormatJSON, export.FormatSVG, ""},
-		{"", "q.html", export.Formats, export.FormatJSON, export.FormatHTML, ""},
-		{"", "q.htm", export.Formats, export.FormatJSON, export.FormatHTML, ""},
-		{"", "q.txt", export.Formats, export.FormatJSON, export.FormatGrid, ""},
-		{"", "q.txt", export.CompletionFormats, export.FormatText, export.FormatText, ""},
-		{"", "q.dat", export.Formats, export.FormatJSON, export.FormatJSON, ""},
-		{"", "dir.csv/q", export.Formats, export.FormatJSON, export.FormatJSON, ""},
-		{"", "p.jsonl", export.PuzzleFormats, export.FormatText, export.FormatNDJSON, ""},
-		{"dataset", "p.jsonl", export.PuzzleFormats, export.FormatText, export.FormatDataset, ""},
-		{"jsonl", "", export.Formats, export.FormatJSON, export.FormatNDJSON, ""},
-		{"JSONL", "q.ndjson", export.Formats, export.FormatJSON, export.FormatNDJSON, ""},
-		{"csv", "q.dat", export.Formats, export.FormatJSON, export.FormatCSV, ""},
-		{"leetcode", "q.json", export.Formats, export.FormatJSON, export.FormatLeetCode, ""},
-		{"leetcode", "q.txt", export.Formats, export.FormatJSON, export.FormatLeetCode, ""},
-		{"csv", "q.json", export.Formats, export.FormatJSON, 0, "--format csv writes no .json file: name the file q.csv, or leave out --format"},
-		{"json", "out/q.svg", export.Formats, export.FormatJSON, 0, "--format json writes no .svg file: name the file out/q.json, or leave out --format"},
-		{"", "q.svg", export.PuzzleFormats, export.FormatText, 0, "a .svg file is none of the formats here (text, json, ndjson, csv, dataset, parquet): give --format, or another file name"},
-		{"xml", "q.json", export.Formats, export.FormatJSON, 0, `unknown format "xml"`},
-		{"", "q.parquet", export.Formats, export.FormatJSON, export.FormatParquet, ""},
-		{"", "Q.PARQUET", export.PuzzleFormats, export.FormatText, export.FormatParquet, ""},
-		{"parquet", "q.parquet", export.Formats, export.FormatJSON, export.FormatParquet, ""},
-		{"parquet", "", export.PuzzleFormats, export.FormatText, export.FormatParquet, ""},
-		{"ndjson", "q.parquet", export.Formats, export.FormatJSON, 0, "--format ndjson writes no .parquet file: name the file q.ndjson, or leave out --format"},
-		{"parquet", "q.csv", export.Formats, export.FormatJSON, 0, "--format parquet writes no .csv file: name the file q.parquet, or leave out --format"},
-		{"", "q.parquet", export.CompletionFormats, export.FormatText, 0, "a .parquet file is none of the formats here (text, json, ndjson, csv, leetcode, grid, svg, html): give --format, or another file name"},
-		{"parquet", "", export.SolutionFormats, export.FormatText, 0, `unknown format "parquet"`},
+		{"", "", Formats, FormatJSON, FormatJSON, ""},
+		{"", "-", Formats, FormatJSON, FormatJSON, ""},
+		{"", "q.csv", Formats, FormatJSON, FormatCSV, ""},
+		{"", "Q.CSV", Formats, FormatJSON, FormatCSV, ""},
+		{"", "q.jsonl", Formats, FormatJSON, FormatNDJSON, ""},
+		{"", "q.ndjson", Formats, FormatJSON, FormatNDJSON, ""},
+		{"", "q.json", Formats, FormatJSON, FormatJSON, ""},
+		{"", "q.svg", Formats, FormatJSON, FormatSVG, ""},
+		{"", "q.html", Formats, FormatJSON, FormatHTML, ""},
+		{"", "q.htm", Formats, FormatJSON, FormatHTML, ""},
+		{"", "q.txt", Formats, FormatJSON, FormatGrid, ""},
+		{"", "q.txt", CompletionFormats, FormatText, FormatText, ""},
+		{"", "q.dat", Formats, FormatJSON, FormatJSON, ""},
+		{"", "dir.csv/q", Formats, FormatJSON, FormatJSON, ""},
+		{"", "p.jsonl", PuzzleFormats, FormatText, FormatNDJSON, ""},
+		{"dataset", "p.jsonl", PuzzleFormats, FormatText, FormatDataset, ""},
+		{"jsonl", "", Formats, FormatJSON, FormatNDJSON, ""},
+		{"JSONL", "q.ndjson", Formats, FormatJSON, FormatNDJSON, ""},
+		{"csv", "q.dat", Formats, FormatJSON, FormatCSV, ""},
+		{"leetcode", "q.json", Formats, FormatJSON, FormatLeetCode, ""},
+		{"leetcode", "q.txt", Formats, FormatJSON, FormatLeetCode, ""},
+		{"csv", "q.json", Formats, FormatJSON, 0, "--format csv writes no .json file: name the file q.csv, or leave out --format"},
+		{"json", "out/q.svg", Formats, FormatJSON, 0, "--format json writes no .svg file: name the file out/q.json, or leave out --format"},
+		{"", "q.svg", PuzzleFormats, FormatText, 0, "a .svg file is none of the formats here (text, json, ndjson, csv, dataset, parquet): give --format, or another file name"},
+		{"xml", "q.json", Formats, FormatJSON, 0, `unknown format "xml"`},
+		{"", "q.parquet", Formats, FormatJSON, FormatParquet, ""},
+		{"", "Q.PARQUET", PuzzleFormats, FormatText, FormatParquet, ""},
+		{"parquet", "q.parquet", Formats, FormatJSON, FormatParquet, ""},
+		{"parquet", "", PuzzleFormats, FormatText, FormatParquet, ""},
+		{"ndjson", "q.parquet", Formats, FormatJSON, 0, "--format ndjson writes no .parquet file: name the file q.ndjson, or leave out --format"},
+		{"parquet", "q.csv", Formats, FormatJSON, 0, "--format parquet writes no .csv file: name the file q.parquet, or leave out --format"},
+		{"", "q.parquet", CompletionFormats, FormatText, 0, "a .parquet file is none of the formats here (text, json, ndjson, csv, leetcode, grid, svg, html): give --format, or another file name"},
+		{"parquet", "", SolutionFormats, FormatText, 0, `unknown format "parquet"`},
 	} {
-		got, err := export.OutputFormat(tc.name, tc.path, tc.allowed, tc.def)
+		got, err := OutputFormat(tc.name, tc.path, tc.allowed, tc.def)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("OutputFormat(%q, %q) error = %v, want %q", tc.name, tc.path, err, tc.err)
@@ -395,18 +394,18 @@ func TestOutputFormat(t *testing.T) {
 // TestCheck checks the limits of the formats that draw boards.
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
-		f    export.Format
+		f    Format
 		n    int
 		want string
 	}{
-		{export.FormatHTML, export.MaxHTMLN, ""},
-		{export.FormatHTML, export.MaxHTMLN + 1, "format html draws boards up to n=14, not n=15: use csv or ndjson"},
-		{export.FormatGrid, export.MaxDrawN, ""},
-		{export.FormatGrid, export.MaxDrawN + 1, "format grid draws n*n squares, so it stops at n = 1000; use text, json, ndjson or csv for n = 1001"},
-		{export.FormatSVG, export.MaxDrawN + 1, "format svg draws n*n squares"},
-		{export.FormatLeetCode, export.MaxDrawN + 1, "format leetcode draws n*n squares"},
-		{export.FormatText, 10_000_000, ""},
-		{export.FormatCSV, 10_000_000, ""},
+		{FormatHTML, maxHTMLN, ""},
+		{FormatHTML, maxHTMLN + 1, "format html draws boards up to n=14, not n=15: use csv or ndjson"},
+		{FormatGrid, maxDrawN, ""},
+		{FormatGrid, maxDrawN + 1, "format grid draws n*n squares, so it stops at n = 1000; use text, json, ndjson or csv for n = 1001"},
+		{FormatSVG, maxDrawN + 1, "format svg draws n*n squares"},
+		{FormatLeetCode, maxDrawN + 1, "format leetcode draws n*n squares"},
+		{FormatText, 10_000_000, ""},
+		{FormatCSV, 10_000_000, ""},
 	} {
 		err := tc.f.Check(tc.n)
 		if (tc.want == "") != (err == nil) || err != nil && !strings.HasPrefix(err.Error(), tc.want) {
@@ -432,7 +431,7 @@ func (f *failWriter) Write(p []byte) (int, error) {
 
 func TestWriteErrorsReported(t *testing.T) {
 	ls := layouts(12, false) // 1787 layouts: well past the 64 KiB buffer
-	for _, format := range export.Formats {
+	for _, format := range Formats {
 		if format.OneBoard() {
 			continue // TestSVG
 		}
@@ -440,7 +439,7 @@ func TestWriteErrorsReported(t *testing.T) {
 			if limit >= len(write(t, format, ls)) {
 				continue // parquet: 1787 layouts take 17 kB
 			}
-			w := format.New(&failWriter{limit: limit}, export.ClassBoards)
+			w := format.New(&failWriter{limit: limit}, ClassBoards)
 			var werr error
 			for _, l := range ls {
 				if werr = w.Write(l); werr != nil {
@@ -469,7 +468,7 @@ func FuzzJSONRoundTrip(f *testing.F) {
 		}
 		l := nqueens.Layout{Class: class, Placement: p, Symmetry: nqueens.Symmetry(sym)}
 		var got []jsonLayout
-		if err := json.Unmarshal(write(t, export.FormatJSON, []nqueens.Layout{l, l}), &got); err != nil {
+		if err := json.Unmarshal(write(t, FormatJSON, []nqueens.Layout{l, l}), &got); err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != 2 || !slices.Equal(got[0].Placement, ints) || got[0].Class != class ||
@@ -479,8 +478,8 @@ func FuzzJSONRoundTrip(f *testing.F) {
 	})
 }
 
-func ExampleNewLeetCode() {
-	w := export.NewLeetCode(os.Stdout)
+func ExampleFormat_New_leetcode() {
+	w := FormatLeetCode.New(os.Stdout, ClassBoards)
 	for _, cols := range [][]int{{1, 3, 0, 2}, {2, 0, 3, 1}} {
 		w.Write(nqueens.Layout{Class: 1, Placement: nqueens.MustNew(cols...), Symmetry: nqueens.SymRot90})
 	}
@@ -490,8 +489,8 @@ func ExampleNewLeetCode() {
 	// Output: [[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]
 }
 
-func ExampleNewCSV() {
-	w := export.NewCSV(os.Stdout)
+func ExampleFormat_New_csv() {
+	w := FormatCSV.New(os.Stdout, ClassBoards)
 	w.Write(nqueens.Layout{Class: 1, Placement: nqueens.MustNew(1, 3, 5, 0, 2, 4), Symmetry: nqueens.SymRot180})
 	if err := w.Close(); err != nil {
 		fmt.Println(err)
@@ -503,7 +502,7 @@ func ExampleNewCSV() {
 
 func BenchmarkCSV(b *testing.B) {
 	l := nqueens.Layout{Class: 1846955, Placement: nqueens.MustNew(15, 13, 11, 9, 7, 5, 3, 1, 14, 12, 10, 8, 6, 4, 2, 0), Symmetry: nqueens.SymNone}
-	w := export.NewCSV(discard{})
+	w := newCSV(discard{})
 	for b.Loop() {
 		w.Write(l)
 	}
@@ -518,9 +517,9 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func ExampleFormat_WriteFound() {
 	p := nqueens.MustNew(2, 0, 3, 1)
 	id := canonical.Identify(p)
-	f := export.Found{Placement: p, Canonical: id.Canonical, Symmetry: id.Symmetry, Transform: id.Transform.String(), Class: 1}
-	export.FormatText.WriteFound(os.Stdout, f)
-	export.FormatJSON.WriteFound(os.Stdout, f)
+	f := Found{Placement: p, Canonical: id.Canonical, Symmetry: id.Symmetry, Transform: id.Transform.String(), Class: 1}
+	FormatText.WriteFound(os.Stdout, f)
+	FormatJSON.WriteFound(os.Stdout, f)
 	// Output:
 	// n=4 2 0 3 1: class 1, canonical 1 3 0 2, orbit 2 (symmetry rot90), transform mirror
 	// {"n":4,"placement":[2,0,3,1],"valid":true,"canonical":[1,3,0,2],"class":1,"orbit":2,"symmetry":"rot90","transform":"mirror"}
@@ -534,7 +533,7 @@ func ExampleWriteAll() {
 			}
 		}
 	}
-	written, err := export.WriteAll(context.Background(), export.NewNDJSON(os.Stdout), layouts, nil)
+	written, err := WriteAll(context.Background(), newNDJSON(os.Stdout), layouts, nil)
 	fmt.Println(written, err)
 	// Output:
 	// {"n":4,"class":1,"placement":[1,3,0,2],"orbit":2,"symmetry":"rot90"}
@@ -549,7 +548,7 @@ func TestWriteAllStopsAtAnError(t *testing.T) {
 	bad := errors.New("bad layout")
 	l := nqueens.Layout{Class: 1, Placement: nqueens.MustNew(1, 3, 0, 2), Symmetry: nqueens.SymRot90}
 	layouts := func(yield func(nqueens.Layout, error) bool) {
-		for range 2*export.ProgressEvery + 5 {
+		for range 2*ProgressEvery + 5 {
 			if !yield(l, nil) {
 				return
 			}
@@ -557,11 +556,11 @@ func TestWriteAllStopsAtAnError(t *testing.T) {
 		yield(nqueens.Layout{}, bad)
 	}
 	var seen []uint64
-	written, err := export.WriteAll(context.Background(), export.NewCSV(io.Discard), layouts, func(k uint64) { seen = append(seen, k) })
-	if !errors.Is(err, bad) || written != 2*export.ProgressEvery+5 {
-		t.Errorf("WriteAll = %d, %v; want %d, %v", written, err, 2*export.ProgressEvery+5, bad)
+	written, err := WriteAll(context.Background(), newCSV(io.Discard), layouts, func(k uint64) { seen = append(seen, k) })
+	if !errors.Is(err, bad) || written != 2*ProgressEvery+5 {
+		t.Errorf("WriteAll = %d, %v; want %d, %v", written, err, 2*ProgressEvery+5, bad)
 	}
-	if !slices.Equal(seen, []uint64{export.ProgressEvery, 2 * export.ProgressEvery}) {
+	if !slices.Equal(seen, []uint64{ProgressEvery, 2 * ProgressEvery}) {
 		t.Errorf("progress at %v", seen)
 	}
 }
@@ -576,8 +575,8 @@ func TestWriteAllLeavesACutExportCut(t *testing.T) {
 		cancel() // and end, as an iterator that stops on cancellation does
 	}
 	var buf bytes.Buffer
-	w := export.NewJSON(&buf)
-	written, err := export.WriteAll(ctx, w, layouts, nil)
+	w := newJSON(&buf)
+	written, err := WriteAll(ctx, w, layouts, nil)
 	if !errors.Is(err, context.Canceled) || written != 1 {
 		t.Fatalf("WriteAll = %d, %v; want 1, %v", written, err, context.Canceled)
 	}

@@ -84,15 +84,63 @@ func (f Format) MediaType() string {
 	return ""
 }
 
-// Formats lists the formats of layouts (New), in the order the CLI
-// documents them.
-var Formats = []Format{FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML, FormatParquet}
+// The lists of the formats of each use, which ParseFormat and
+// OutputFormat read a format from.
+var (
+	// Formats lists the formats of layouts (New), in the order the CLI
+	// documents them.
+	Formats = []Format{FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML, FormatParquet}
 
-// CompletionFormats lists the formats of a list of completions (nqueens
-// complete --list): text, one placement a line as its columns (and its
-// class when known), and the formats of layouts (Formats) but parquet,
-// as a list of completions is written board by board as the boards come.
-var CompletionFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML}
+	// CompletionFormats lists the formats of a list of completions (nqueens
+	// complete --list): text, one placement a line as its columns (and its
+	// class when known), and the formats of layouts (Formats) but parquet,
+	// as a list of completions is written board by board as the boards come.
+	CompletionFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG, FormatHTML}
+
+	// SolutionFormats lists the formats of Format.WriteSolution, in the order
+	// the CLI documents them:
+	//
+	//   - text: the 0-based column of the queen in each row, top row first,
+	//     separated by spaces on one line;
+	//   - json and ndjson: the object {"n":8,"placement":[...]} on one line
+	//     (JSON's object minus class, orbit and symmetry);
+	//   - csv: the header "n,placement", then n and the columns separated by
+	//     spaces (CSV's row minus class, orbit and symmetry);
+	//   - leetcode: the board in LeetCode 51's form, ["..Q.",...];
+	//   - grid: the board a row a line, 'Q' for the queen and '.' elsewhere;
+	//   - svg: the board as an image, drawn as the svg format of layouts
+	//     draws it.
+	//
+	// Each ends with a newline.
+	SolutionFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG}
+
+	// PuzzleFormats lists the formats of Format.NewPuzzles:
+	//
+	//   - text: each puzzle as a heading, the board drawn a row a line with Q
+	//     for a given queen and _ for an empty square, separated by spaces,
+	//     and the solution; a blank line between puzzles;
+	//   - json: an array of objects, one a line;
+	//   - ndjson: the same objects, one a line, with no array;
+	//   - csv: a header row (n,givens,difficulty,nodes,class,symmetry,board,
+	//     solution), then a row a puzzle;
+	//   - dataset: a JSON object a line for reasoning datasets (see
+	//     DatasetRecord), the boards drawn as text;
+	//   - parquet: a Parquet file of a row a puzzle, the object's keys its
+	//     typed columns (given a list of row and column pairs), a key the
+	//     object leaves out a null.
+	//
+	// The object is, with class left out when it is not known:
+	//
+	//	{"n":8,"given":[[3,7],[5,6],[6,2]],"solution":[3,0,4,7,1,6,2,5],"class":5,"symmetry":"none","givens":3,"difficulty":"medium","nodes":23}
+	//
+	// The nodes are those the completion search visits on the puzzle (queens
+	// placed in its empty rows) to find the solution and prove it is the only
+	// one; the difficulty is graded by them (package partial/puzzle).
+	PuzzleFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatDataset, FormatParquet}
+
+	// LookupFormats lists the formats of Format.WriteFound.
+	LookupFormats = []Format{FormatText, FormatJSON}
+)
 
 // ParseFormat returns the format of allowed named name; names are not
 // case-sensitive ("CSV" is csv), and jsonl, the name most dataset tools
@@ -208,13 +256,13 @@ func FormatNames(formats []Format) []string {
 	return names
 }
 
-// MaxHTMLN is the largest board HTML draws: a page of the 45,752 classes of
+// maxHTMLN is the largest board HTML draws: a page of the 45,752 classes of
 // n = 14 is about 20 MB; past that no browser shows it well.
-const MaxHTMLN = 14
+const maxHTMLN = 14
 
-// MaxDrawN is the largest board drawn in the formats that draw every
+// maxDrawN is the largest board drawn in the formats that draw every
 // square (see Format.Draws): n*n of them, a megabyte at n = 1000.
-const MaxDrawN = 1000
+const maxDrawN = 1000
 
 // Check returns an error saying which boards f draws, and which formats
 // to use instead, if f does not draw boards of n: html stops at MaxHTMLN,
@@ -222,10 +270,10 @@ const MaxDrawN = 1000
 // nil for every other format and n.
 func (f Format) Check(n int) error {
 	switch {
-	case f == FormatHTML && n > MaxHTMLN:
-		return fmt.Errorf("format html draws boards up to n=%d, not n=%d: use csv or ndjson", MaxHTMLN, n)
-	case f.Draws() && n > MaxDrawN:
-		return fmt.Errorf("format %s draws n*n squares, so it stops at n = %d; use text, json, ndjson or csv for n = %d", f, MaxDrawN, n)
+	case f == FormatHTML && n > maxHTMLN:
+		return fmt.Errorf("format html draws boards up to n=%d, not n=%d: use csv or ndjson", maxHTMLN, n)
+	case f.Draws() && n > maxDrawN:
+		return fmt.Errorf("format %s draws n*n squares, so it stops at n = %d; use text, json, ndjson or csv for n = %d", f, maxDrawN, n)
 	}
 	return nil
 }
@@ -302,19 +350,19 @@ func (f Format) Draws() bool {
 func (f Format) New(w io.Writer, b Boards) Writer {
 	switch f {
 	case FormatJSON:
-		return NewJSON(w)
+		return newJSON(w)
 	case FormatNDJSON:
-		return NewNDJSON(w)
+		return newNDJSON(w)
 	case FormatCSV:
-		return NewCSV(w)
+		return newCSV(w)
 	case FormatLeetCode:
-		return NewLeetCode(w)
+		return newLeetCode(w)
 	case FormatGrid:
-		return NewGrid(w)
+		return newGrid(w)
 	case FormatSVG:
-		return NewSVG(w)
+		return newSVG(w)
 	case FormatHTML:
-		return NewHTML(w, b)
+		return newHTML(w, b)
 	case FormatParquet:
 		return newParquetLayouts(w)
 	case FormatText:

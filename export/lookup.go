@@ -47,9 +47,6 @@ func Identify(p nqueens.Placement, number func(canonical nqueens.Placement) (int
 	return f, err
 }
 
-// LookupFormats lists the formats of Format.WriteFound.
-var LookupFormats = []Format{FormatText, FormatJSON}
-
 // WriteFound writes found to w as one line: in json an object with n,
 // placement, valid, and either error, or canonical, class (when known),
 // orbit, symmetry and transform; in text the same in words:

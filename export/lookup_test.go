@@ -1,4 +1,4 @@
-package export_test
+package export
 
 import (
 	"bytes"
@@ -8,14 +8,13 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/enumerate"
-	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/input"
 )
 
 // found is what the lookup command makes of a placement, with class
 // numbers taken as given.
-func found(p nqueens.Placement, class int64) export.Found {
-	f, _ := export.Identify(p, func(nqueens.Placement) (int64, error) { return class, nil })
+func found(p nqueens.Placement, class int64) Found {
+	f, _ := Identify(p, func(nqueens.Placement) (int64, error) { return class, nil })
 	return f
 }
 
@@ -23,13 +22,13 @@ func found(p nqueens.Placement, class int64) export.Found {
 // number, a symmetric one, and a board that is not a solution, in both
 // formats, against testdata/lookup.{text,json}.
 func TestWriteFoundGolden(t *testing.T) {
-	cases := []export.Found{
+	cases := []Found{
 		found(nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3), 9),
 		found(nqueens.MustNew(4, 6, 1, 5, 2, 0, 7, 3), 0),
 		found(nqueens.MustNew(1, 3, 5, 0, 2, 4), 1),
 		found(nqueens.MustNew(0, 1, 2, 3), 0),
 	}
-	for _, format := range export.LookupFormats {
+	for _, format := range LookupFormats {
 		var buf bytes.Buffer
 		for _, f := range cases {
 			if err := format.WriteFound(&buf, f); err != nil {
@@ -69,7 +68,7 @@ func BenchmarkLookupWithoutCatalog(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			export.FormatJSON.WriteFound(&out, found(p, 0))
+			FormatJSON.WriteFound(&out, found(p, 0))
 		}
 	}
 	b.ReportMetric(float64(k)*float64(b.N)/b.Elapsed().Seconds(), "placements/s")

@@ -1,4 +1,4 @@
-package export_test
+package export
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
-	"github.com/nqueens/nqueens/export"
 )
 
 // rows16 returns every solution of the first classes of n = 16, class by
@@ -32,10 +31,10 @@ func rows16() []nqueens.Layout {
 // writer that counts the bytes; an op is one layout.
 func BenchmarkWrite16(b *testing.B) {
 	ls := rows16()
-	for _, f := range []export.Format{export.FormatNDJSON, export.FormatParquet} {
+	for _, f := range []Format{FormatNDJSON, FormatParquet} {
 		b.Run(f.String(), func(b *testing.B) {
 			var c counter
-			w := f.New(&c, export.SolutionBoards)
+			w := f.New(&c, SolutionBoards)
 			i := 0
 			for b.Loop() {
 				if err := w.Write(ls[i]); err != nil {
@@ -66,7 +65,7 @@ func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return l
 func BenchmarkParquetVsNDJSON(b *testing.B) {
 	ls := rows16()
 	var cn, cp counter
-	nd, pq := export.FormatNDJSON.New(&cn, export.SolutionBoards), export.FormatParquet.New(&cp, export.SolutionBoards)
+	nd, pq := FormatNDJSON.New(&cn, SolutionBoards), FormatParquet.New(&cp, SolutionBoards)
 	var tn, tp time.Duration
 	timed := func(t *time.Duration, f func() error) {
 		start := time.Now()
@@ -75,7 +74,7 @@ func BenchmarkParquetVsNDJSON(b *testing.B) {
 		}
 		*t += time.Since(start)
 	}
-	write := func(w export.Writer, from, k int) func() error {
+	write := func(w Writer, from, k int) func() error {
 		return func() error {
 			for j := range k {
 				if err := w.Write(ls[(from+j)%len(ls)]); err != nil {

@@ -1,4 +1,4 @@
-package export_test
+package export
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/export"
 	"github.com/nqueens/nqueens/internal/testutil/parquetrows"
 )
 
@@ -85,8 +84,8 @@ func TestParquetLayouts(t *testing.T) {
 		"10-all": layouts(10, true), "12": layouts(12, false), "class unknown": unknown,
 	} {
 		t.Run(name, func(t *testing.T) {
-			f := readParquet(t, write(t, export.FormatParquet, ls), layoutSchema)
-			sameRows(t, f.Rows, ndjsonRows(t, write(t, export.FormatNDJSON, ls)))
+			f := readParquet(t, write(t, FormatParquet, ls), layoutSchema)
+			sameRows(t, f.Rows, ndjsonRows(t, write(t, FormatNDJSON, ls)))
 			if want := min(len(ls), 1); f.RowGroups != want {
 				t.Errorf("%d row groups, want %d", f.RowGroups, want)
 			}
@@ -101,22 +100,22 @@ func TestParquetRowGroups(t *testing.T) {
 		t.Skip("writes and reads 263,000 layouts")
 	}
 	some := layouts(10, true)
-	ls := make([]nqueens.Layout, 2*export.ParquetRowGroup+1000)
+	ls := make([]nqueens.Layout, 2*ParquetRowGroup+1000)
 	for i := range ls {
 		ls[i] = some[i%len(some)]
 	}
-	f := readParquet(t, write(t, export.FormatParquet, ls), layoutSchema)
+	f := readParquet(t, write(t, FormatParquet, ls), layoutSchema)
 	if f.RowGroups != 3 {
 		t.Errorf("%d row groups of %d rows, want 3", f.RowGroups, len(ls))
 	}
-	sameRows(t, f.Rows, ndjsonRows(t, write(t, export.FormatNDJSON, ls)))
+	sameRows(t, f.Rows, ndjsonRows(t, write(t, FormatNDJSON, ls)))
 }
 
 // TestParquetWriteAllocates checks that writing a layout to a Parquet
 // file allocates nothing: the rows are batched in one slice, used again.
 func TestParquetWriteAllocates(t *testing.T) {
 	ls := layouts(10, true)
-	w := export.FormatParquet.New(&bytes.Buffer{}, export.ClassBoards)
+	w := FormatParquet.New(&bytes.Buffer{}, ClassBoards)
 	i := 0
 	allocs := testing.AllocsPerRun(20_000, func() {
 		if err := w.Write(ls[i%len(ls)]); err != nil {
@@ -152,14 +151,14 @@ optional int64 nodes (INT(64,true))
 // puzzle: the given queens a list of (row, column) pairs where the object
 // has [row, column] arrays, and a null where the object leaves a key out.
 func TestParquetPuzzles(t *testing.T) {
-	all := append(puzzles, export.Puzzle{N: 1, Solution: nqueens.MustNew(0), Class: 1, Symmetry: nqueens.SymFull, Difficulty: "easy", Nodes: 1, Seed: 1, Index: 2})
-	for _, name := range export.AnswerChoices {
-		answers, err := export.ParseAnswers(name)
+	all := append(puzzles, Puzzle{N: 1, Solution: nqueens.MustNew(0), Class: 1, Symmetry: nqueens.SymFull, Difficulty: "easy", Nodes: 1, Seed: 1, Index: 2})
+	for _, name := range AnswerChoices {
+		answers, err := ParseAnswers(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, ps := range [][]export.Puzzle{nil, all} {
-			write := func(f export.Format) []byte {
+		for _, ps := range [][]Puzzle{nil, all} {
+			write := func(f Format) []byte {
 				var buf bytes.Buffer
 				w := f.NewPuzzles(&buf, answers)
 				for _, p := range ps {
@@ -172,7 +171,7 @@ func TestParquetPuzzles(t *testing.T) {
 				}
 				return buf.Bytes()
 			}
-			f := readParquet(t, write(export.FormatParquet), puzzleSchema)
+			f := readParquet(t, write(FormatParquet), puzzleSchema)
 			for _, r := range f.Rows {
 				given, ok := r["given"].([]any)
 				if !ok {
@@ -183,7 +182,7 @@ func TestParquetPuzzles(t *testing.T) {
 					given[i] = []any{q["row"], q["column"]}
 				}
 			}
-			sameRows(t, f.Rows, ndjsonRows(t, write(export.FormatNDJSON)))
+			sameRows(t, f.Rows, ndjsonRows(t, write(FormatNDJSON)))
 		}
 	}
 }
@@ -195,8 +194,8 @@ func TestParquetCutHasNoFooter(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ls := layouts(10, true)
 	layouts := func(yield func(nqueens.Layout, error) bool) {
-		for i := range export.ParquetRowGroup + 10_000 {
-			if i == export.ParquetRowGroup+9_000 {
+		for i := range ParquetRowGroup + 10_000 {
+			if i == ParquetRowGroup+9_000 {
 				cancel()
 			}
 			if !yield(ls[i%len(ls)], nil) {
@@ -205,9 +204,9 @@ func TestParquetCutHasNoFooter(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	written, err := export.WriteAll(ctx, export.FormatParquet.New(&buf, export.ClassBoards), layouts, nil)
-	if !errors.Is(err, context.Canceled) || written != export.ParquetRowGroup+9_000 {
-		t.Fatalf("WriteAll = %d, %v; want %d, %v", written, err, export.ParquetRowGroup+9_000, context.Canceled)
+	written, err := WriteAll(ctx, FormatParquet.New(&buf, ClassBoards), layouts, nil)
+	if !errors.Is(err, context.Canceled) || written != ParquetRowGroup+9_000 {
+		t.Fatalf("WriteAll = %d, %v; want %d, %v", written, err, ParquetRowGroup+9_000, context.Canceled)
 	}
 	if buf.Len() == 0 || bytes.HasSuffix(buf.Bytes(), []byte("PAR1")) {
 		t.Errorf("a cancelled export wrote %d bytes, ending %q: want the first row group, and no footer", buf.Len(), buf.Bytes()[max(0, buf.Len()-4):])
@@ -227,7 +226,7 @@ func TestParquetMemoryFlat(t *testing.T) {
 		t.Skip("writes 1.1 million layouts")
 	}
 	ls := layouts(12, true)
-	w := export.FormatParquet.New(io.Discard, export.ClassBoards)
+	w := FormatParquet.New(io.Discard, ClassBoards)
 	written := 0
 	live := func(rows int) uint64 {
 		for ; written < rows; written++ {
@@ -240,11 +239,11 @@ func TestParquetMemoryFlat(t *testing.T) {
 		runtime.ReadMemStats(&m)
 		return m.HeapAlloc
 	}
-	few, many := live(5*export.ParquetRowGroup/2), live(17*export.ParquetRowGroup/2)
+	few, many := live(5*ParquetRowGroup/2), live(17*ParquetRowGroup/2)
 	if many > few+1<<20 {
-		t.Errorf("live heap %.1f MB after %d layouts, %.1f MB after %d: want within 1 MB", float64(many)/(1<<20), written, float64(few)/(1<<20), 5*export.ParquetRowGroup/2)
+		t.Errorf("live heap %.1f MB after %d layouts, %.1f MB after %d: want within 1 MB", float64(many)/(1<<20), written, float64(few)/(1<<20), 5*ParquetRowGroup/2)
 	}
-	t.Logf("live heap %.2f MB after %d layouts, %.2f MB after %d", float64(many)/(1<<20), written, float64(few)/(1<<20), 5*export.ParquetRowGroup/2)
+	t.Logf("live heap %.2f MB after %d layouts, %.2f MB after %d", float64(many)/(1<<20), written, float64(few)/(1<<20), 5*ParquetRowGroup/2)
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -38,13 +38,13 @@ type ClassCount struct {
 	Count    uint64
 }
 
-// WriteCompletedJSON writes c as one JSON object on one line:
+// WriteJSON writes c as one JSON object on one line:
 //
 //	{"n":8,"given":[[0,1],[7,3]],"count":3,"nodes":76}
 //
 // with "classes":[{"class":4,"symmetry":"none","count":1},...] after
 // nodes when c.Classes is not nil. It returns the error of w.
-func WriteCompletedJSON(w io.Writer, c Completed) error {
+func (c Completed) WriteJSON(w io.Writer) error {
 	buf := fmt.Appendf(nil, `{"n":%d,"given":`, c.N)
 	buf = appendGiven(buf, c.Given)
 	buf = fmt.Appendf(buf, `,"count":%d,"nodes":%d`, c.Count, c.Nodes)
@@ -63,7 +63,7 @@ func WriteCompletedJSON(w io.Writer, c Completed) error {
 	return err
 }
 
-// WriteCompletedText writes c as a line naming the board in columns form
+// WriteText writes c as a line naming the board in columns form
 // (the column of each row's queen, _ for an empty row), the count and the
 // nodes, and then a line for each class when c.Classes is not nil:
 //
@@ -71,7 +71,7 @@ func WriteCompletedJSON(w io.Writer, c Completed) error {
 //	  class 4 (none): 1 completion
 //
 // It returns the error of w.
-func WriteCompletedText(w io.Writer, c Completed) error {
+func (c Completed) WriteText(w io.Writer) error {
 	buf := appendColumnsForm(nil, c.N, c.Given)
 	buf = fmt.Appendf(buf, ": %s (%s)\n", phrase.Plural(c.Count, "completion"), phrase.Plural(c.Nodes, "node"))
 	for _, k := range c.Classes {
@@ -169,34 +169,11 @@ func ParseAnswers(name string) (Answers, error) {
 	return 0, fmt.Errorf("unknown answers %s: must be one of %s", phrase.Quote(name), strings.Join(AnswerChoices, ", "))
 }
 
-// PuzzleFormats lists the formats of Format.NewPuzzles:
-//
-//   - text: each puzzle as a heading, the board drawn a row a line with Q
-//     for a given queen and _ for an empty square, separated by spaces,
-//     and the solution; a blank line between puzzles;
-//   - json: an array of objects, one a line;
-//   - ndjson: the same objects, one a line, with no array;
-//   - csv: a header row (PuzzleCSVHeader), then a row a puzzle;
-//   - dataset: a JSON object a line for reasoning datasets (see
-//     DatasetRecord), the boards drawn as text;
-//   - parquet: a Parquet file of a row a puzzle, the object's keys its
-//     typed columns (given a list of row and column pairs), a key the
-//     object leaves out a null.
-//
-// The object is, with class left out when it is not known:
-//
-//	{"n":8,"given":[[3,7],[5,6],[6,2]],"solution":[3,0,4,7,1,6,2,5],"class":5,"symmetry":"none","givens":3,"difficulty":"medium","nodes":23}
-//
-// The nodes are those the completion search visits on the puzzle (queens
-// placed in its empty rows) to find the solution and prove it is the only
-// one; the difficulty is graded by them (package partial/puzzle).
-var PuzzleFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatDataset, FormatParquet}
-
-// PuzzleCSVHeader is the first row of the csv puzzle format: board is the
+// puzzleCSVHeader is the first row of the csv puzzle format: board is the
 // puzzle in columns form (each row's column, or _ for an empty row,
 // separated by spaces), solution the columns separated by spaces, class
 // empty when not known.
-const PuzzleCSVHeader = "n,givens,difficulty,nodes,class,symmetry,board,solution"
+const puzzleCSVHeader = "n,givens,difficulty,nodes,class,symmetry,board,solution"
 
 // DatasetRecord is the record of the dataset puzzle format, one JSON
 // object a line, in the form reasoning datasets of N-Queens use: boards
@@ -259,7 +236,7 @@ func (f Format) NewPuzzles(w io.Writer, answers Answers) *PuzzleWriter {
 	case FormatNDJSON:
 		fr.record = func(buf []byte, p Puzzle) []byte { return append(object(buf, p), '\n') }
 	case FormatCSV:
-		fr.open, fr.empty = PuzzleCSVHeader+"\n", PuzzleCSVHeader+"\n"
+		fr.open, fr.empty = puzzleCSVHeader+"\n", puzzleCSVHeader+"\n"
 		fr.record = func(buf []byte, p Puzzle) []byte { return appendPuzzleCSV(buf, p, answers) }
 	case FormatDataset:
 		fr.record = func(buf []byte, p Puzzle) []byte { return appendDataset(buf, p, answers) }

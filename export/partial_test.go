@@ -1,4 +1,4 @@
-package export_test
+package export
 
 import (
 	"bytes"
@@ -10,23 +10,22 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/export"
 )
 
 // puzzles are two puzzles of n = 8: one with its class known, one without.
-var puzzles = []export.Puzzle{
+var puzzles = []Puzzle{
 	{N: 8, Given: [][2]int{{3, 7}, {5, 6}, {6, 2}}, Solution: nqueens.MustNew(3, 0, 4, 7, 1, 6, 2, 5), Class: 5, Symmetry: nqueens.SymNone, Difficulty: "medium", Nodes: 23, Seed: 1, Index: 0},
 	{N: 6, Given: [][2]int{{0, 1}, {1, 3}}, Solution: nqueens.MustNew(1, 3, 5, 0, 2, 4), Symmetry: nqueens.SymRot180, Difficulty: "easy", Nodes: 7, Seed: 1, Index: 1},
 }
 
 func TestPuzzleGolden(t *testing.T) {
-	for _, format := range export.PuzzleFormats {
+	for _, format := range PuzzleFormats {
 		if format.Binary() {
 			continue // TestParquetPuzzles reads it back
 		}
 		for _, k := range []int{0, 2} {
 			var buf bytes.Buffer
-			w := format.NewPuzzles(&buf, export.WithAnswers)
+			w := format.NewPuzzles(&buf, WithAnswers)
 			for _, p := range puzzles[:k] {
 				if err := w.Write(p); err != nil {
 					t.Fatal(err)
@@ -41,7 +40,7 @@ func TestPuzzleGolden(t *testing.T) {
 			}
 			golden(t, name, buf.Bytes())
 			switch format {
-			case export.FormatJSON:
+			case FormatJSON:
 				var got []map[string]any
 				if err := json.Unmarshal(buf.Bytes(), &got); err != nil || len(got) != k {
 					t.Fatalf("json: %v, %d objects", err, len(got))
@@ -49,16 +48,16 @@ func TestPuzzleGolden(t *testing.T) {
 				if k > 0 && (got[0]["class"] != 5.0 || got[1]["class"] != nil || got[0]["givens"] != 3.0) {
 					t.Errorf("json objects: %v", got)
 				}
-			case export.FormatCSV:
+			case FormatCSV:
 				rows, err := csv.NewReader(&buf).ReadAll()
-				if err != nil || len(rows) != k+1 || strings.Join(rows[0], ",") != export.PuzzleCSVHeader {
+				if err != nil || len(rows) != k+1 || strings.Join(rows[0], ",") != puzzleCSVHeader {
 					t.Errorf("csv: %v %v", rows, err)
 				}
 			}
 		}
 	}
-	if _, err := export.ParseFormat("xml", export.PuzzleFormats); err == nil || err.Error() != `unknown format "xml": must be one of text, json, ndjson, csv, dataset, parquet` {
-		t.Errorf("export.ParseFormat(xml, export.PuzzleFormats): %v", err)
+	if _, err := ParseFormat("xml", PuzzleFormats); err == nil || err.Error() != `unknown format "xml": must be one of text, json, ndjson, csv, dataset, parquet` {
+		t.Errorf("ParseFormat(xml, PuzzleFormats): %v", err)
 	}
 }
 
@@ -66,12 +65,12 @@ func TestPuzzleGolden(t *testing.T) {
 // choice of answers, against golden files, and reads the dataset records
 // back: a puzzle book holds no solution, an answer key no puzzle.
 func TestPuzzleAnswers(t *testing.T) {
-	for _, format := range export.PuzzleFormats {
+	for _, format := range PuzzleFormats {
 		if format.Binary() {
 			continue // TestParquetPuzzles
 		}
-		for _, name := range export.AnswerChoices[1:] {
-			answers, err := export.ParseAnswers(name)
+		for _, name := range AnswerChoices[1:] {
+			answers, err := ParseAnswers(name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,21 +84,21 @@ func TestPuzzleAnswers(t *testing.T) {
 			}
 			golden(t, "puzzle-"+format.String()+"-answers-"+name, buf.Bytes())
 			text := buf.String()
-			if solution := "3 0 4 7 1 6 2 5"; (answers == export.NoAnswers) == strings.Contains(text, solution) && format != export.FormatDataset && format != export.FormatJSON && format != export.FormatNDJSON {
+			if solution := "3 0 4 7 1 6 2 5"; (answers == NoAnswers) == strings.Contains(text, solution) && format != FormatDataset && format != FormatJSON && format != FormatNDJSON {
 				t.Errorf("%s, answers %s: solution written %v", format, name, strings.Contains(text, solution))
 			}
 		}
 	}
 	var buf bytes.Buffer
-	w := export.FormatDataset.NewPuzzles(&buf, export.WithAnswers)
+	w := FormatDataset.NewPuzzles(&buf, WithAnswers)
 	for _, p := range puzzles {
 		w.Write(p)
 	}
 	w.Close()
 	dec := json.NewDecoder(&buf)
-	var got []export.DatasetRecord
+	var got []DatasetRecord
 	for dec.More() {
-		var r export.DatasetRecord
+		var r DatasetRecord
 		if err := dec.Decode(&r); err != nil {
 			t.Fatal(err)
 		}
@@ -111,19 +110,19 @@ func TestPuzzleAnswers(t *testing.T) {
 		got[1].Answer != "_ Q _ _ _ _\n_ _ _ Q _ _\n_ _ _ _ _ Q\nQ _ _ _ _ _\n_ _ Q _ _ _\n_ _ _ _ Q _" {
 		t.Errorf("dataset records read back: %+v", got)
 	}
-	if _, err := export.ParseAnswers("some"); err == nil || err.Error() != `unknown answers "some": must be one of with, none, only` {
-		t.Errorf("export.ParseAnswers(some): %v", err)
+	if _, err := ParseAnswers("some"); err == nil || err.Error() != `unknown answers "some": must be one of with, none, only` {
+		t.Errorf("ParseAnswers(some): %v", err)
 	}
 }
 
 func TestCompletedGolden(t *testing.T) {
-	c := export.Completed{N: 8, Given: [][2]int{{0, 1}, {7, 3}}, Count: 3, Nodes: 76}
+	c := Completed{N: 8, Given: [][2]int{{0, 1}, {7, 3}}, Count: 3, Nodes: 76}
 	var buf bytes.Buffer
-	export.WriteCompletedText(&buf, c)
-	export.WriteCompletedJSON(&buf, c)
-	c.Classes = []export.ClassCount{{Class: 4, Symmetry: nqueens.SymNone, Count: 1}, {Class: 9, Symmetry: nqueens.SymNone, Count: 2}}
-	export.WriteCompletedText(&buf, c)
-	export.WriteCompletedJSON(&buf, c)
+	c.WriteText(&buf)
+	c.WriteJSON(&buf)
+	c.Classes = []ClassCount{{Class: 4, Symmetry: nqueens.SymNone, Count: 1}, {Class: 9, Symmetry: nqueens.SymNone, Count: 2}}
+	c.WriteText(&buf)
+	c.WriteJSON(&buf)
 	golden(t, "completed", buf.Bytes())
 	for line := range strings.Lines(buf.String()) {
 		if strings.HasPrefix(line, "{") && !json.Valid([]byte(line)) {
@@ -133,7 +132,7 @@ func TestCompletedGolden(t *testing.T) {
 }
 
 func ExampleFormat_New() {
-	w := export.FormatText.New(os.Stdout, export.SolutionBoards)
+	w := FormatText.New(os.Stdout, SolutionBoards)
 	for _, cols := range [][]int{{1, 3, 0, 2}, {2, 0, 3, 1}} {
 		w.Write(nqueens.Layout{Placement: nqueens.MustNew(cols...)})
 	}

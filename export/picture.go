@@ -57,10 +57,10 @@ func appendQueens(buf []byte, cols []int32) []byte {
 	return buf
 }
 
-// WriteBoardSVG writes the board whose queen in row r is in column cols[r]
+// writeBoardSVG writes the board whose queen in row r is in column cols[r]
 // as a standalone SVG image, 40 pixels a square up to 1000 pixels wide,
 // titled title.
-func WriteBoardSVG(w io.Writer, cols []int32, title string) error {
+func writeBoardSVG(w io.Writer, cols []int32, title string) error {
 	if len(cols) == 0 {
 		return errors.New("svg: empty board")
 	}
@@ -102,38 +102,25 @@ func appendEscaped(buf []byte, s string) []byte {
 // only where it is known (not 0).
 func describe(l nqueens.Layout) string {
 	if l.Class == 0 {
-		return fmt.Sprintf("n=%d: %s, orbit %d, %s", l.N(), l.Placement, l.Symmetry.Orbit(), SymmetryText(l.Symmetry))
+		return fmt.Sprintf("n=%d: %s, orbit %d, %s", l.N(), l.Placement, l.Symmetry.Orbit(), l.Symmetry.Words())
 	}
-	return fmt.Sprintf("n=%d class %d: %s, orbit %d, %s", l.N(), l.Class, l.Placement, l.Symmetry.Orbit(), SymmetryText(l.Symmetry))
+	return fmt.Sprintf("n=%d class %d: %s, orbit %d, %s", l.N(), l.Class, l.Placement, l.Symmetry.Orbit(), l.Symmetry.Words())
 }
 
-// SymmetryText says in words which symmetry a class has.
-func SymmetryText(s nqueens.Symmetry) string {
-	switch s {
-	case nqueens.SymRot90:
-		return "symmetric under the quarter turn (90°)"
-	case nqueens.SymRot180:
-		return "symmetric under the half turn (180°)"
-	case nqueens.SymFull:
-		return "symmetric under all 8 symmetries"
-	}
-	return "no symmetry"
-}
-
-// SVG writes one board, the first layout it is given, as a standalone SVG
-// image (see WriteBoardSVG); it is an error to give it a second one.
-type SVG struct {
+// svgWriter writes one board, the first layout it is given, as a standalone SVG
+// image (see writeBoardSVG); it is an error to give it a second one.
+type svgWriter struct {
 	w     io.Writer
 	count int
 	err   error
 }
 
-// NewSVG returns an SVG writer to w. The caller must call Close.
-func NewSVG(w io.Writer) *SVG { return &SVG{w: w} }
+// newSVG returns an SVG writer to w. The caller must call Close.
+func newSVG(w io.Writer) *svgWriter { return &svgWriter{w: w} }
 
 // Write draws l; only one layout fits in an image, so a second Write
 // returns an error.
-func (s *SVG) Write(l nqueens.Layout) error {
+func (s *svgWriter) Write(l nqueens.Layout) error {
 	if s.err != nil {
 		return s.err
 	}
@@ -143,19 +130,19 @@ func (s *SVG) Write(l nqueens.Layout) error {
 		return s.err
 	}
 	var a [nqueens.MaxN]int32
-	s.err = WriteBoardSVG(s.w, columns(&a, l.Placement), describe(l))
+	s.err = writeBoardSVG(s.w, columns(&a, l.Placement), describe(l))
 	return s.err
 }
 
 // Close reports the first error; an SVG of no board is an error.
-func (s *SVG) Close() error {
+func (s *svgWriter) Close() error {
 	if s.err == nil && s.count == 0 {
 		s.err = errors.New("svg: no board to draw")
 	}
 	return s.err
 }
 
-// HTML writes one self-contained page showing every layout it is given as
+// htmlWriter writes one self-contained page showing every layout it is given as
 // a small board with its class number, orbit and symmetry, in a grid that
 // fills the window, for boards of up to MaxHTMLN (FormatHTML.Check). Its
 // heading, lede and closing count say what the boards are (Boards): "Classes
@@ -163,7 +150,7 @@ func (s *SVG) Close() error {
 // ... 12 classes." or "Solutions of n = 8 ... 92 solutions.". Each board is
 // a <figure class="board"> holding an <svg>. The page holds no script and
 // loads nothing.
-type HTML struct {
+type htmlWriter struct {
 	base
 	n      int
 	boards Boards
@@ -191,12 +178,12 @@ func (b Boards) nouns() (one, many string) {
 	return "class", "classes"
 }
 
-// NewHTML returns an HTML writer to w of boards b. The caller must call
+// newHTML returns an HTML writer to w of boards b. The caller must call
 // Close.
-func NewHTML(w io.Writer, b Boards) *HTML { return &HTML{base: newBase(w), boards: b} }
+func newHTML(w io.Writer, b Boards) *htmlWriter { return &htmlWriter{base: newBase(w), boards: b} }
 
 // Write adds one board to the page.
-func (h *HTML) Write(l nqueens.Layout) error {
+func (h *htmlWriter) Write(l nqueens.Layout) error {
 	if h.count == 0 {
 		h.n = l.N()
 		if h.err = FormatHTML.Check(h.n); h.err != nil {
@@ -243,7 +230,7 @@ func AppendCaption(buf []byte, l nqueens.Layout) []byte {
 // head appends the page up to the first board, l: its title, heading and
 // lede say what the boards are, and the lede explains the number under
 // each only if l's class is known.
-func (h *HTML) head(buf []byte, l nqueens.Layout) []byte {
+func (h *htmlWriter) head(buf []byte, l nqueens.Layout) []byte {
 	n := strconv.Itoa(h.n)
 	what := "Classes"
 	if h.boards == SolutionBoards {
@@ -291,7 +278,7 @@ smallest of its 8 rotations and reflections, row 0 at the top.`...)
 
 // Close ends the page, with the number of its boards, and flushes. A page
 // of no boards says so.
-func (h *HTML) Close() error {
+func (h *htmlWriter) Close() error {
 	if h.err != nil {
 		return h.err
 	}

@@ -1,4 +1,4 @@
-package export_test
+package export
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/export"
 )
 
 // svgDoc is what TestSVG reads back of an SVG image.
@@ -26,7 +25,7 @@ type svgDoc struct {
 func TestSVG(t *testing.T) {
 	ls := layouts(8, false)
 	var buf bytes.Buffer
-	w := export.NewSVG(&buf)
+	w := newSVG(&buf)
 	if err := w.Write(ls[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -51,17 +50,17 @@ func TestSVG(t *testing.T) {
 	if err := w.Write(ls[1]); err == nil || !strings.Contains(err.Error(), "one board") {
 		t.Errorf("second board: %v", err)
 	}
-	if err := export.NewSVG(&buf).Close(); err == nil {
+	if err := newSVG(&buf).Close(); err == nil {
 		t.Errorf("an SVG of no board closed without error")
 	}
-	if err := export.WriteBoardSVG(&failWriter{}, []int32{1, 3, 0, 2}, "x"); !errors.Is(err, errFull) {
+	if err := writeBoardSVG(&failWriter{}, []int32{1, 3, 0, 2}, "x"); !errors.Is(err, errFull) {
 		t.Errorf("WriteBoardSVG to a full disk: %v", err)
 	}
 }
 
 func TestHTML(t *testing.T) {
 	for _, tt := range []struct{ n, boards int }{{4, 1}, {8, 12}, {10, 92}, {12, 1787}} {
-		page := string(write(t, export.FormatHTML, layouts(tt.n, false)))
+		page := string(write(t, FormatHTML, layouts(tt.n, false)))
 		if got := strings.Count(page, `<figure class="board">`); got != tt.boards {
 			t.Errorf("n=%d: %d boards, want %d", tt.n, got, tt.boards)
 		}
@@ -77,7 +76,7 @@ func TestHTML(t *testing.T) {
 			t.Errorf("n=12: page of %d bytes", len(page))
 		}
 	}
-	w := export.NewHTML(&bytes.Buffer{}, export.ClassBoards)
+	w := newHTML(&bytes.Buffer{}, ClassBoards)
 	cols, _ := nqueens.Construct(15)
 	p, _ := nqueens.New(intCols(cols))
 	if err := w.Write(nqueens.Layout{Class: 1, Placement: p}); err == nil || !strings.Contains(err.Error(), "up to n=14") {
@@ -104,28 +103,28 @@ func TestHTMLSaysWhatItShows(t *testing.T) {
 	four := layouts(4, false)
 	for _, tt := range []struct {
 		name    string
-		boards  export.Boards
+		boards  Boards
 		ls      []nqueens.Layout
 		want    []string
 		notWant []string
 	}{
-		{"classes of 8", export.ClassBoards, layouts(8, false),
+		{"classes of 8", ClassBoards, layouts(8, false),
 			[]string{"<title>N-Queens: classes of n=8</title>", "<h1>Classes of n = 8</h1>", "Each board is the canonical representative of its class", "The number is its class's number in the catalog", "<p class=\"lede\">12 classes.</p>"},
 			[]string{"boards.", "a solution"}},
-		{"one class", export.ClassBoards, four,
+		{"one class", ClassBoards, four,
 			[]string{"<h1>Classes of n = 4</h1>", "<p class=\"lede\">1 class.</p>"},
 			[]string{"1 classes", "boards."}},
-		{"every solution of 8", export.SolutionBoards, layouts(8, true),
+		{"every solution of 8", SolutionBoards, layouts(8, true),
 			[]string{"<title>N-Queens: solutions of n=8</title>", "<h1>Solutions of n = 8</h1>", "Each board is a solution", "not necessarily the class's canonical representative", "The number is its class's number in the catalog", "<p class=\"lede\">92 solutions.</p>"},
 			[]string{"Each board is the canonical representative", "boards."}},
-		{"one solution", export.SolutionBoards, layouts(4, true)[1:],
+		{"one solution", SolutionBoards, layouts(4, true)[1:],
 			[]string{"<h1>Solutions of n = 4</h1>", "<p class=\"lede\">1 solution.</p>"},
 			[]string{"1 solutions", "canonical representative of its class"}},
-		{"solutions of no known class", export.SolutionBoards, []nqueens.Layout{{Placement: four[0].Placement, Symmetry: four[0].Symmetry}},
+		{"solutions of no known class", SolutionBoards, []nqueens.Layout{{Placement: four[0].Placement, Symmetry: four[0].Symmetry}},
 			[]string{"Each board is a solution", `aria-label="n=4: 1 3 0 2, orbit 2`, "<figcaption>orbit 2 ", "<p class=\"lede\">1 solution.</p>"},
 			[]string{"class 0", "<b>0</b>", "The number is"}},
 	} {
-		page := string(writeBoards(t, export.FormatHTML, tt.boards, tt.ls))
+		page := string(writeBoards(t, FormatHTML, tt.boards, tt.ls))
 		for _, w := range tt.want {
 			if !strings.Contains(page, w) {
 				t.Errorf("%s: the page does not say %q", tt.name, w)

@@ -18,22 +18,6 @@ import (
 //	n,placement
 //	8,1 3 5 7 2 0 6 4
 
-// SolutionFormats lists the formats of Format.WriteSolution, in the order
-// the CLI documents them:
-//
-//   - text: the 0-based column of the queen in each row, top row first,
-//     separated by spaces on one line;
-//   - json and ndjson: the object {"n":8,"placement":[...]} on one line
-//     (JSON's object minus class, orbit and symmetry);
-//   - csv: the header "n,placement", then n and the columns separated by
-//     spaces (CSV's row minus class, orbit and symmetry);
-//   - leetcode: the board in LeetCode 51's form, ["..Q.",...];
-//   - grid: the board a row a line, 'Q' for the queen and '.' elsewhere;
-//   - svg: the board as an image (see WriteBoardSVG).
-//
-// Each ends with a newline.
-var SolutionFormats = []Format{FormatText, FormatJSON, FormatNDJSON, FormatCSV, FormatLeetCode, FormatGrid, FormatSVG}
-
 // WriteSolution writes the solution whose queen in row r is in column
 // cols[r] to w in f, one of SolutionFormats. It streams: a solution of
 // millions of columns is written in pieces through a buffer, and
@@ -54,7 +38,7 @@ func (f Format) WriteSolution(w io.Writer, cols []int32) error {
 	}
 	if f == FormatSVG {
 		title := fmt.Appendf(nil, "a solution of n=%d: ", n)
-		return WriteBoardSVG(w, cols, string(appendCols(title, cols, ' ')))
+		return writeBoardSVG(w, cols, string(appendCols(title, cols, ' ')))
 	}
 	b := newBase(w)
 	switch f {

@@ -1,4 +1,4 @@
-package export_test
+package export
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/export"
 )
 
 // construct returns nqueens.Construct's solution of n, which has one for
@@ -28,7 +27,7 @@ func construct(n int) []int32 {
 }
 
 func TestSolutionGolden(t *testing.T) {
-	for _, format := range export.SolutionFormats {
+	for _, format := range SolutionFormats {
 		for _, n := range []int{1, 8} {
 			name := "solution-" + format.String() + "-" + strconv.Itoa(n)
 			t.Run(name, func(t *testing.T) {
@@ -53,7 +52,7 @@ func TestSolutionObjects(t *testing.T) {
 		want[r] = int(c)
 		text = append(text, strconv.Itoa(int(c)))
 	}
-	for _, format := range []export.Format{export.FormatJSON, export.FormatNDJSON} {
+	for _, format := range []Format{FormatJSON, FormatNDJSON} {
 		var buf bytes.Buffer
 		if err := format.WriteSolution(&buf, cols); err != nil {
 			t.Fatal(err)
@@ -74,7 +73,7 @@ func TestSolutionObjects(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := export.FormatCSV.WriteSolution(&buf, cols); err != nil {
+	if err := FormatCSV.WriteSolution(&buf, cols); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()
@@ -85,7 +84,7 @@ func TestSolutionObjects(t *testing.T) {
 		t.Errorf("csv: %d rows, header %v", len(rows), rows[0])
 	}
 	buf.Reset()
-	if err := export.FormatText.WriteSolution(&buf, cols); err != nil || buf.String() != strings.Join(text, " ")+"\n" {
+	if err := FormatText.WriteSolution(&buf, cols); err != nil || buf.String() != strings.Join(text, " ")+"\n" {
 		t.Errorf("text: %v", err)
 	}
 }
@@ -100,29 +99,29 @@ func keys(m map[string]any) []string {
 }
 
 func TestSolutionRefuses(t *testing.T) {
-	big := construct(export.MaxDrawN + 1)
+	big := construct(maxDrawN + 1)
 	for _, tc := range []struct {
-		format export.Format
+		format Format
 		cols   []int32
 		want   string
 	}{
-		{export.FormatText, nil, "no columns"},
-		{export.FormatGrid, big, "format grid draws n*n squares, so it stops at n = 1000; use text, json, ndjson or csv for n = 1001"},
-		{export.FormatLeetCode, big, "format leetcode draws"},
-		{export.FormatSVG, big, "format svg draws"},
+		{FormatText, nil, "no columns"},
+		{FormatGrid, big, "format grid draws n*n squares, so it stops at n = 1000; use text, json, ndjson or csv for n = 1001"},
+		{FormatLeetCode, big, "format leetcode draws"},
+		{FormatSVG, big, "format svg draws"},
 	} {
 		err := tc.format.WriteSolution(&bytes.Buffer{}, tc.cols)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("WriteSolution(%s, n=%d) = %v, want %q", tc.format, len(tc.cols), err, tc.want)
 		}
 	}
-	if err := export.FormatGrid.WriteSolution(&bytes.Buffer{}, construct(export.MaxDrawN)); err != nil {
-		t.Errorf("grid of n=%d: %v", export.MaxDrawN, err)
+	if err := FormatGrid.WriteSolution(&bytes.Buffer{}, construct(maxDrawN)); err != nil {
+		t.Errorf("grid of n=%d: %v", maxDrawN, err)
 	}
-	for _, format := range export.SolutionFormats {
+	for _, format := range SolutionFormats {
 		cols := construct(20_000) // past the 64 KiB buffer
 		if format.Draws() {
-			cols = construct(export.MaxDrawN)
+			cols = construct(maxDrawN)
 		}
 		var all bytes.Buffer
 		format.WriteSolution(&all, cols)
@@ -136,7 +135,7 @@ func TestSolutionRefuses(t *testing.T) {
 
 func ExampleFormat_WriteSolution() {
 	cols, _ := nqueens.Construct(4)
-	for _, format := range []export.Format{export.FormatText, export.FormatJSON, export.FormatCSV, export.FormatLeetCode, export.FormatGrid} {
+	for _, format := range []Format{FormatText, FormatJSON, FormatCSV, FormatLeetCode, FormatGrid} {
 		if err := format.WriteSolution(os.Stdout, cols); err != nil {
 			panic(err)
 		}
@@ -156,16 +155,16 @@ func ExampleFormat_WriteSolution() {
 func BenchmarkSolutionNDJSON(b *testing.B) {
 	cols := construct(1_000_000)
 	for b.Loop() {
-		if err := export.FormatNDJSON.WriteSolution(discard{}, cols); err != nil {
+		if err := FormatNDJSON.WriteSolution(discard{}, cols); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func ExampleParseFormat() {
-	format, err := export.ParseFormat("NDJSON", export.SolutionFormats)
+	format, err := ParseFormat("NDJSON", SolutionFormats)
 	fmt.Println(format, err)
-	_, err = export.ParseFormat("xml", export.SolutionFormats)
+	_, err = ParseFormat("xml", SolutionFormats)
 	fmt.Println(err)
 	// Output:
 	// ndjson <nil>
@@ -173,9 +172,9 @@ func ExampleParseFormat() {
 }
 
 func ExampleFormat_Draws() {
-	for _, format := range export.SolutionFormats {
+	for _, format := range SolutionFormats {
 		if format.Draws() {
-			fmt.Printf("%s stops at n = %d\n", format, export.MaxDrawN)
+			fmt.Printf("%s stops at n = %d\n", format, maxDrawN)
 		}
 	}
 	// Output:

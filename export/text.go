@@ -53,7 +53,7 @@ func (t *Text) Write(l nqueens.Layout) error {
 	}
 	buf = append(buf, ": "+l.Placement.String()+"\norbit "...)
 	buf = strconv.AppendInt(buf, int64(l.Symmetry.Orbit()), 10)
-	buf = append(buf, ", "+SymmetryText(l.Symmetry)+"\n"...)
+	buf = append(buf, ", "+l.Symmetry.Words()+"\n"...)
 	var a [nqueens.MaxN]int32
 	if cols := columns(&a, l.Placement); t.ASCII {
 		buf = appendGrid(buf, cols, " ")

@@ -1,4 +1,4 @@
-package export_test
+package export
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/export"
 )
 
 func TestTextGolden(t *testing.T) {
@@ -17,7 +16,7 @@ func TestTextGolden(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				ls := layouts(n, false)
 				var buf bytes.Buffer
-				w := export.NewText(&buf)
+				w := NewText(&buf)
 				w.ASCII, w.Classes = ascii, uint64(len(ls))
 				for _, l := range ls {
 					if err := w.Write(l); err != nil {
@@ -42,7 +41,7 @@ func boolInt(b bool) int {
 
 func TestTextWithoutClasses(t *testing.T) {
 	var buf bytes.Buffer
-	w := export.NewText(&buf)
+	w := NewText(&buf)
 	w.ASCII = true
 	l := nqueens.Layout{Class: 3, Placement: nqueens.MustNew(1, 3, 0, 2), Symmetry: nqueens.SymRot90}
 	if err := w.Write(l); err != nil {
@@ -51,14 +50,14 @@ func TestTextWithoutClasses(t *testing.T) {
 	if first, _, _ := strings.Cut(buf.String(), "\n"); first != "n=4 class 3: 1 3 0 2" {
 		t.Errorf("heading %q", first)
 	}
-	if err := export.NewText(&failWriter{limit: 10}).Write(l); err != errFull {
+	if err := NewText(&failWriter{limit: 10}).Write(l); err != errFull {
 		t.Errorf("Write to a full disk: %v", err)
 	}
 }
 
 func ExampleNewText() {
 	l := nqueens.Layout{Class: 1, Placement: nqueens.MustNew(1, 3, 0, 2), Symmetry: nqueens.SymRot90}
-	w := export.NewText(os.Stdout)
+	w := NewText(os.Stdout)
 	w.Classes = 1
 	w.Write(l)
 	w.ASCII = true

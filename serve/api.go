@@ -104,7 +104,7 @@ func (s *Server) handleAPIClasses(w http.ResponseWriter, r *http.Request) error 
 			items.WriteString("[]")
 			return nil
 		}
-		return writeClasses(r.Context(), db, export.NewJSON(&items), b.N, f)
+		return writeClasses(r.Context(), db, export.FormatJSON.New(&items, export.ClassBoards), b.N, f)
 	})
 	if err != nil {
 		return err

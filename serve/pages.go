@@ -53,7 +53,7 @@ type board struct {
 
 func newBoard(l nqueens.Layout) board {
 	return board{Layout: l, Cols: l.Placement.Cols(),
-		Label: fmt.Sprintf("n=%d class %d: %s, orbit %d, %s", l.N(), l.Class, l.Placement, l.Symmetry.Orbit(), export.SymmetryText(l.Symmetry))}
+		Label: fmt.Sprintf("n=%d class %d: %s, orbit %d, %s", l.N(), l.Class, l.Placement, l.Symmetry.Orbit(), l.Symmetry.Words())}
 }
 
 // SVG draws the board as an inline <svg> whose squares and queen come
@@ -132,7 +132,7 @@ func (b board) appendFigure(buf []byte) []byte {
 func parsePages() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"defs":    func() template.HTML { return template.HTML(export.SVGDefs()) },
-		"symtext": export.SymmetryText,
+		"symtext": nqueens.Symmetry.Words,
 		"thousand": func(k any) string {
 			switch k := k.(type) {
 			case int:
@@ -671,7 +671,7 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	d.Message = fmt.Sprintf("%s is a solution of n=%d, in the class of %s (%s), but %s.",
-		f.Placement, f.Placement.N(), f.Canonical, export.SymmetryText(f.Symmetry), why)
+		f.Placement, f.Placement.N(), f.Canonical, f.Symmetry.Words(), why)
 	s.render(w, http.StatusNotFound, "lookup", d)
 	return nil
 }

@@ -148,9 +148,9 @@ func (c *completer) run(w io.Writer, boards iter.Seq2[partial.Input, error]) err
 			rec.Classes = append(rec.Classes, export.ClassCount{Class: numbers[t.Canonical], Symmetry: t.Symmetry, Count: t.Count})
 		}
 		if c.json {
-			err = export.WriteCompletedJSON(w, rec)
+			err = rec.WriteJSON(w)
 		} else {
-			err = export.WriteCompletedText(w, rec)
+			err = rec.WriteText(w)
 		}
 		if err != nil {
 			return err

@@ -153,7 +153,27 @@ func (e *FormError) Error() string {
 	if e.Form == Lines {
 		return fmt.Sprintf("%s is a row of a grid, not a board: a line holds one board", phrase.Quote(e.Text))
 	}
+	if r, col, ok := e.square(); ok {
+		return fmt.Sprintf("%s (column %d) is not a square of a grid: a row of a grid holds Q, _ and . alone, and a blank line ends a grid", phrase.Quote(string(r)), col)
+	}
 	return fmt.Sprintf("%s is not a row of a grid: a row of a grid holds Q, _ and . alone, and a blank line ends a grid", phrase.Quote(e.Text))
+}
+
+// square finds, in a line read as a row of a grid, the first character
+// that is no square, and its column from 0 (the squares before it), so
+// that the error names it however long the row is; ok is false when it
+// is a digit, as in a board written as columns, which is named whole.
+func (e *FormError) square() (r rune, col int, ok bool) {
+	for _, r := range e.Text {
+		switch r {
+		case 'Q', '_', '.':
+			col++
+		case ' ', '\t':
+		default:
+			return r, col, r < '0' || r > '9'
+		}
+	}
+	return 0, 0, false
 }
 
 // Input is one board Boards read and the line of the input it starts on,

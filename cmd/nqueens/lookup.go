@@ -30,6 +30,9 @@ func (a *app) lookupCmd() *cobra.Command {
 		Args:  minArgs(1, `a placement such as "4 6 1 5 2 0 7 3", or - to read placements from stdin`),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
+			case format == "grid":
+				// The name of the export format whose boards grids reads.
+				return usageError{fmt.Errorf("lookup: --format grid: want %s (grids reads the boards of export --format grid)", orList(lookupFormats))}
 			case !slices.Contains(lookupFormats, format):
 				return usageError{fmt.Errorf("lookup: --format %s: want %s", quote(format), orList(lookupFormats))}
 			case format == "grids" && (len(args) != 1 || args[0] != "-"):

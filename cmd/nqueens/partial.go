@@ -211,7 +211,7 @@ func formAdvice(err error) error {
 	case fe.Form == partial.Lines:
 		return fmt.Errorf("line %d: %s is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)", pe.Line, quote(fe.Text))
 	}
-	return fmt.Errorf("line %d: %s is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid", pe.Line, quote(fe.Text))
+	return err
 }
 
 // listBoard writes the completions of b, up to the limit.

@@ -94,7 +94,8 @@ func TestFormAdvice(t *testing.T) {
 		want string
 	}{
 		{partial.Lines, "_ Q _ _\n", `line 1: "_ Q _ _" is a row of a grid, not a board: a line holds one board (--input grids reads grids of several lines, separated by blank lines)`},
-		{partial.Grids, "_ Q\nQ _\n\n1 _\n", `line 4: "1 _" is not a row of a grid: with --input grids a row holds Q, _ and . alone, and a blank line ends a grid`},
+		{partial.Grids, "_ Q\nQ _\n\n1 _\n", `line 4: "1 _" is not a row of a grid: a row of a grid holds Q, _ and . alone, and a blank line ends a grid`},
+		{partial.Grids, "_ Q _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ X _\n", `line 1: "X" (column 26) is not a square of a grid: a row of a grid holds Q, _ and . alone, and a blank line ends a grid`},
 	} {
 		var got []string
 		for _, err := range partial.Boards(strings.NewReader(tc.in), tc.form) {

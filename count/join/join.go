@@ -127,9 +127,6 @@ func UnitsOf(n int) int {
 	return b.units
 }
 
-// size returns the board's size.
-func (b *Board) size() int { return b.n }
-
 // Units returns the number of units the board's work is cut into: one
 // for each item, up to 4096 (as n = 13 and every n from 15 have).
 func (b *Board) Units() int { return b.units }

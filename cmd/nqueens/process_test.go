@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // command returns a command running nqueens (this test binary, see
@@ -71,9 +72,9 @@ func buildApart(t *testing.T, db string, args ...string) {
 	}
 }
 
-// shared holds the catalogs that several tests read and none writes, each
-// built once per run of the test binary (see sharedCatalog), in a
-// directory removed when the tests end (see TestMain).
+// shared holds the catalogs that several tests read or copy and none
+// writes, each built once per run of the test binary (see sharedCatalog),
+// in a directory removed when the tests end (see TestMain).
 var shared struct {
 	mu     sync.Mutex
 	dir    string
@@ -86,12 +87,14 @@ type sharedBuild struct {
 	db string
 }
 
-// sharedCatalog returns the path of a catalog of ns (an n list) built as
-// builtCatalog's, but once for all the tests that ask for it: the test
-// must only read it. A test that asks while another builds it waits; one
-// that asks after a build failed tries again.
-func sharedCatalog(t *testing.T, ns string) string {
+// sharedCatalog returns the path of a catalog of ns (an n list) built
+// with flags as buildApart builds it, but once for all the tests that ask
+// for the same: the test must only read it (builtCatalog gives a copy to
+// write). A test that asks while another builds it waits; one that asks
+// after a build failed tries again.
+func sharedCatalog(t *testing.T, ns string, flags ...string) string {
 	t.Helper()
+	key := strings.Join(append([]string{ns}, flags...), " ")
 	shared.mu.Lock()
 	if shared.dir == "" {
 		dir, err := os.MkdirTemp("", "nqueens-shared-")
@@ -101,10 +104,10 @@ func sharedCatalog(t *testing.T, ns string) string {
 		}
 		shared.dir, shared.builds = dir, map[string]*sharedBuild{}
 	}
-	b := shared.builds[ns]
+	b := shared.builds[key]
 	if b == nil {
 		b = &sharedBuild{}
-		shared.builds[ns] = b
+		shared.builds[key] = b
 	}
 	dir := shared.dir
 	shared.mu.Unlock()
@@ -112,8 +115,12 @@ func sharedCatalog(t *testing.T, ns string) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.db == "" {
-		db := filepath.Join(dir, ns+".db")
-		buildApart(t, db, ns)
+		sub, err := os.MkdirTemp(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(sub, "c.db")
+		buildApart(t, db, append([]string{ns}, flags...)...)
 		b.db = db
 	}
 	return b.db
@@ -126,12 +133,17 @@ func removeShared() {
 	}
 }
 
-// builtCatalog builds ns (an n list such as "4-10") into a new catalog in
-// a new directory (see buildApart) and returns the catalog's path.
-func builtCatalog(t *testing.T, ns string) string {
+// builtCatalog returns the path of a new catalog c.db, in a new
+// directory, of ns (an n list such as "4-10") built with flags (see
+// buildApart): a copy of the shared one (see sharedCatalog), which the
+// test may change.
+func builtCatalog(t *testing.T, ns string, flags ...string) string {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "c.db")
-	buildApart(t, db, ns)
+	data := testutil.ReadFile(t, sharedCatalog(t, ns, flags...))
+	if err := os.WriteFile(db, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return db
 }
 

@@ -135,14 +135,17 @@ func removeShared() {
 
 // builtCatalog returns the path of a new catalog c.db, in a new
 // directory, of ns (an n list such as "4-10") built with flags (see
-// buildApart): a copy of the shared one (see sharedCatalog), which the
-// test may change.
+// buildApart): a copy of the shared one (see sharedCatalog) and of the
+// lock file its build left beside it, which the test may change.
 func builtCatalog(t *testing.T, ns string, flags ...string) string {
 	t.Helper()
+	src := sharedCatalog(t, ns, flags...)
 	db := filepath.Join(t.TempDir(), "c.db")
-	data := testutil.ReadFile(t, sharedCatalog(t, ns, flags...))
-	if err := os.WriteFile(db, data, 0o644); err != nil {
-		t.Fatal(err)
+	for _, suffix := range []string{"", ".lock"} {
+		data := testutil.ReadFile(t, src+suffix)
+		if err := os.WriteFile(db+suffix, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return db
 }

@@ -41,7 +41,9 @@ import (
 // a page of 7 from offset 1. Subtest "past" asks each set of symmetries
 // over 2 ranges past the build's classes, which Count and Layouts refuse
 // with ErrNoClass on both forms, whole and by a page of 7 from offset 1.
+// The n of each subtest are asked at once, on every core.
 func TestFormsFilterAlike(t *testing.T) {
+	t.Parallel()
 	if raceDetector {
 		// It compares answers, not goroutines, in thousands of queries,
 		// which the race detector makes minutes (CI runs it without).
@@ -72,6 +74,7 @@ func TestFormsFilterAlike(t *testing.T) {
 	t.Run("symmetry", func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
+				t.Parallel()
 				rng := rand.New(rand.NewPCG(1, uint64(c.n)))
 				u := int64(len(c.all))
 				ranges := []store.Filter{{}}
@@ -116,6 +119,7 @@ func TestFormsFilterAlike(t *testing.T) {
 	t.Run("square", func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
+				t.Parallel()
 				rng := rand.New(rand.NewPCG(2, uint64(c.n)))
 				u := int64(len(c.all))
 				for j, sq := range squaresOf(c.n, squares, rng) {
@@ -140,6 +144,7 @@ func TestFormsFilterAlike(t *testing.T) {
 	t.Run("past", func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
+				t.Parallel()
 				u := int64(len(c.all))
 				for _, past := range []store.Filter{{To: u + 1}, {From: u + 1}} {
 					for _, set := range sets {

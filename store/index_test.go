@@ -44,6 +44,7 @@ var indexTop = flag.Int("index-top", 0, "check the index against rows for every 
 // each class by number and the lookup of each of its 8 images (of every
 // class, but for 200 random ones of n = 12 in the default run).
 func TestIndexAnswersAsRows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rows, index := open(t, filepath.Join(dir, "rows.db")), open(t, filepath.Join(dir, "index.db"))
 	top, sampled := 12, true

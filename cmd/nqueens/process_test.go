@@ -555,13 +555,13 @@ func TestExportToClosedPipe(t *testing.T) {
 // interrupted one leaves no temporary file either.
 func TestKilledExportLeavesNoPartialFile(t *testing.T) {
 	t.Parallel()
-	dir, _ := slowCatalog(t, "exports n=15")
-	db := sharedCatalog(t, "15")
+	dir, _ := slowCatalog(t, "exports n=14")
+	db := sharedCatalog(t, "14")
 	target := filepath.Join(dir, "out.csv")
 	old := []byte("the previous export\n")
 	os.WriteFile(target, old, 0o644)
 	for _, sig := range []os.Signal{os.Kill, os.Interrupt} {
-		cmd := command(t, dir, "export", "15", "--all", "--format", "csv", "-o", target, "--db", db)
+		cmd := command(t, dir, "export", "14", "--all", "--format", "csv", "-o", target, "--db", db)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -624,10 +624,10 @@ func slowCatalog(t *testing.T, why string) (dir, db string) {
 // end as a whole JSON array would, so that a reader sees it is cut.
 func TestInterruptedExportToStdoutStaysCut(t *testing.T) {
 	t.Parallel()
-	dir, _ := slowCatalog(t, "exports n=15")
-	db := sharedCatalog(t, "15")
+	dir, _ := slowCatalog(t, "exports n=14")
+	db := sharedCatalog(t, "14")
 	for _, order := range []string{"class", "lex"} {
-		cmd := command(t, dir, "export", "15", "--all", "--order", order, "--format", "json", "--db", db)
+		cmd := command(t, dir, "export", "14", "--all", "--order", order, "--format", "json", "--db", db)
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

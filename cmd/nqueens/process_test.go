@@ -455,8 +455,12 @@ func exitStatus(err error) int {
 // a second build, which must fail at once. The build of n=15 commits
 // part way (at 200,000 rows) and checkpoints the log (past 1,000 pages)
 // before its last commit, so the readers go on through an open
-// transaction, commits and checkpoints.
+// transaction, commits and checkpoints. NQUEENS_LONG runs it: the default
+// run reads beside a build through its commits and checkpoints in serve
+// (TestServeStalledExportLetsBuildCheckpoint, TestServeBesideBuild) and in
+// store (TestIndexReadDuringBuild).
 func TestReadersDuringBuild(t *testing.T) {
+	testutil.LongOnly(t)
 	t.Parallel()
 	dir, db := slowCatalog(t, "builds n=15")
 	buildApart(t, db, "10")

@@ -12,12 +12,14 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/canonical"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // TestIndexBitFlips flips one random bit of one random index block of n =
-// 12 (its data or a number of its row), 300 times, each in a fresh copy of
-// the catalog, and reads the copy as every reader does: every class in
-// order, class K and the lookup of a board, for K in each block. A flip is
+// 12 (its data or a number of its row), 100 times (300 with NQUEENS_LONG,
+// 60 with -short), each in a fresh copy of the catalog, and reads the
+// copy as every reader does: every class in order, class K and the
+// lookup of a board, for K in each block. A flip is
 // refused as damage (ErrBadRow) by every read that meets its block, and
 // no read gives another answer than the intact catalog's with no error.
 // Half of the flips are then resealed (the block's checksum made for the
@@ -37,8 +39,11 @@ func TestIndexBitFlips(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(12, 41))
 	columns := []string{"first_entry", "entries", "classes_before", "solutions_before", "checksum"}
-	flips := 300
-	if testing.Short() {
+	flips := 100
+	switch {
+	case testutil.Long():
+		flips = 300
+	case testing.Short():
 		flips = 60
 	}
 	for i := range flips {

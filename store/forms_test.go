@@ -10,10 +10,11 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
-// TestFormsFilterAlike builds n = 1..14 (1..12 with -short) as rows in
-// one catalog and as an index in another, and checks that the two forms
+// TestFormsFilterAlike builds n = 1..12 (1..14 with NQUEENS_LONG) as rows
+// in one catalog and as an index in another, and checks that the two forms
 // answer each filter alike (formsCase.alike): Classes yields the same
 // layouts (class numbers, placements, symmetries, order) or the same
 // error, Count gives the same number or the same error, and Layouts with
@@ -24,28 +25,37 @@ import (
 //
 // Subtest "symmetry" asks no symmetry filter and each of the 15 non-empty
 // sets of the 4 symmetries, over all classes and over 2 seeded class
-// ranges (one closed, one open above): whole and by pages of 1, 7 and 100
-// classes, and over all classes from the middle offset to the end. Over
-// all classes the pages start at every offset up to one past the end for
-// n <= 10, and at 0, 1, the last, the end, one past it and 20 seeded
-// random offsets for n = 11..14; over a range, at those 5 and one seeded
-// random offset. Subtest "square" asks each square for n <= 10, and for
-// n = 11..14 a seeded square in each of rows 0 to 3 and in 2 seeded
-// deeper rows: whole, from the middle offset, by pages of 1 and 7 at
-// offsets 0 and 1 and of 7 at the last and one past the end; then with a
-// set of symmetries, and with a class range too, whole and by a page of 7
-// from offset 1. Subtest "past" asks each set of symmetries over 2 ranges
-// past the build's classes, which Count and Layouts refuse with
-// ErrNoClass on both forms, whole and by a page of 7 from offset 1.
+// ranges (one closed, one open above): whole, over all classes from the
+// middle offset to the end, and by pages of 1, 7 and 100 classes (of 1
+// and 7 for n <= 10, and of some of the sets by turns: see paged; of
+// every set with NQUEENS_LONG). Over all classes the pages start at every
+// offset up to one past the end for n <= 8 (n <= 10 with NQUEENS_LONG),
+// and at 0, 1, the last, the end, one past it and 5 (20) seeded random
+// offsets for larger n; over a range, at those 5 and one seeded random
+// offset. Subtest "square" asks each square for n <= 6 (n <= 10 with
+// NQUEENS_LONG), and for larger n a seeded square in each of rows 0 to 3
+// and in 2 seeded deeper rows: whole, from the middle offset, by pages of
+// 1 and 7 at offsets 0 and 1 and of 7 at the last and one past the end;
+// then with a set of symmetries, and with a class range too, whole and by
+// a page of 7 from offset 1. Subtest "past" asks each set of symmetries
+// over 2 ranges past the build's classes, which Count and Layouts refuse
+// with ErrNoClass on both forms, whole and by a page of 7 from offset 1.
+// The n of each subtest are asked at once, on every core.
 func TestFormsFilterAlike(t *testing.T) {
+	t.Parallel()
 	if raceDetector {
 		// It compares answers, not goroutines, in thousands of queries,
 		// which the race detector makes minutes (CI runs it without).
 		t.Skip("compares answers; run without -race")
 	}
-	top := 14
-	if testing.Short() {
-		top = 12
+	// top is the largest n built; every is the largest n whose pages are
+	// asked at every offset, and squares the largest whose every square is
+	// asked; random is the number of seeded random offsets of the pages
+	// over all classes of a larger n.
+	long := testutil.Long()
+	top, every, squares, random := 12, 8, 6, 5
+	if long {
+		top, every, squares, random = 14, 10, 10, 20
 	}
 	dir := t.TempDir()
 	rows, index := open(t, filepath.Join(dir, "rows.db")), open(t, filepath.Join(dir, "index.db"))
@@ -63,6 +73,7 @@ func TestFormsFilterAlike(t *testing.T) {
 	t.Run("symmetry", func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
+				t.Parallel()
 				rng := rand.New(rand.NewPCG(1, uint64(c.n)))
 				u := int64(len(c.all))
 				ranges := []Filter{{}}
@@ -71,7 +82,7 @@ func TestFormsFilterAlike(t *testing.T) {
 					ranges = append(ranges, Filter{From: min(a, b), To: max(a, b)}, Filter{From: 1 + rng.Int64N(u)})
 				}
 				for i, r := range ranges {
-					for _, set := range sets {
+					for si, set := range sets {
 						f := r
 						f.Symmetry = set
 						m := c.count(f)
@@ -79,19 +90,26 @@ func TestFormsFilterAlike(t *testing.T) {
 						if i == 0 {
 							c.alike(t, page(f, m/2, 0))
 						}
+						if !long && !paged(c.n, si, len(sets)) {
+							continue
+						}
 						offsets := []int64{0, 1, max(0, m-1), m, m + 1}
 						switch {
-						case i == 0 && c.n <= 10:
+						case i == 0 && c.n <= every:
 							offsets = offsets[:0]
 							for o := range m + 2 {
 								offsets = append(offsets, o)
 							}
 						case i == 0:
-							offsets = append(offsets, seeded(rng, m, 20)...)
+							offsets = append(offsets, seeded(rng, m, random)...)
 						default:
 							offsets = append(offsets, seeded(rng, m, 1)...)
 						}
-						c.pages(t, f, []int64{1, 7, 100}, offsets)
+						limits := []int64{1, 7, 100}
+						if !long && c.n <= 10 {
+							limits = limits[:2] // 100 is every class of n <= 9
+						}
+						c.pages(t, f, limits, offsets)
 					}
 				}
 			})
@@ -100,9 +118,10 @@ func TestFormsFilterAlike(t *testing.T) {
 	t.Run("square", func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
+				t.Parallel()
 				rng := rand.New(rand.NewPCG(2, uint64(c.n)))
 				u := int64(len(c.all))
-				for j, sq := range squares(c.n, rng) {
+				for j, sq := range squaresOf(c.n, squares, rng) {
 					f := Filter{Square: &sq}
 					m := c.count(f)
 					c.alike(t, f)
@@ -124,6 +143,7 @@ func TestFormsFilterAlike(t *testing.T) {
 	t.Run("past", func(t *testing.T) {
 		for _, c := range cases {
 			t.Run(fmt.Sprintf("n=%d", c.n), func(t *testing.T) {
+				t.Parallel()
 				u := int64(len(c.all))
 				for _, past := range []Filter{{To: u + 1}, {From: u + 1}} {
 					for _, set := range sets {
@@ -213,6 +233,22 @@ func seeded(rng *rand.Rand, m int64, k int) []int64 {
 	return os
 }
 
+// paged reports whether the default run of TestFormsFilterAlike asks
+// pages of n under set number si of the k of symmetrySets: no filter and
+// the set of all 4 (the first and the last) always; of the other 14, a
+// third by turns for n <= 10 (those equal to n modulo 3), and half for
+// larger n (those equal to n modulo 2), so that each set is asked of one
+// of n = 11 and 12, whose indexes have several blocks.
+func paged(n, si, k int) bool {
+	switch {
+	case si == 0 || si == k-1:
+		return true
+	case n <= 10:
+		return si%3 == n%3
+	}
+	return si%2 == n%2
+}
+
 // symmetrySets returns no symmetry (nil) and then the 15 non-empty sets of
 // the 4 symmetries, each in the order SymNone, SymRot180, SymRot90, SymFull.
 func symmetrySets() [][]nqueens.Symmetry {
@@ -230,12 +266,12 @@ func symmetrySets() [][]nqueens.Symmetry {
 	return sets
 }
 
-// squares returns the squares asked of n: every square for n <= 10;
+// squaresOf returns the squares asked of n: every square for n <= every;
 // otherwise a seeded square in each of rows 0 to 3 and in each of 2
 // seeded rows below them.
-func squares(n int, rng *rand.Rand) []nqueens.Square {
+func squaresOf(n, every int, rng *rand.Rand) []nqueens.Square {
 	var sqs []nqueens.Square
-	if n <= 10 {
+	if n <= every {
 		for r := range n {
 			for col := range n {
 				sqs = append(sqs, nqueens.Square{Row: r, Col: col})

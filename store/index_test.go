@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -30,19 +31,27 @@ func runIndex(t *testing.T, db *DB, n int) Build {
 	return b
 }
 
-// TestIndexAnswersAsRows builds n = 1..12 (16 with NQUEENS_LONG) as rows
-// in one catalog and as an index in another, and checks that every reader
-// gives the same answers of both: the builds' counts, every class in
-// order, by symmetry, with offsets and limits, counted, and expanded into
-// its solutions; and, by sameClasses, each class by number and the lookup
-// of each of its 8 images (of every class, but for 200 random ones of
-// n = 12 without NQUEENS_LONG).
+// indexTop is the last n of TestIndexAnswersAsRows when set: every class
+// of every n up to it is checked (16 takes half an hour of two cores).
+var indexTop = flag.Int("index-top", 0, "check the index against rows for every class of n = 1 up to this n (TestIndexAnswersAsRows; 16 takes half an hour)")
+
+// TestIndexAnswersAsRows builds n = 1..12 (1..13 with NQUEENS_LONG, 1..N
+// with -index-top N) as rows in one catalog and as an index in another,
+// and checks that every reader gives the same answers of both: the
+// builds' counts, every class in order, by symmetry, with offsets and
+// limits, counted, and expanded into its solutions; and, by sameClasses,
+// each class by number and the lookup of each of its 8 images (of every
+// class, but for 200 random ones of n = 12 in the default run).
 func TestIndexAnswersAsRows(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rows, index := open(t, filepath.Join(dir, "rows.db")), open(t, filepath.Join(dir, "index.db"))
-	top := 12
-	if testutil.Long() {
-		top = 16
+	top, sampled := 12, true
+	switch {
+	case *indexTop > 0:
+		top, sampled = *indexTop, false
+	case testutil.Long():
+		top, sampled = 13, false
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 1; n <= top; n++ {
@@ -58,7 +67,7 @@ func TestIndexAnswersAsRows(t *testing.T) {
 		for k := range int64(len(all)) {
 			ks = append(ks, k+1)
 		}
-		if n > 11 && !testutil.Long() {
+		if n > 11 && sampled {
 			ks = ks[:0]
 			for range 200 {
 				ks = append(ks, 1+rng.Int64N(int64(len(all))))
@@ -213,9 +222,7 @@ func TestIndexShardsMerge(t *testing.T) {
 // class found is a valid, canonical solution, the lookup of each of its
 // images gives K back, and the classes are in the order of their numbers.
 func TestIndex18(t *testing.T) {
-	if !testutil.Long() {
-		t.Skip("NQUEENS_LONG=1 runs it")
-	}
+	testutil.LongOnly(t)
 	path := os.Getenv("NQUEENS_INDEX18")
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "index18.db")

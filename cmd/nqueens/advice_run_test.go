@@ -136,11 +136,8 @@ func TestShardAdvice(t *testing.T) {
 // default: the reader's error advises nqueens verify on that catalog, and
 // the command, run as printed, verifies it and names the fault (exit 3).
 func TestVerifyAdvice(t *testing.T) {
-	dir := t.TempDir()
 	t.Chdir(t.TempDir()) // an advice that forgets --db verifies nothing here
-	rows, index := filepath.Join(dir, "rows.db"), filepath.Join(dir, "index.db")
-	mustRun(t, "build", "8", "-q", "--db", rows)
-	mustRun(t, "build", "12", "--index", "-q", "--db", index)
+	rows, index := sharedCatalog(t, "8"), sharedCatalog(t, "12", "--index")
 	rows = tamperedCopy(t, rows, `DELETE FROM classes WHERE n = 8 AND class = 5`)
 	flip := editBlocks(t, index, func(blocks map[int64][]byte) { blocks[0][9] ^= 4 })
 	index = tamperedCopy(t, index, flip)

@@ -82,7 +82,11 @@ func streamPeak(t *testing.T, first string, want int, args ...string) int64 {
 // machine, whose collector lags behind the program, does not raise the
 // peak of one run more than the other's. A count that held every puzzle's
 // state at once grows by 22 MB under that limit, as its state lives.
+// NQUEENS_LONG runs it: the default run holds sample to the same bound
+// (TestSampleCountStreams), and puzzle makes its puzzles in batches as
+// sample draws.
 func TestPuzzleCountStreams(t *testing.T) {
+	testutil.LongOnly(t)
 	t.Parallel()
 	if testutil.Race {
 		t.Skip("the race detector's shadow memory grows with what the program has touched")

@@ -17,16 +17,8 @@ import (
 // it.
 func TestDamagedFilesUntouched(t *testing.T) {
 	t.Parallel()
-	src := t.TempDir()
-	good := filepath.Join(src, "good.db")
-	if _, _, err := runCLI(t, "--db", good, "build", "11", "-q"); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile(good)
-	shard := filepath.Join(src, "shard.db")
-	if _, _, err := runCLI(t, "--db", shard, "build", "5", "--shard", "0/1", "-q"); err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadFile(t, sharedCatalog(t, "11"))
+	shard := builtCatalog(t, "5", "--shard", "0/1")
 
 	files := map[string]func(path string){
 		"not sqlite": func(p string) { os.WriteFile(p, []byte(strings.Repeat("my notes, not a database\n", 200)), 0o644) },

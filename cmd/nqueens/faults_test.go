@@ -81,7 +81,10 @@ func exportDigest(t *testing.T, db string, n string) [32]byte {
 // SQLite keeps the committed pages in its log, and the build finishes:
 // the catalog must then be whole and right. Each limit's catalog, and the
 // one that goes through them all, is a subtest of its own, run in
-// parallel.
+// parallel. The default run takes n=14 at 2,400 blocks and through all
+// its limits in turn (the first, 40 blocks, on no catalog, as alone); the
+// limits of n=15, and the other limits of n=14 alone, are for
+// NQUEENS_LONG.
 func TestFullDiskBuildResumes(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -110,18 +113,22 @@ func TestFullDiskBuildResumes(t *testing.T) {
 		commitRows int
 		blocks     int
 		stop       stop
+		long       bool // alone, only with NQUEENS_LONG
 	}
 	limits := []limit{ // the longest first
-		{"15", 20000, 9000, stopsAfterCommits},
-		{"15", 20000, 12000, finishes},
-		{"14", 2000, 40, stopsCreating},
-		{"14", 2000, 120, stopsBuilding},
-		{"14", 2000, 600, stopsAfterCommits},
-		{"14", 2000, 2400, stopsAfterCommits},
-		{"14", 2000, 3200, stopsAfterCommits},
+		{"15", 20000, 9000, stopsAfterCommits, true},
+		{"15", 20000, 12000, finishes, true},
+		{"14", 2000, 40, stopsCreating, true},
+		{"14", 2000, 120, stopsBuilding, true},
+		{"14", 2000, 600, stopsAfterCommits, true},
+		{"14", 2000, 2400, stopsAfterCommits, false},
+		{"14", 2000, 3200, stopsAfterCommits, true},
 	}
 	for _, l := range limits {
 		t.Run(fmt.Sprintf("n=%s limit %d", l.n, l.blocks), func(t *testing.T) {
+			if l.long {
+				testutil.LongOnly(t)
+			}
 			t.Parallel()
 			dir := t.TempDir()
 			db := filepath.Join(dir, "c.db")
@@ -390,7 +397,7 @@ func TestReadOnlyMount(t *testing.T) {
 	}
 }
 
-// TestKillDuringCreation kills build 1 on a new catalog at every third
+// TestKillDuringCreation kills build 1 on a new catalog at every fifth
 // millisecond of its first 75 (every millisecond with NQUEENS_LONG):
 // whenever it dies, the path holds nothing or a catalog that every
 // command reads, and the next build succeeds. (The store's tests kill the
@@ -399,7 +406,7 @@ func TestKillDuringCreation(t *testing.T) {
 	t.Parallel()
 	dir, db := slowCatalog(t, "starts 150 processes")
 	nothing, whole := 0, 0
-	step := 3
+	step := 5
 	if testutil.Long() {
 		step = 1
 	}
@@ -435,13 +442,18 @@ func TestKillDuringCreation(t *testing.T) {
 }
 
 // TestConcurrentFirstBuilds starts eight builds of one new catalog at once,
-// several times: each one builds, or is told at once that another build
-// holds the catalog; none fails otherwise, and the catalog verifies.
+// 4 times (10 with NQUEENS_LONG): each one builds, or is told at once
+// that another build holds the catalog; none fails otherwise, and the
+// catalog verifies.
 func TestConcurrentFirstBuilds(t *testing.T) {
 	t.Parallel()
-	dir, _ := slowCatalog(t, "starts 80 processes")
+	dir, _ := slowCatalog(t, "starts 32 processes")
+	rounds := 4
+	if testutil.Long() {
+		rounds = 10
+	}
 	var built, busy int
-	for round := range 10 {
+	for round := range rounds {
 		db := filepath.Join(dir, "c"+strconv.Itoa(round)+".db")
 		var cmds []*exec.Cmd
 		outs := make([]*strings.Builder, 8)
@@ -469,7 +481,7 @@ func TestConcurrentFirstBuilds(t *testing.T) {
 			t.Errorf("round %d: verify: %v\n%s", round, err, out)
 		}
 	}
-	t.Logf("80 concurrent first builds: %d built, %d told the catalog was busy", built, busy)
+	t.Logf("%d concurrent first builds: %d built, %d told the catalog was busy", 8*rounds, built, busy)
 }
 
 // TestSymlinkBuildLock builds through a catalog's name while a second build
@@ -497,8 +509,11 @@ func TestSymlinkBuildLock(t *testing.T) {
 // full), starts a build of another n in the same catalog and lets it
 // commit and grow its log past the size that starts a checkpoint, then
 // reads the rest as the build goes on to its end: the export is exactly
-// the one made before, as the reader shares the build's log.
+// the one made before, as the reader shares the build's log. NQUEENS_LONG
+// runs it; the default run has readers go on through a build's commits
+// and checkpoints in TestReadersDuringBuild.
 func TestReadWhileBuildStarts(t *testing.T) {
+	testutil.LongOnly(t)
 	t.Parallel()
 	dir, db := slowCatalog(t, "builds n=14 and 15")
 	buildApart(t, db, "14")

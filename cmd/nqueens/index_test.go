@@ -91,10 +91,7 @@ func TestKilledIndexBuildResumes(t *testing.T) {
 // fault with exit status 3.
 func TestTamperedIndexRefused(t *testing.T) {
 	t.Parallel()
-	orig := filepath.Join(t.TempDir(), "index.db")
-	if _, stderr, err := runCLI(t, "--db", orig, "build", "12", "--index", "-q"); err != nil {
-		t.Fatalf("build: %v\n%s", err, stderr)
-	}
+	orig := sharedCatalog(t, "12", "--index")
 	// Class 1787, the last, is of the last block (lookup names its
 	// canonical form); class 1 is of block 0.
 	last := `(SELECT max(block) FROM index_blocks WHERE n = 12)`
@@ -193,13 +190,7 @@ func TestTamperedIndexRefused(t *testing.T) {
 // same; and show, lookup and stats --json (but for its form) agree.
 func TestIndexExportsAsRows(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	rows, index := filepath.Join(dir, "rows.db"), filepath.Join(dir, "index.db")
-	for _, args := range [][]string{{"--db", rows, "build", "10", "-q"}, {"--db", index, "build", "10", "--index", "-q"}} {
-		if _, stderr, err := runCLI(t, args...); err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, stderr)
-		}
-	}
+	rows, index := builtCatalog(t, "10"), builtCatalog(t, "10", "--index")
 	var cases [][]string
 	for _, f := range export.FormatNames(export.Formats) {
 		if f == "svg" { // one board
@@ -329,10 +320,7 @@ func editEntries(data []byte, depth int, edit func(classes []uint64)) []byte {
 // a row the prefixes fix, and --quiet, say nothing.
 func TestSquareSearchSaid(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	rows, index := filepath.Join(dir, "rows.db"), filepath.Join(dir, "index.db")
-	mustRun(t, "--db", rows, "build", "12", "-q")
-	mustRun(t, "--db", index, "build", "12", "--index", "-q")
+	rows, index := builtCatalog(t, "12"), builtCatalog(t, "12", "--index")
 	const said = "n=12 is stored as an index whose prefixes fix rows 0 to 2: a queen on row 7 is found by searching all 1,787 classes"
 	for _, tt := range []struct {
 		args []string

@@ -14,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 func TestMain(m *testing.M) {
@@ -50,12 +51,20 @@ func (s suite) Run() int {
 
 // TestScripts runs the CLI scripts in testdata/script: each is a txtar
 // archive of commands and the files they read or must produce. Run with
-// -update to rewrite the expected outputs held in the archives.
+// -update to rewrite the expected outputs held in the archives. A line
+// marked [long] runs only with NQUEENS_LONG (testutil.Long): a slow
+// command whose kind of check a faster line or test makes by default.
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: updateScripts,
+		Condition: func(cond string) (bool, error) {
+			if cond == "long" {
+				return testutil.Long(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			k, v, _ := strings.Cut(childGORACE(), "=")
 			env.Setenv(k, v)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/nqueens/nqueens/canonical"
 	"github.com/nqueens/nqueens/internal/phrase"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // command returns a command running nqueens (this test binary, see
@@ -72,9 +73,9 @@ func buildApart(t *testing.T, db string, args ...string) {
 	}
 }
 
-// shared holds the catalogs that several tests read and none writes, each
-// built once per run of the test binary (see sharedCatalog), in a
-// directory removed when the tests end (see TestMain).
+// shared holds the catalogs that several tests read or copy and none
+// writes, each built once per run of the test binary (see sharedCatalog),
+// in a directory removed when the tests end (see TestMain).
 var shared struct {
 	mu     sync.Mutex
 	dir    string
@@ -87,12 +88,14 @@ type sharedBuild struct {
 	db string
 }
 
-// sharedCatalog returns the path of a catalog of ns (an n list) built as
-// builtCatalog's, but once for all the tests that ask for it: the test
-// must only read it. A test that asks while another builds it waits; one
-// that asks after a build failed tries again.
-func sharedCatalog(t *testing.T, ns string) string {
+// sharedCatalog returns the path of a catalog of ns (an n list) built
+// with flags as buildApart builds it, but once for all the tests that ask
+// for the same: the test must only read it (builtCatalog gives a copy to
+// write). A test that asks while another builds it waits; one that asks
+// after a build failed tries again.
+func sharedCatalog(t *testing.T, ns string, flags ...string) string {
 	t.Helper()
+	key := strings.Join(append([]string{ns}, flags...), " ")
 	shared.mu.Lock()
 	if shared.dir == "" {
 		dir, err := os.MkdirTemp("", "nqueens-shared-")
@@ -102,10 +105,10 @@ func sharedCatalog(t *testing.T, ns string) string {
 		}
 		shared.dir, shared.builds = dir, map[string]*sharedBuild{}
 	}
-	b := shared.builds[ns]
+	b := shared.builds[key]
 	if b == nil {
 		b = &sharedBuild{}
-		shared.builds[ns] = b
+		shared.builds[key] = b
 	}
 	dir := shared.dir
 	shared.mu.Unlock()
@@ -113,8 +116,12 @@ func sharedCatalog(t *testing.T, ns string) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.db == "" {
-		db := filepath.Join(dir, ns+".db")
-		buildApart(t, db, ns)
+		sub, err := os.MkdirTemp(dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		db := filepath.Join(sub, "c.db")
+		buildApart(t, db, append([]string{ns}, flags...)...)
 		b.db = db
 	}
 	return b.db
@@ -127,12 +134,20 @@ func removeShared() {
 	}
 }
 
-// builtCatalog builds ns (an n list such as "4-10") into a new catalog in
-// a new directory (see buildApart) and returns the catalog's path.
-func builtCatalog(t *testing.T, ns string) string {
+// builtCatalog returns the path of a new catalog c.db, in a new
+// directory, of ns (an n list such as "4-10") built with flags (see
+// buildApart): a copy of the shared one (see sharedCatalog) and of the
+// lock file its build left beside it, which the test may change.
+func builtCatalog(t *testing.T, ns string, flags ...string) string {
 	t.Helper()
+	src := sharedCatalog(t, ns, flags...)
 	db := filepath.Join(t.TempDir(), "c.db")
-	buildApart(t, db, ns)
+	for _, suffix := range []string{"", ".lock"} {
+		data := testutil.ReadFile(t, src+suffix)
+		if err := os.WriteFile(db+suffix, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return db
 }
 
@@ -441,8 +456,12 @@ func exitStatus(err error) int {
 // a second build, which must fail at once. The build of n=15 commits
 // part way (at 200,000 rows) and checkpoints the log (past 1,000 pages)
 // before its last commit, so the readers go on through an open
-// transaction, commits and checkpoints.
+// transaction, commits and checkpoints. NQUEENS_LONG runs it: the default
+// run reads beside a build through its commits and checkpoints in serve
+// (TestServeStalledExportLetsBuildCheckpoint, TestServeBesideBuild) and in
+// store (TestIndexReadDuringBuild).
 func TestReadersDuringBuild(t *testing.T) {
+	testutil.LongOnly(t)
 	t.Parallel()
 	dir, db := slowCatalog(t, "builds n=15")
 	buildApart(t, db, "10")
@@ -541,13 +560,13 @@ func TestExportToClosedPipe(t *testing.T) {
 // interrupted one leaves no temporary file either.
 func TestKilledExportLeavesNoPartialFile(t *testing.T) {
 	t.Parallel()
-	dir, _ := slowCatalog(t, "exports n=15")
-	db := sharedCatalog(t, "15")
+	dir, _ := slowCatalog(t, "exports n=14")
+	db := sharedCatalog(t, "14")
 	target := filepath.Join(dir, "out.csv")
 	old := []byte("the previous export\n")
 	os.WriteFile(target, old, 0o644)
 	for _, sig := range []os.Signal{os.Kill, os.Interrupt} {
-		cmd := command(t, dir, "export", "15", "--all", "--format", "csv", "-o", target, "--db", db)
+		cmd := command(t, dir, "export", "14", "--all", "--format", "csv", "-o", target, "--db", db)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -610,10 +629,10 @@ func slowCatalog(t *testing.T, why string) (dir, db string) {
 // end as a whole JSON array would, so that a reader sees it is cut.
 func TestInterruptedExportToStdoutStaysCut(t *testing.T) {
 	t.Parallel()
-	dir, _ := slowCatalog(t, "exports n=15")
-	db := sharedCatalog(t, "15")
+	dir, _ := slowCatalog(t, "exports n=14")
+	db := sharedCatalog(t, "14")
 	for _, order := range []string{"class", "lex"} {
-		cmd := command(t, dir, "export", "15", "--all", "--order", order, "--format", "json", "--db", db)
+		cmd := command(t, dir, "export", "14", "--all", "--order", order, "--format", "json", "--db", db)
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens/count"
 	"github.com/nqueens/nqueens/internal/phrase"
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // pauseCountEnv names the number of work units at which a child count with
@@ -64,11 +65,15 @@ func records(t *testing.T, path string) int {
 // each run keeps every work unit it found in its state file and the next
 // resumes from them; the last run counts the rest, prints the published
 // counts and removes the state. The join and the constellations each
-// keep their own units.
+// keep their own units: the join, the default of n = 16, in the default
+// run, and the constellations (--engine cpu) with NQUEENS_LONG.
 func TestStoppedCountResumes(t *testing.T) {
 	t.Parallel()
 	for _, engine := range []string{"join", "cpu"} {
 		t.Run(engine, func(t *testing.T) {
+			if engine == "cpu" {
+				testutil.LongOnly(t)
+			}
 			t.Parallel()
 			total := len(count.Constellations(16))
 			if engine == "join" {

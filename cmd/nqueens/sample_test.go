@@ -87,7 +87,7 @@ func TestSampleCountStreams(t *testing.T) {
 // 12 classes of n = 8 draw every class.
 func TestSampleTamperedRefused(t *testing.T) {
 	t.Parallel()
-	orig := builtCatalog(t, "8")
+	orig := sharedCatalog(t, "8")
 	data, err := os.ReadFile(orig)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 func init() {
@@ -95,8 +97,10 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 // line, and the output is not created. (The merge takes hundreds of
 // milliseconds, the signal comes within milliseconds of the line; a
 // machine fast enough to finish the merge first passes only if the
-// catalog it wrote verifies.)
+// catalog it wrote verifies.) NQUEENS_LONG runs it: the default run stops
+// searches, reads and writes by signal in the tests beside it.
 func TestSignalStopsMerge(t *testing.T) {
+	testutil.LongOnly(t)
 	t.Parallel()
 	dir, _ := slowCatalog(t, "builds the shards of n=15")
 	for _, s := range []string{"0/2", "1/2"} {

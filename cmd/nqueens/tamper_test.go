@@ -16,7 +16,7 @@ import (
 // 1: 04752613, 2: 05726314, 3: 13572064, 4: 14602753, ..., 12: 25147063.
 func TestTamperedRowsRefused(t *testing.T) {
 	t.Parallel()
-	orig := builtCatalog(t, "8")
+	orig := sharedCatalog(t, "8")
 	exportAll := []string{"export", "8", "--all", "--format", "csv"}
 	readers := map[string][]string{
 		"export":     {"export", "8"},

@@ -34,18 +34,15 @@ func (t *twin) count(it item) uint64 {
 // The paths of a trip of the kernel's loop: a row gone back up (pop), a
 // square placed that leaves the next row a free square (push) or none
 // (dead), a square of the last-but-one row counted (count), and the end
-// of an item (next). pathLast is a trip of the kernel as it would be
-// with the last two rows counted at once from the row above
-// (lane.atOnce); pathTake and pathIdle are trips of a lane with no item,
-// which takes one or finds none (the model of work_test.go, not the
-// twin's).
+// of an item (next). pathTake and pathIdle are trips of a lane with no
+// item, which takes one or finds none (the model of work_test.go, not
+// the twin's).
 const (
 	pathPop = iota
 	pathPush
 	pathDead
 	pathCount
 	pathNext
-	pathLast
 	pathTake
 	pathIdle
 	paths
@@ -60,10 +57,6 @@ type lane struct {
 	stack              [stackRows][3]uint32
 	n                  uint64
 	done               bool
-	// atOnce makes the lane count the last two free rows at once from the
-	// row above, both squares of the last-but-one row tried in one trip:
-	// what the model weighs against the kernel's search (work_test.go).
-	atOnce bool
 }
 
 // start makes it the lane's item, on the twin t's constellations.
@@ -72,26 +65,6 @@ func (ln *lane) start(t *twin, it item) {
 	ln.top, ln.row, ln.stop = uint32(it.row), uint32(it.row), ln.con[conStop]
 	ln.free, ln.cols, ln.ld, ln.rd = it.free, it.cols, it.ld, it.rd
 	ln.n, ln.done = 0, false
-	if ln.row == ln.stop && ln.atOnce {
-		ln.n, ln.done = last(ln.free, ln.cols, ln.ld, ln.rd, ln.con), true
-	}
-}
-
-// last counts the squares of the last-but-one free row (free, at most
-// two: the columns left) that leave the last row a free square, for
-// lane.atOnce.
-func last(free, cols, ld, rd uint32, con []uint32) uint64 {
-	stop := con[conStop]
-	sh, block := con[conShifts+stop], con[conBlocks+stop]
-	a, b := free&-free, free&(free-1)
-	var n uint64
-	if a != 0 && ^(cols|a|(ld|a)<<sh|(rd|a)>>sh|block) != 0 {
-		n++
-	}
-	if b != 0 && ^(cols|b|(ld|b)<<sh|(rd|b)>>sh|block) != 0 {
-		n++
-	}
-	return n
 }
 
 // step runs one trip of the loop and returns its path; pathNext when the
@@ -118,16 +91,12 @@ func (ln *lane) step() int {
 	c, l, d := ln.cols|bit, (ln.ld|bit)<<sh, (ln.rd|bit)>>sh
 	nx := ^(c | l | d | ln.con[conBlocks+ln.row])
 	switch {
-	case !ln.atOnce && ln.row == ln.stop:
+	case ln.row == ln.stop:
 		ln.free ^= bit
 		if nx != 0 {
 			ln.n++ // the last row has a free square: a solution
 		}
 		return pathCount
-	case ln.atOnce && ln.row+1 == ln.stop:
-		ln.n += last(nx, c, l, d, ln.con)
-		ln.free ^= bit
-		return pathLast
 	case nx == 0:
 		ln.free ^= bit
 		return pathDead

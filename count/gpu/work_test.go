@@ -22,15 +22,13 @@ var (
 	workN     = flag.String("work-n", "", "model the kernel's work on these boards (16-18 or 20)")
 	workEvery = flag.Int("work-every", 1, "model every k-th constellation of the plan, on 1/k of the device")
 	workSMs   = flag.Int("work-sms", 132, "the multiprocessors of the device modelled")
-	atOnce    = flag.Bool("work-at-once", false, "model this kernel with the last two rows counted at once too")
 )
 
 // The blocks of the kernel's loop that the paths of a trip run (lane.step):
 // the trip's head; a row gone back up; a square placed, then whether the
 // next row has a free square (split, into push and dead), a push, a square
-// dead; a square of the last-but-one row counted; the last two rows
-// counted at once (lane.atOnce); the end of an item; a lane with no item
-// taking one, or finding none.
+// dead; a square of the last-but-one row counted; the end of an item; a
+// lane with no item taking one, or finding none.
 const (
 	blockHead = iota
 	blockPop
@@ -39,7 +37,6 @@ const (
 	blockPush
 	blockDead
 	blockCount
-	blockLast
 	blockEnd
 	blockTake
 	blockIdle
@@ -52,23 +49,19 @@ var pathBlocks = [paths][]int{
 	pathPush:  {blockHead, blockPlace, blockSplit, blockPush},
 	pathDead:  {blockHead, blockPlace, blockSplit, blockDead},
 	pathCount: {blockHead, blockPlace, blockCount},
-	pathLast:  {blockHead, blockPlace, blockLast},
 	pathNext:  {blockHead, blockEnd},
 	pathTake:  {blockTake},
 	pathIdle:  {blockIdle},
 }
 
-// kernelModel is a kernel as the model sees it: the PTX instructions of
+// kernelModel is the kernel as the model sees it: the PTX instructions of
 // each block of its loop (a static count of its PTX, by hand: a model,
 // not a profile; a block run by some lanes of a warp costs the warp as
-// much as if all ran it), whether it counts the last two free rows at
-// once (lane.atOnce), the lanes a multiprocessor runs at once, and the
-// instructions of a meeting of a warp's lanes and of a task buffer
+// much as if all ran it), the lanes a multiprocessor runs at once, and
+// the instructions of a meeting of a warp's lanes and of a task buffer
 // refilled.
 type kernelModel struct {
-	name         string
 	cost         [blocks]float64
-	atOnce       bool
 	lanesPerSM   int
 	meet, refill float64
 }
@@ -82,35 +75,14 @@ func (m kernelModel) pathCost(p int) float64 {
 	return c
 }
 
-// Two kernels. Before: 64-bit diagonals undone by shifting back, each
-// row's block and shift read from global memory, lanes taking items one
-// by one from a device counter, in order of constellation, in launches of
-// at least 2^20 items one after another; 16 KB of static shared memory a
-// block of 128 allowed 13 blocks an SM of 228 KB (1,664 lanes); the end
-// of an item and the start of the next one trip of 20 instructions.
-// After: this kernel.ptx, whose 31,136 bytes of shared memory a block
-// allow 7 blocks of 128 an SM (1 KB reserved a block): 896 lanes, if the
-// registers allow it (73 a thread or fewer); a meeting costs a warp about
-// 60 instructions, and 100 more for each task buffer refilled.
-var (
-	before = kernelModel{name: "before", lanesPerSM: 13 * 128,
-		cost: [blocks]float64{blockHead: 5, blockPop: 27, blockPlace: 20, blockSplit: 9, blockPush: 10, blockDead: 3,
-			blockCount: 15, blockEnd: 15}}
-	after = kernelModel{name: "after", lanesPerSM: 7 * 128, meet: 60, refill: 100,
-		cost: [blocks]float64{blockHead: 11, blockPop: 14, blockPlace: 16, blockSplit: 2, blockPush: 11, blockDead: 2,
-			blockCount: 4, blockEnd: 10, blockTake: 90, blockIdle: 40}}
-)
-
-// atOnceKernel is this kernel as it was with the last two free rows
-// counted at once from the row above (lane.atOnce): both squares of the
-// last-but-one row tried in a block of 34 instructions, no trip of their
-// own (that kernel's PTX, in git's history).
-var atOnceKernel = func() kernelModel {
-	m := after
-	m.atOnce = true
-	m.cost[blockLast] = 34
-	return m
-}()
+// kernel is kernel.ptx in the model: its 31,136 bytes of shared memory a
+// block allow 7 blocks of 128 an SM (1 KB reserved a block): 896 lanes,
+// if the registers allow it (73 a thread or fewer); a meeting costs a
+// warp about 60 instructions, and 100 more for each task buffer
+// refilled.
+var kernel = kernelModel{lanesPerSM: 7 * 128, meet: 60, refill: 100,
+	cost: [blocks]float64{blockHead: 11, blockPop: 14, blockPlace: 16, blockSplit: 2, blockPush: 11, blockDead: 2,
+		blockCount: 4, blockEnd: 10, blockTake: 90, blockIdle: 40}}
 
 // workRange returns the boards -work-n names, N or N-M.
 func workRange(t *testing.T) (first, last int) {
@@ -125,61 +97,6 @@ func workRange(t *testing.T) (first, last int) {
 		t.Fatalf("-work-n %q: want N or N-M", *workN)
 	}
 	return first, last
-}
-
-// simt runs items on one warp of 32 lanes in lockstep, each lane taking
-// the next item when its own ends (the tasks of this kernel; the whole
-// launch's items for the kernel before, whose lanes took items one by
-// one), and returns the warp's instructions under m (at each trip, the
-// cost of every path one of its lanes takes: a divergent branch is run
-// for the lanes that take it, the others waiting), the lanes'
-// instructions (each its own paths), and the items' solutions.
-func simt(tw *twin, items []item, m kernelModel) (warp, lanes float64, solutions []uint64) {
-	var ls [32]lane
-	item := [32]int{}
-	next, busy := 0, 0
-	solutions = make([]uint64, len(items))
-	for k := range ls {
-		ls[k].atOnce = m.atOnce
-		item[k] = -1
-		if next < len(items) {
-			ls[k].start(tw, items[next])
-			item[k] = next
-			next++
-			busy++
-		}
-	}
-	for busy > 0 {
-		var taken [blocks]bool
-		for k := range ls {
-			if item[k] < 0 {
-				continue
-			}
-			p := ls[k].step()
-			for _, b := range pathBlocks[p] {
-				taken[b] = true
-			}
-			lanes += m.pathCost(p)
-			if p != pathNext {
-				continue
-			}
-			solutions[item[k]] = ls[k].n
-			item[k] = -1
-			if next < len(items) {
-				ls[k].start(tw, items[next])
-				item[k] = next
-				next++
-			} else {
-				busy--
-			}
-		}
-		for p, ok := range taken {
-			if ok {
-				warp += m.cost[p]
-			}
-		}
-	}
-	return warp, lanes, solutions
 }
 
 // warpSim is one warp of this kernel in the model: its lanes, the item
@@ -253,7 +170,6 @@ func deviceSim(tw *twin, items []item, ts []task, warps int, m kernelModel) (end
 						if bf.task >= 0 && bf.taken < int(ts[bf.task].end-ts[bf.task].first) {
 							w.item[j] = int(ts[bf.task].first) + bf.taken
 							bf.taken++
-							w.lanes[j].atOnce = m.atOnce
 							w.lanes[j].start(tw, items[w.item[j]])
 							p = pathTake
 							break
@@ -301,215 +217,83 @@ func (h warpHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
 func (h *warpHeap) Push(x any)        { *h = append(*h, x.(*warpSim)) }
 func (h *warpHeap) Pop() any          { x := (*h)[len(*h)-1]; *h = (*h)[:len(*h)-1]; return x }
 
-// slots is a min-heap of the times at which a device's slots (lanes or
-// warps) become free.
-type slots []float64
-
-func (h slots) Len() int           { return len(h) }
-func (h slots) Less(i, j int) bool { return h[i] < h[j] }
-func (h slots) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *slots) Push(x any)        { *h = append(*h, x.(float64)) }
-func (h *slots) Pop() any          { x := (*h)[len(*h)-1]; *h = (*h)[:len(*h)-1]; return x }
-
-// busy returns the busy fraction of a launch of k slots that take the
-// jobs of the given durations in order, each slot the next job once its
-// own ends: the jobs' time over k times the launch's.
-func busy(durations []float64, k int) float64 {
-	h := make(slots, max(k, 1))
-	var sum, end float64
-	for _, d := range durations {
-		t := h[0] + d
-		h[0] = t
-		heap.Fix(&h, 0)
-		sum += d
-		end = max(end, t)
-	}
-	if end == 0 {
-		return 1
-	}
-	return sum / (float64(len(h)) * end)
-}
-
-// modelReport is what the model says of a board's items under a kernel
-// and its schedule: the items, the trips of their search, the lanes'
-// instructions and the warps' (the SIMT efficiency is their ratio over
-// 32), the busy fraction of the device (the slots' time over the launch's
-// time the slots), and the solutions of the items weighed by orbit (the
-// board's total, when every constellation is modelled).
+// modelReport is what the model says of a board's items: the items, the
+// trips of their search, the lanes' instructions and the warps' (the SIMT
+// efficiency is their ratio over 32), the busy fraction of the device
+// (the warps' time over the launch's time the warps), and the solutions
+// of the items weighed by orbit (the board's total, when every
+// constellation is modelled).
 type modelReport struct {
-	items int
-	trips uint64
-	// tripsAtOnce and lanesAtOnce are the trips and lane instructions of
-	// the same items with the last two rows counted at once (after only,
-	// atOnceKernel).
-	tripsAtOnce uint64
-	lanesAtOnce float64
+	items       int
+	trips       uint64
 	lanes, warp float64
 	busy        float64
 	solutions   uint64
 }
 
-// modelBoard runs the model over the constellations of cs on a device of
-// sms multiprocessors, every k-th constellation of the plan on 1/k of the
-// device, for the kernel before and after (kernelModel). It checks each
-// item's count against the twin's.
-func modelBoard(t *testing.T, cs []count.Constellation, sms, k int) (b, a modelReport) {
+// modelBoard runs the model of the kernel's schedule over the
+// constellations of cs on a device of sms multiprocessors, every k-th
+// constellation of the plan on 1/k of the device: the plan's order, in
+// tasks, on the device's warps. It checks each item's count against the
+// twin's.
+func modelBoard(t *testing.T, cs []count.Constellation, sms, k int) (r modelReport) {
 	t.Helper()
 	p, err := newPlan(context.Background(), cs, func(int, uint64) {})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tw := newTwin(encodeCons(p.rows))
-	var picked []int32
-	for j := 0; j < len(p.order); j += k {
-		picked = append(picked, p.order[j])
-	}
-	a = modelAfter(t, cs, sms, k, after)
-	// Before: the same constellations in order, split as before, lane by
-	// lane.
-	slices.Sort(picked)
-	old := oldSplit(cs[0].N())
 	var items []item
-	for _, i := range picked {
-		items = old.items(items, i, &p.rows[i])
-	}
-	b.items = len(items)
-	w, _, sol := simt(tw, items, before)
-	b.warp = w
-	durations := make([]float64, 0, len(items))
-	for j, it := range items {
-		var ln lane
-		ln.start(tw, it)
-		var d float64
-		for {
-			path := ln.step()
-			d += before.pathCost(path)
-			b.trips++
-			if path == pathNext {
-				break
-			}
-		}
-		if ln.n != sol[j] {
-			t.Fatalf("item %+v: the warp model counts %d, a lane %d", it, sol[j], ln.n)
-		}
-		durations = append(durations, d)
-		b.lanes += d
-		b.solutions += ln.n * uint64(cs[it.con].Orbit())
-	}
-	// Launches of at least 2^20 items, of whole constellations, one after
-	// another: the busy fraction of their sum.
-	laneSlots := max(1, sms*before.lanesPerSM/k)
-	var work, span float64
-	for first := 0; first < len(items); {
-		end := min(first+1<<20, len(items))
-		for end < len(items) && items[end].con == items[end-1].con {
-			end++
-		}
-		f := busy(durations[first:end], laneSlots)
-		var s float64
-		for _, d := range durations[first:end] {
-			s += d
-		}
-		work += s
-		span += s / f
-		first = end
-	}
-	b.busy = work / span
-	return b, a
-}
-
-// modelAfter runs the model of this kernel's schedule, under m, over the
-// constellations of cs as modelBoard does, and checks each item's count
-// against the twin's.
-func modelAfter(t *testing.T, cs []count.Constellation, sms, k int, m kernelModel) (a modelReport) {
-	t.Helper()
-	p, err := newPlan(context.Background(), cs, func(int, uint64) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tw := newTwin(encodeCons(p.rows))
-	var picked []int32
 	for j := 0; j < len(p.order); j += k {
-		picked = append(picked, p.order[j])
-	}
-	// After: the plan's order, in tasks, on the device's warps.
-	var items []item
-	for _, i := range picked {
+		i := p.order[j]
 		items = p.split.items(items, i, &p.rows[i])
 	}
-	warps := max(1, sms*m.lanesPerSM/32/k)
+	warps := max(1, sms*kernel.lanesPerSM/32/k)
 	ts := tasks(nil, items, taskSize(len(items), warps))
-	ends, lanes, warp, sol := deviceSim(tw, items, ts, warps, m)
+	ends, lanes, warp, sol := deviceSim(tw, items, ts, warps, kernel)
 	var sum, end float64
 	for _, e := range ends {
 		sum += e
 		end = max(end, e)
 	}
-	a = modelReport{items: len(items), lanes: lanes, warp: warp, busy: sum / (float64(warps) * end)}
+	r = modelReport{items: len(items), lanes: lanes, warp: warp, busy: sum / (float64(warps) * end)}
 	for j, it := range items {
 		if want := tw.count(it); sol[j] != want {
 			t.Fatalf("item %+v: the model counts %d, the twin %d", it, sol[j], want)
 		}
-		a.solutions += sol[j] * uint64(cs[it.con].Orbit())
-		for _, atOnce := range []bool{false, true} {
-			ln := lane{atOnce: atOnce}
-			ln.start(tw, it)
-			k := uint64(0)
-			for {
-				p := ln.step()
-				k++
-				if atOnce {
-					a.lanesAtOnce += atOnceKernel.pathCost(p)
-				}
-				if p == pathNext {
-					break
-				}
-			}
-			if atOnce {
-				a.tripsAtOnce += k
-			} else {
-				a.trips += k
+		r.solutions += sol[j] * uint64(cs[it.con].Orbit())
+		var ln lane
+		ln.start(tw, it)
+		for {
+			r.trips++
+			if ln.step() == pathNext {
+				break
 			}
 		}
 	}
-	return a
-}
-
-// oldSplit is the split of the kernel before: 1 row up to n = 13, 2 up to
-// n = 21, 3 beyond.
-func oldSplit(n int) split {
-	switch {
-	case n <= 13:
-		return split{rows: 1}
-	case n <= 21:
-		return split{rows: 2}
-	}
-	return split{rows: 3}
+	return r
 }
 
 // TestModel runs the model on n = 14 on a device of 4 multiprocessors
 // (about as many items a lane as n = 18 has on 132): the model counts
-// every item as the twin does, its items add up to the board's total, and
-// this kernel's launch keeps its warps busy at least 95% of the time,
-// more than the kernel before did, with fewer trips and lane instructions
-// for the board. (Its SIMT efficiency is lower on items this small, of 40
-// trips: the take of an item costs the warp as much as two trips.)
+// every item as the twin does, its items add up to the board's total,
+// this kernel's launch keeps its warps busy at least 95% of the time, and
+// the warps run at least the lanes' instructions over 32 (a SIMT
+// efficiency of at most 1; it is low on items this small, of 40 trips:
+// the take of an item costs the warp as much as two trips).
 func TestModel(t *testing.T) {
 	const n = 14
-	b, a := modelBoard(t, count.Constellations(n), 4, 1)
+	r := modelBoard(t, count.Constellations(n), 4, 1)
 	known, _ := nqueens.KnownCounts(n)
-	if b.solutions != known.Total || a.solutions != known.Total {
-		t.Fatalf("n=%d: the model's items add up to %d before, %d after; OEIS says %d", n, b.solutions, a.solutions, known.Total)
+	if r.solutions != known.Total {
+		t.Fatalf("n=%d: the model's items add up to %d; OEIS says %d", n, r.solutions, known.Total)
 	}
-	t.Logf("n=%d before: %s", n, b)
-	t.Logf("n=%d after:  %s", n, a)
-	switch {
-	case a.busy < 0.95 || a.busy <= b.busy:
-		t.Errorf("n=%d: the launch is busy %.3f of the time, before %.3f", n, a.busy, b.busy)
-	case a.lanes >= b.lanes:
-		t.Errorf("n=%d: %.4g lane instructions, before %.4g", n, a.lanes, b.lanes)
-	case a.trips >= b.trips:
-		t.Errorf("n=%d: %d trips, before %d", n, a.trips, b.trips)
+	t.Logf("n=%d: %s", n, r)
+	if r.busy < 0.95 {
+		t.Errorf("n=%d: the launch is busy %.3f of the time, want 0.95 or more", n, r.busy)
+	}
+	if r.lanes > 32*r.warp || r.warp == 0 {
+		t.Errorf("n=%d: %.4g lane instructions on %.4g warp instructions", n, r.lanes, r.warp)
 	}
 }
 
@@ -530,28 +314,18 @@ func (r modelReport) String() string {
 
 // TestWork runs the model on the boards -work-n names, on the device of
 // -work-sms multiprocessors, every -work-every-th constellation: it logs
-// the table of docs/gpu.md and fails if this engine's launch is busy less
-// than 95% of the time or does not beat the one before. It skips without
-// -work-n.
+// the table of docs/gpu.md and fails if the kernel's launch is busy less
+// than 95% of the time. It skips without -work-n.
 func TestWork(t *testing.T) {
 	if *workN == "" {
 		t.Skip("no -work-n boards to model")
 	}
 	first, last := workRange(t)
 	for n := first; n <= last; n++ {
-		b, a := modelBoard(t, count.Constellations(n), *workSMs, *workEvery)
-		t.Logf("n=%d, %d items, every %d-th constellation, %d SMs:", n, a.items, *workEvery, *workSMs)
-		t.Logf("  before: %s", b)
-		t.Logf("  after:  %s", a)
-		t.Logf("  after, the last two rows counted at once: trips %.1f, lane instructions %.0f",
-			float64(a.tripsAtOnce)/float64(a.items), a.lanesAtOnce/float64(a.items))
-		if *atOnce {
-			ps := modelAfter(t, count.Constellations(n), *workSMs, *workEvery, atOnceKernel)
-			t.Logf("  the same on the warps: %s", ps)
-		}
-		if a.busy < 0.95 || a.busy*a.lanes/a.warp <= b.busy*b.lanes/b.warp {
-			t.Errorf("n=%d: busy %.3f (before %.3f), all told %.3f (before %.3f)", n, a.busy, b.busy,
-				a.busy*a.lanes/(32*a.warp), b.busy*b.lanes/(32*b.warp))
+		r := modelBoard(t, count.Constellations(n), *workSMs, *workEvery)
+		t.Logf("n=%d, every %d-th constellation, %d SMs: %s", n, *workEvery, *workSMs, r)
+		if r.busy < 0.95 {
+			t.Errorf("n=%d: busy %.3f, all told %.3f", n, r.busy, r.busy*r.lanes/(32*r.warp))
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/internal/testutil/parquetrows"
 )
 
@@ -96,9 +97,9 @@ func TestParquetLayouts(t *testing.T) {
 // TestParquetRowGroups writes two row groups and a part of one, and reads
 // every row back in order, each equal to its NDJSON object.
 func TestParquetRowGroups(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes and reads 263,000 layouts")
-	}
+	// A row group flushed whole and one cut short are written by default
+	// (TestParquetCutHasNoFooter).
+	testutil.LongOnly(t)
 	some := layouts(10, true)
 	ls := make([]nqueens.Layout, 2*ParquetRowGroup+1000)
 	for i := range ls {

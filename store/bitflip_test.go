@@ -16,8 +16,8 @@ import (
 )
 
 // TestIndexBitFlips flips one random bit of one random index block of n =
-// 12 (its data or a number of its row), 100 times (300 with NQUEENS_LONG,
-// 60 with -short), each in a fresh copy of the catalog, and reads the
+// 12 (its data or a number of its row), 60 times (300 with NQUEENS_LONG),
+// each in a fresh copy of the catalog, and reads the
 // copy as every reader does: every class in order, class K and the
 // lookup of a board, for K in each block. A flip is
 // refused as damage (ErrBadRow) by every read that meets its block, and
@@ -39,12 +39,9 @@ func TestIndexBitFlips(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(12, 41))
 	columns := []string{"first_entry", "entries", "classes_before", "solutions_before", "checksum"}
-	flips := 100
-	switch {
-	case testutil.Long():
+	flips := 60
+	if testutil.Long() {
 		flips = 300
-	case testing.Short():
-		flips = 60
 	}
 	for i := range flips {
 		path := filepath.Join(dir, "flip.db")

@@ -141,6 +141,7 @@ func TestCompleteEndlessGrid(t *testing.T) {
 // limit of streamPeak).
 func TestGradeStreams(t *testing.T) {
 	t.Parallel()
+	testutil.LongOnly(t) // TestGradeEndlessLine bounds grade's memory by default
 	if testutil.Race {
 		t.Skip("the race detector's shadow memory grows with what the program has touched")
 	}

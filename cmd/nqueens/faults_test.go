@@ -397,7 +397,7 @@ func TestReadOnlyMount(t *testing.T) {
 	}
 }
 
-// TestKillDuringCreation kills build 1 on a new catalog at every fifth
+// TestKillDuringCreation kills build 1 on a new catalog at every tenth
 // millisecond of its first 75 (every millisecond with NQUEENS_LONG):
 // whenever it dies, the path holds nothing or a catalog that every
 // command reads, and the next build succeeds. (The store's tests kill the
@@ -406,7 +406,7 @@ func TestKillDuringCreation(t *testing.T) {
 	t.Parallel()
 	dir, db := slowCatalog(t, "starts 150 processes")
 	nothing, whole := 0, 0
-	step := 5
+	step := 10
 	if testutil.Long() {
 		step = 1
 	}

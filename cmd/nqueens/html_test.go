@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/testutil"
 )
 
 // TestHTMLPageInChromium exports the HTML page of a few n, has headless
@@ -15,6 +17,9 @@ import (
 // the n=8 page must show something.
 func TestHTMLPageInChromium(t *testing.T) {
 	t.Parallel()
+	// A browser costs seconds of both cores: the long run renders (the
+	// HTML's structure is checked by export's goldens by default).
+	testutil.LongOnly(t)
 	browser := startChromium(t, chromium(t))
 	db := builtCatalog(t, "4-10")
 	dir := filepath.Dir(db)

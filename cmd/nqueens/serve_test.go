@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/nqueens/nqueens/internal/testutil"
 	"github.com/nqueens/nqueens/serve"
 	"github.com/nqueens/nqueens/store"
 )
@@ -124,6 +125,9 @@ func TestServeBesideBuild(t *testing.T) {
 // form's action and its input's name, as a browser would.
 func TestServeInChromium(t *testing.T) {
 	t.Parallel()
+	// A browser costs seconds of both cores: the long run renders (the
+	// pages' HTML is checked by serve's tests by default).
+	testutil.LongOnly(t)
 	browser := startChromium(t, chromium(t))
 	path := builtCatalog(t, "4-10")
 	dir := filepath.Dir(path)

@@ -37,49 +37,41 @@ const (
 	FormatParquet                    // an Apache Parquet file: a row a record
 )
 
-var formatNames = [...]string{
-	FormatText:     "text",
-	FormatJSON:     "json",
-	FormatNDJSON:   "ndjson",
-	FormatCSV:      "csv",
-	FormatLeetCode: "leetcode",
-	FormatGrid:     "grid",
-	FormatSVG:      "svg",
-	FormatHTML:     "html",
-	FormatDataset:  "dataset",
-	FormatParquet:  "parquet",
+// formatFacts are each format's name (String, as ParseFormat reads it),
+// the extension of its files (Extension: the first a file of its output
+// is named with; extensions lists every one OutputFormat reads) and its
+// media type, as a Content-Type header names it (MediaType).
+var formatFacts = [...]struct{ name, ext, mediaType string }{
+	FormatText:     {"text", ".txt", "text/plain; charset=utf-8"},
+	FormatJSON:     {"json", ".json", "application/json"},
+	FormatNDJSON:   {"ndjson", ".ndjson", "application/x-ndjson"},
+	FormatCSV:      {"csv", ".csv", "text/csv; charset=utf-8"},
+	FormatLeetCode: {"leetcode", ".json", "application/json"},
+	FormatGrid:     {"grid", ".txt", "text/plain; charset=utf-8"},
+	FormatSVG:      {"svg", ".svg", "image/svg+xml"},
+	FormatHTML:     {"html", ".html", "text/html; charset=utf-8"},
+	FormatDataset:  {"dataset", ".ndjson", "application/x-ndjson"},
+	FormatParquet:  {"parquet", ".parquet", "application/vnd.apache.parquet"},
 }
+
+// valid reports whether f is a format.
+func (f Format) valid() bool { return f > 0 && int(f) < len(formatFacts) }
 
 // String returns the format's name, as ParseFormat reads it ("json"), or
 // "Format(k)" for a value that is no format.
 func (f Format) String() string {
-	if f > 0 && int(f) < len(formatNames) {
-		return formatNames[f]
+	if f.valid() {
+		return formatFacts[f].name
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
-}
-
-// mediaTypes are the formats' media types, as a Content-Type header
-// names them: one a format, in the order of the formats.
-var mediaTypes = [...]string{
-	FormatText:     "text/plain; charset=utf-8",
-	FormatJSON:     "application/json",
-	FormatNDJSON:   "application/x-ndjson",
-	FormatCSV:      "text/csv; charset=utf-8",
-	FormatLeetCode: "application/json",
-	FormatGrid:     "text/plain; charset=utf-8",
-	FormatSVG:      "image/svg+xml",
-	FormatHTML:     "text/html; charset=utf-8",
-	FormatDataset:  "application/x-ndjson",
-	FormatParquet:  "application/vnd.apache.parquet",
 }
 
 // MediaType returns the media type of the format's output, as a
 // Content-Type header names it ("text/csv; charset=utf-8"), or "" for a
 // value that is no format.
 func (f Format) MediaType() string {
-	if f > 0 && int(f) < len(mediaTypes) {
-		return mediaTypes[f]
+	if f.valid() {
+		return formatFacts[f].mediaType
 	}
 	return ""
 }
@@ -239,10 +231,8 @@ func exampleName(path string, f Format) string {
 // dataset, ".csv", ".svg", ".html", and ".txt" for grid and text; "" for
 // a Format that is none.
 func (f Format) Extension() string {
-	for _, ext := range []string{".json", ".ndjson", ".csv", ".svg", ".html", ".txt", ".parquet"} {
-		if slices.Contains(extensions[ext], f) {
-			return ext
-		}
+	if f.valid() {
+		return formatFacts[f].ext
 	}
 	return ""
 }

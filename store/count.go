@@ -58,13 +58,7 @@ func (db *DB) tally(ctx context.Context, b Build, f Filter) (nqueens.Counts, err
 	}
 	if (h.Version < 3 && b.Form == FormRows) || f.Offset > 0 || f.Limit > 0 {
 		f.From, f.To = from, to
-		for l, err := range db.Classes(ctx, b.N, f) {
-			if err != nil {
-				return c, err
-			}
-			c.Add(l.Symmetry)
-		}
-		return c, nil
+		return db.tallyRead(ctx, b.N, f)
 	}
 	if f.Square != nil {
 		return form.squareTally(ctx, f, from, to)
@@ -206,13 +200,7 @@ func (db *DB) indexSquareTally(ctx context.Context, b Build, f Filter, from, to 
 	sq := *f.Square
 	if sq.Row >= b.IndexDepth {
 		f.From, f.To = from, to
-		for l, err := range db.Classes(ctx, b.N, f) {
-			if err != nil {
-				return c, err
-			}
-			c.Add(l.Symmetry)
-		}
-		return c, nil
+		return db.tallyRead(ctx, b.N, f)
 	}
 	if err := db.checkSymmetric(ctx, b, from, to); err != nil {
 		return c, err
@@ -263,6 +251,20 @@ func (db *DB) indexSquareTally(ctx context.Context, b Build, f Filter, from, to 
 	}
 	if f.hasOrbit(8) {
 		c.AddN(nqueens.SymNone, unique-symmetric)
+	}
+	return c, nil
+}
+
+// tallyRead counts the classes of n that f selects, and their orbits, by
+// reading each: the way of a filter that neither the counts recorded nor
+// the index's prefixes answer.
+func (db *DB) tallyRead(ctx context.Context, n int, f Filter) (nqueens.Counts, error) {
+	var c nqueens.Counts
+	for l, err := range db.Classes(ctx, n, f) {
+		if err != nil {
+			return c, err
+		}
+		c.Add(l.Symmetry)
 	}
 	return c, nil
 }
